@@ -1,0 +1,12 @@
+"""Compatibility package: `from interpreter import interpreter, OpenInterpreter` as in Open Interpreter."""
+from __future__ import annotations
+
+from typing import Any
+
+import oi_local
+
+__version__ = oi_local.__version__
+
+
+def __getattr__(name: str) -> Any:
+    return getattr(oi_local, name)

@@ -1,0 +1,268 @@
+"""`Computer`: runs code in its languages and applies what every language shares (output limit,
+timeout, the LMC shape of chunks). Languages follow the spec's custom-language protocol."""
+from __future__ import annotations
+
+import math
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .languages import DEFAULT_LANGUAGES, SubprocessLanguage
+
+LMC = dict[str, Any]
+
+
+@dataclass
+class RunResult:
+    """How the last `Computer.run` ended. `exit_code` is None when unknown (e.g. custom
+    languages); `interrupted` is true when the run was stopped (stop(), timeout, or the consumer
+    closing the stream); `omitted_chars` counts output characters cut by `max_output`."""
+
+    exit_code: int | None = None
+    timed_out: bool = False
+    interrupted: bool = False
+    omitted_chars: int = 0
+
+
+def _out(text: str) -> LMC:
+    return {"role": "computer", "type": "console", "format": "output", "content": text}
+
+
+class Computer:
+    """Runs code. `languages` holds language CLASSES; each Computer makes its own instance of a
+    class on first use, so two Computers never share a process."""
+
+    def __init__(self) -> None:
+        self._languages: list[Any] = list(DEFAULT_LANGUAGES)
+        self._instances: dict[Any, Any] = {}
+        self._running: Any = None
+        self._stop_requested = False
+        self._run_id = 0
+        self.max_output: int = 2800  # characters of output kept per run (head half + tail half)
+        self.run_timeout: float | None = None  # default `timeout` of run(); None: no limit
+        self.offline: bool = False
+        self.verbose: bool = False
+        self.emit_images: bool = True
+        self.last_result: RunResult | None = None
+
+    # ----- languages -----
+    @property
+    def languages(self) -> list[Any]:
+        return self._languages
+
+    @languages.setter
+    def languages(self, value: list[Any]) -> None:
+        self.terminate()  # the old instances must not keep running behind the new list
+        self._languages = list(value)
+
+    def get_language(self, name: str) -> Any | None:
+        """The instance of the language called `name` (or one of its aliases), or None."""
+        key = str(name).strip().lower()
+        for cls in self._languages:
+            if str(getattr(cls, "name", "")).lower() == key or key in (
+                str(a).lower() for a in (getattr(cls, "aliases", None) or ())
+            ):
+                inst = self._instances.get(cls)
+                if inst is None:
+                    inst = self._instances[cls] = self._instantiate(cls)
+                return inst
+        return None
+
+    def _instantiate(self, cls: Any) -> Any:
+        if not isinstance(cls, type):
+            return cls  # an instance given directly
+        # Like Open Interpreter: pass the computer to languages whose __init__ takes an argument.
+        code = getattr(getattr(cls, "__init__", None), "__code__", None)
+        return cls(self) if code is not None and code.co_argcount > 1 else cls()
+
+    @property
+    def system_message(self) -> str:
+        parts = [getattr(cls, "system_message", None) for cls in self._languages]
+        return "\n\n".join(p for p in parts if p)
+
+    # ----- running -----
+    def run(
+        self,
+        language: str,
+        code: str,
+        stream: bool = False,
+        display: bool = False,
+        timeout: float | None = None,
+    ) -> list[LMC] | Iterator[LMC]:
+        """Run `code`. stream=False: the list of LMC messages (output merged, active lines
+        dropped). stream=True: a generator of LMC chunks; closing it early stops the code.
+        `timeout` (seconds) defaults to `run_timeout`; math.inf disables it for one run."""
+        chunks = self._run(language, code, timeout)
+        if display:
+            chunks = self._display(chunks)
+        if stream:
+            return chunks
+        merged: list[LMC] = []
+        for c in chunks:
+            if c.get("format") == "active_line":
+                continue
+            if c.get("format") == "output" and merged and merged[-1].get("format") == "output" \
+                    and c.get("type") == merged[-1].get("type") == "console":
+                merged[-1]["content"] += c.get("content") or ""
+            else:
+                merged.append(c)
+        return merged
+
+    def _run(self, language: str, code: str, timeout: float | None) -> Iterator[LMC]:
+        lang = self.get_language(language)
+        if lang is None:
+            names = ", ".join(str(getattr(c, "name", c)) for c in self._languages)
+            self.last_result = RunResult()
+            yield _out(f"Unknown language {language!r}. Available languages: {names}.\n")
+            return
+        if timeout is None:
+            timeout = self.run_timeout
+        deadline = None if timeout is None or timeout == math.inf else time.monotonic() + timeout
+        builtin = isinstance(lang, SubprocessLanguage)
+        timer: threading.Timer | None = None
+        fired: list[bool] = []
+        if builtin:
+            inner = lang.run(code, deadline)  # checks the deadline in its own wait loop
+        else:
+            inner = iter(lang.run(code))
+            if deadline is not None:  # a custom language may block without yielding: use a timer
+                timer = threading.Timer(max(timeout, 0), self._expire, (lang, fired))
+                timer.daemon = True
+                timer.start()
+
+        # max_output, streaming: pass the head through, keep only the newest tail in a bounded
+        # deque, and report how much of the middle was dropped. Memory stays O(max_output).
+        limit = self.max_output if self.max_output and self.max_output > 0 else None
+        head_left = limit // 2 if limit else 0
+        tail_cap = limit - head_left if limit else 0
+        tail: deque[str] = deque()
+        tail_len = omitted = 0
+        at_line_start = True
+
+        self._running = lang
+        self._stop_requested = False
+        self._run_id += 1
+        run_id = self._run_id
+        try:
+            for chunk in inner:
+                if isinstance(chunk, str):
+                    chunk = {"type": "console", "format": "output", "content": chunk}
+                typ = chunk.get("type")
+                fmt = chunk.get("format")
+                if typ == "console" and fmt == "output":
+                    text = chunk.get("content")
+                    if not text:
+                        continue
+                    if not isinstance(text, str):
+                        text = str(text)
+                    if limit is None:
+                        at_line_start = text[-1] == "\n"
+                        yield _out(text)
+                        continue
+                    if head_left:
+                        if len(text) <= head_left:
+                            head_left -= len(text)
+                            at_line_start = text[-1] == "\n"
+                            yield _out(text)
+                            continue
+                        head, text = text[:head_left], text[head_left:]
+                        head_left = 0
+                        yield _out(head)
+                    if len(text) >= tail_cap:
+                        omitted += tail_len + len(text) - tail_cap
+                        tail.clear()
+                        tail.append(text[-tail_cap:])
+                        tail_len = tail_cap
+                    else:
+                        tail.append(text)
+                        tail_len += len(text)
+                        while tail_len > tail_cap:
+                            excess = tail_len - tail_cap
+                            if len(tail[0]) <= excess:
+                                dropped = tail.popleft()
+                                tail_len -= len(dropped)
+                                omitted += len(dropped)
+                            else:
+                                tail[0] = tail[0][excess:]
+                                tail_len -= excess
+                                omitted += excess
+                elif typ == "console" and fmt == "active_line":
+                    if chunk.get("content") is not None:  # one final None is sent below
+                        yield {"role": "computer", "type": "console", "format": "active_line",
+                               "content": str(chunk["content"])}
+                elif typ == "image":
+                    if self.emit_images:
+                        yield {**chunk, "role": "computer"}
+                else:
+                    yield {"role": "computer", **chunk}
+                if not builtin and deadline is not None and not fired and time.monotonic() >= deadline:
+                    self._expire(lang, fired)
+        finally:
+            if timer is not None:
+                timer.cancel()
+            close = getattr(inner, "close", None)
+            if close is not None:
+                close()  # stops the code if the consumer left early
+            if builtin:
+                result = RunResult(lang.last_exit_code, lang.last_timed_out, lang.last_interrupted, omitted)
+            else:
+                result = RunResult(getattr(lang, "last_exit_code", None), bool(fired),
+                                   bool(fired) or self._stop_requested, omitted)
+            if run_id == self._run_id:  # not a stale generator collected during a newer run
+                self._running = None
+                self.last_result = result
+
+        if tail:
+            text = "".join(tail)
+            if omitted:
+                text = f"\n... [{omitted} characters omitted] ...\n" + text
+            at_line_start = text[-1] == "\n"
+            yield _out(text)
+        if result.timed_out:
+            yield _out(("" if at_line_start else "\n") + f"Timed out after {timeout:g} s: the code was stopped.\n")
+        yield {"role": "computer", "type": "console", "format": "active_line", "content": None}
+
+    @staticmethod
+    def _expire(lang: Any, fired: list[bool]) -> None:
+        if not fired:
+            fired.append(True)
+            lang.stop()
+
+    @staticmethod
+    def _display(chunks: Iterator[LMC]) -> Iterator[LMC]:
+        for c in chunks:
+            if c.get("format") == "output":
+                sys.stdout.write(c.get("content") or "")
+                sys.stdout.flush()
+            elif c.get("type") == "image":
+                sys.stdout.write("[image]\n")
+            yield c
+
+    def stop(self) -> None:
+        """Stop whatever is running (the sessions survive)."""
+        running = self._running
+        if running is not None:
+            self._stop_requested = True
+            running.stop()
+        for inst in list(self._instances.values()):
+            if inst is not running and isinstance(inst, SubprocessLanguage) and inst.running:
+                inst.stop()
+
+    def terminate(self) -> None:
+        """Kill every language process; each starts again on its next use."""
+        instances, self._instances = list(self._instances.values()), {}
+        for inst in instances:
+            try:
+                inst.terminate()
+            except Exception:
+                pass
+
+    def __enter__(self) -> Computer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.terminate()

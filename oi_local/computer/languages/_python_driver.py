@@ -1,0 +1,258 @@
+# The child side of the Python language, run as `python -u -c <this file's text> CMD_FD CTL_FD`.
+# Everything lives inside _oi_main so that __main__ (the namespace cells run in, so that
+# `if __name__ == "__main__":` and pickling work) holds none of the driver's names.
+
+
+def _oi_main():
+    import ast
+    import builtins
+    import linecache
+    import os
+    import signal
+    import sys
+
+    sys.modules["__main__"].__dict__.pop("_oi_main", None)
+    cmd_fd, ctl_fd = int(sys.argv[1]), int(sys.argv[2])
+    sys.argv[:] = [""]
+    os.set_inheritable(ctl_fd, False)  # programs the code starts must not hold our pipes
+    os.set_inheritable(cmd_fd, False)
+    cmd = os.fdopen(cmd_fd, "rb")
+    ns = sys.modules["__main__"].__dict__
+    write = os.write
+    my_pid = os.getpid()
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    co_coroutine = 0x80  # inspect.CO_COROUTINE, without importing inspect
+    line_budget = 20000  # line events traced per code object; then tracing stops (speed)
+    # Any trace function slows ALL Python code ~2x on 3.11, so tracing ends once the cell has used
+    # this much CPU: code that waits (sleep, I/O) keeps exact active lines, CPU-bound code runs
+    # at full speed after a short start.
+    trace_cpu_budget = 0.2
+
+    in_cell = False
+    busy = False  # from reading a cell until its "done" is sent
+    pending = False  # SIGINT arrived before the cell's code started
+    cell_no = 0
+    last_line = -1
+    events = 0
+    target = None
+    loop = None
+
+    def flush():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+
+    def send(msg):
+        flush()  # output printed before this message must reach its pipe first
+        view = memoryview(msg)
+        while view:
+            view = view[write(ctl_fd, view):]
+
+    def on_sigint(signum, frame):
+        nonlocal pending
+        if in_cell:
+            raise KeyboardInterrupt
+        if busy:  # the cell is about to start: interrupt it as soon as it does
+            pending = True
+        # idle (or reporting "done"): a late SIGINT must not kill the driver
+
+    def displayhook(value):
+        # Like sys.__displayhook__, but one write: the repr and its newline arrive as one chunk.
+        if value is None:
+            return
+        builtins._ = None
+        sys.stdout.write(repr(value) + "\n")
+        builtins._ = value
+
+    def no_input(prompt=""):
+        raise EOFError(
+            "input() is not available: code runs without a keyboard. Put the values in the code instead."
+        )
+
+    # Active lines: only the cell's own top-level code object is traced. The global trace
+    # function becomes the C builtin getattr (getattr(frame, "call", None) -> None) once the cell
+    # frame has its line tracer, so other Python calls pay almost nothing.
+    def line_tracer(frame, event, arg):
+        nonlocal last_line, events
+        if event == "line":
+            n = frame.f_lineno
+            if n != last_line:
+                last_line = n
+                send(b"L%d\n" % n)
+            events += 1
+            if events > line_budget:
+                frame.f_trace_lines = False
+        return line_tracer
+
+    def stop_tracing(signum, frame):  # SIGVTALRM: the cell used trace_cpu_budget s of CPU
+        sys.settrace(None)
+
+    def first_call(frame, event, arg):
+        if frame.f_code is target:
+            sys.settrace(getattr)
+            return line_tracer
+        return None
+
+    def emit_figures():
+        plt = sys.modules.get("matplotlib.pyplot")
+        if plt is None or not plt.get_fignums():
+            return
+        import base64
+        import io
+
+        for num in plt.get_fignums():
+            buf = io.BytesIO()
+            plt.figure(num).savefig(buf, format="png", bbox_inches="tight")
+            send(b"I" + base64.b64encode(buf.getvalue()) + b"\n")
+            cmd.read(1)  # the parent's acknowledgement: nothing printed later can overtake the image
+        plt.close("all")
+
+    def show(*args, **kwargs):
+        emit_figures()
+
+    class PyplotHook:
+        """Replaces matplotlib.pyplot.show as soon as pyplot is imported (MPLBACKEND=Agg)."""
+
+        def find_spec(self, name, path=None, target=None):
+            if name != "matplotlib.pyplot":
+                return None
+            from importlib.machinery import PathFinder
+
+            spec = PathFinder.find_spec(name, path)
+            if spec is None or not hasattr(spec.loader, "exec_module"):
+                return spec
+            real_exec = spec.loader.exec_module
+
+            def exec_module(module):
+                real_exec(module)
+                module.show = show
+
+            spec.loader.exec_module = exec_module
+            return spec
+
+    def print_exception(exc):
+        import traceback
+
+        frames = []
+        tb = exc.__traceback__
+        while tb is not None:
+            frames.append(tb)
+            tb = tb.tb_next
+        # Drop the driver's own frames and what runs the cell (asyncio), keep the code's.
+        # (Relinking tb_next is allowed since Python 3.7.)
+        first = next((i for i, t in enumerate(frames) if t.tb_frame.f_code.co_filename.startswith("<cell-")),
+                     len(frames))  # none: e.g. a SyntaxError from ast.parse, shown without frames
+        kept = [t for t in frames[first:] if t.tb_frame.f_code not in driver_codes]
+        for a, b in zip(kept, kept[1:] + [None]):
+            a.tb_next = b
+        tb = kept[0] if kept else None
+        flush()
+        text = "".join(traceback.format_exception(type(exc), exc, tb))
+        try:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+        except Exception:
+            write(2, text.encode("utf-8", "replace"))
+
+    def run_code(code):
+        nonlocal target, loop
+        target = code
+        if signal.getitimer(signal.ITIMER_VIRTUAL)[0]:  # CPU budget not used up yet
+            sys.settrace(first_call)
+        try:
+            if code.co_flags & co_coroutine:  # top-level await
+                import asyncio
+
+                if loop is None or loop.is_closed():
+                    loop = asyncio.new_event_loop()
+                loop.run_until_complete(eval(code, ns))
+            else:
+                exec(code, ns)
+        finally:
+            sys.settrace(None)
+
+    def run_cell(src):
+        nonlocal in_cell, cell_no, last_line, events, pending
+        cell_no += 1
+        name = f"<cell-{cell_no}>"
+        linecache.cache[name] = (len(src), None, src.splitlines(True), name)  # for tracebacks
+        last_line = -1
+        events = 0
+        if signal.getsignal(signal.SIGINT) is not on_sigint:
+            signal.signal(signal.SIGINT, on_sigint)
+        if sys.stdin is None or sys.stdin.closed:  # exit()/quit() close sys.stdin
+            sys.stdin = open(os.devnull)
+        try:
+            tree = ast.parse(src, name)
+            codes = []
+            last = None
+            if tree.body and isinstance(tree.body[-1], ast.Expr):
+                # Like Jupyter: a final expression is run in "single" mode, which prints its repr.
+                last = ast.Interactive([tree.body.pop()])
+            if tree.body:
+                codes.append(compile(tree, name, "exec", flags, dont_inherit=True))
+            if last is not None:
+                codes.append(compile(last, name, "single", flags, dont_inherit=True))
+            in_cell = True
+            if pending:
+                pending = False
+                raise KeyboardInterrupt
+            signal.setitimer(signal.ITIMER_VIRTUAL, trace_cpu_budget)
+            for code in codes:
+                run_code(code)
+            in_cell = False
+            status = 0
+        except SystemExit as e:
+            in_cell = False
+            if e.code is None:
+                status = 0
+            elif isinstance(e.code, int):
+                status = e.code
+            else:
+                print(e.code, file=sys.stderr)
+                status = 1
+        except KeyboardInterrupt as e:
+            in_cell = False
+            print_exception(e)
+            status = 130
+        except BaseException as e:
+            in_cell = False
+            print_exception(e)
+            status = 1
+        finally:
+            in_cell = False
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        if "matplotlib.pyplot" in sys.modules:
+            try:
+                emit_figures()
+            except Exception as e:
+                print_exception(e)
+        return status
+
+    driver_codes = {  # frames left out of tracebacks
+        f.__code__ for f in (no_input, on_sigint, run_code, run_cell, show, emit_figures, stop_tracing, displayhook)
+    }
+    builtins.input = no_input
+    sys.displayhook = displayhook
+    sys.meta_path.insert(0, PyplotHook())
+    signal.signal(signal.SIGINT, on_sigint)
+    signal.signal(signal.SIGVTALRM, stop_tracing)
+    while True:
+        header = cmd.readline()
+        if not header:
+            os._exit(0)  # the parent is gone
+        busy = True
+        src = cmd.read(int(header)).decode("utf-8", "surrogateescape")
+        try:
+            status = run_cell(src)
+        except KeyboardInterrupt:
+            status = 130
+        if os.getpid() != my_pid:
+            os._exit(0)  # a fork made by the code came back here: it must not answer
+        busy = pending = False
+        send(b"D%d\n" % status)
+
+
+_oi_main()

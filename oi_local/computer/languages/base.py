@@ -1,0 +1,430 @@
+"""Common machinery of the built-in languages: one persistent child process per language instance.
+
+Wiring (set up once per process, reused by every run):
+  * the child's fd 1 and 2 share ONE pipe, so stdout and stderr keep their true order;
+  * control messages (active line, images, "done" + exit status) come over a SEPARATE pipe, one
+    line each: ``L<line>``, ``I<base64 png>``, ``D<exit status>``;
+  * cells go to the child over a third pipe (the child's stdin is /dev/null, or for bash the pipe
+    bash reads its commands from while every cell's stdin is /dev/null).
+The child flushes its stdio before every control message. Before it handles "done" or an image,
+the parent drains the output pipe, so no output is reported after the "done" of its run; after an
+image the child waits for a one-byte acknowledgement, so later output cannot overtake the image.
+Active lines are not ordered against output (two pipes cannot be): they are a highlight only.
+"""
+from __future__ import annotations
+
+import codecs
+import os
+import selectors
+import signal
+import subprocess
+import time
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+LMC = dict[str, Any]
+
+CHUNK = 64 * 1024
+# After stop(): SIGINT (repeated every RESEND s); GRACE s later SIGKILL the group's other
+# processes (the session survives); 2*GRACE s later SIGKILL the session itself: never a hang.
+GRACE = 1.5
+POLL = 0.25  # the wait loop also wakes this often, so stop() from another thread acts promptly
+RESEND = 0.5  # SIGINT is repeated this often until the stopped run ends
+DRAIN_READS = 64  # reads of CHUNK bytes per drain (4 MiB)
+
+
+def output(text: str) -> LMC:
+    return {"type": "console", "format": "output", "content": text}
+
+
+def active_line(line: str | None) -> LMC:
+    return {"type": "console", "format": "active_line", "content": line}
+
+
+def _signal_name(num: int) -> str:
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return str(num)
+
+
+def _group_pids(pgid: int) -> list[int]:
+    """Processes in process group `pgid` (Linux /proc; empty elsewhere)."""
+    pids = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return pids
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 2 and int(fields[2]) == pgid:
+            pids.append(int(entry))
+    return pids
+
+
+def _reset_sigint() -> None:
+    # Only used when our own process ignores SIGINT: bash cannot trap a signal ignored at entry.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _kill_group(proc: subprocess.Popen, fds: list[int]) -> None:
+    """Finalizer: kill the child's whole process group and close our pipe ends."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=5)
+        except (subprocess.TimeoutExpired, OSError):
+            pass
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+class SubprocessLanguage:
+    """A language backed by a persistent child process (see the module docstring).
+
+    Subclasses provide `name`, `aliases`, `_argv()` and optionally `_env()`, `_after_start()`,
+    `_frame()`. After each run: `last_exit_code`, `last_interrupted`, `last_timed_out`.
+    """
+
+    name: str = ""
+    aliases: list[str] = []
+    system_message: str | None = None
+    stdin_is_command_pipe = False  # bash reads its commands from stdin; the others get /dev/null
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen | None = None
+        self._sel: selectors.BaseSelector | None = None
+        self._out = self._ctl = self._cmd = -1
+        self._pidfd: int | None = None
+        self._finalizer: weakref.finalize | None = None
+        self._busy = False  # a cell was sent and its "done" not seen yet
+        self._run_id = 0
+        self._stop_at: float | None = None
+        self.previous_run_stopped = False  # the run before this one was sent SIGINT
+        self._sigint_at = 0.0
+        self._children_killed = False
+        self._deadline: float | None = None
+        self._ctlbuf = b""
+        self._out_eof = False
+        self._at_line_start = True
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.last_exit_code: int | None = None
+        self.last_interrupted = False
+        self.last_timed_out = False
+
+    # ----- hooks for subclasses -----
+    def _argv(self, cmd_fd: int, ctl_fd: int) -> list[str]:
+        raise NotImplementedError
+
+    def _env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.setdefault("PAGER", "cat")  # nothing can page: there is no terminal
+        env.setdefault("GIT_PAGER", "cat")
+        return env
+
+    def _after_start(self) -> None:
+        """Called once the child is spawned (the shell sends its set-up here)."""
+
+    def _frame(self, code: str) -> bytes:
+        """The bytes that ask the child to run `code`."""
+        data = code.encode("utf-8", "surrogateescape")
+        return b"%d\n" % len(data) + data
+
+    # ----- process life cycle -----
+    @property
+    def running(self) -> bool:
+        return self._busy
+
+    def _start(self) -> None:
+        out_r, out_w = os.pipe()
+        ctl_r, ctl_w = os.pipe()
+        cmd_r, cmd_w = os.pipe()
+        try:
+            ignoring = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            proc = subprocess.Popen(
+                self._argv(cmd_r, ctl_w),
+                stdin=cmd_r if self.stdin_is_command_pipe else subprocess.DEVNULL,
+                stdout=out_w,
+                stderr=out_w,
+                pass_fds=(ctl_w, cmd_r),
+                start_new_session=True,  # own process group: stop() signals exactly the code's processes
+                env=self._env(),
+                preexec_fn=_reset_sigint if ignoring else None,
+            )
+        except BaseException:
+            for fd in (out_r, out_w, ctl_r, ctl_w, cmd_r, cmd_w):
+                os.close(fd)
+            raise
+        for fd in (out_w, ctl_w, cmd_r):
+            os.close(fd)
+        os.set_blocking(out_r, False)
+        os.set_blocking(ctl_r, False)
+        self._proc, self._out, self._ctl, self._cmd = proc, out_r, ctl_r, cmd_w
+        sel = selectors.DefaultSelector()
+        sel.register(out_r, selectors.EVENT_READ, "o")
+        sel.register(ctl_r, selectors.EVENT_READ, "c")
+        fds = [out_r, ctl_r, cmd_w]
+        try:  # readable when the child exits, even if grandchildren still hold its pipes open
+            self._pidfd = os.pidfd_open(proc.pid)
+            sel.register(self._pidfd, selectors.EVENT_READ, "p")
+            fds.append(self._pidfd)
+        except (AttributeError, OSError):
+            self._pidfd = None
+        self._sel = sel
+        self._ctlbuf = b""
+        self._out_eof = False
+        self._finalizer = weakref.finalize(self, _kill_group, proc, fds)
+        self._after_start()
+
+    def _cleanup(self) -> None:
+        """Forget the child (it is dead or being killed); the next run starts a fresh one."""
+        if self._sel is not None:
+            self._sel.close()
+        self._sel = None
+        if self._finalizer is not None:
+            self._finalizer()  # kills the group if needed, closes the fds
+        self._finalizer = None
+        self._proc = None
+        self._pidfd = None
+        self._out = self._ctl = self._cmd = -1
+        self._busy = False
+
+    def _send(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._cmd, view):]
+
+    # ----- public protocol -----
+    def run(self, code: str, deadline: float | None = None) -> Iterator[LMC]:
+        """Run `code` in the persistent session, yielding LMC chunks as output arrives.
+
+        `deadline` (time.monotonic() value) stops the code when reached (`last_timed_out`).
+        Closing the generator early stops the running code.
+        """
+        if self._busy:  # an earlier run was abandoned half-way: let it finish or stop it first
+            self._abort()
+        self.last_exit_code = None
+        self.last_interrupted = False
+        self.last_timed_out = False
+        notice = ""
+        if self._proc is not None and self._proc.poll() is not None:
+            notice = self._exit_message(self._proc.returncode, "had ") + "A fresh session was started.\n"
+            self._cleanup()
+        if self._proc is None:
+            try:
+                self._start()
+            except OSError as e:
+                yield output(f"{notice}Could not start {self.name}: {e}\n")
+                yield active_line(None)
+                return
+        if notice:
+            yield output(notice)
+        self.previous_run_stopped = self._stop_at is not None
+        self._stop_at = None
+        self._children_killed = False
+        self._deadline = deadline
+        self._at_line_start = True
+        self._decoder.reset()
+        self._run_id += 1
+        run_id = self._run_id
+        self._busy = True
+        try:
+            self._send(self._frame(code))
+        except BrokenPipeError:
+            pass  # the child is dying: the wait loop below reports its exit
+        try:
+            yield from self._pump()
+        finally:
+            # Closed early, or an exception (e.g. KeyboardInterrupt) here: stop the code. The id
+            # check keeps a generator collected late from stopping a newer run.
+            if self._busy and run_id == self._run_id:
+                self._abort()
+        yield active_line(None)
+
+    def stop(self) -> None:
+        """Interrupt the running code (SIGINT to its process group); the session survives."""
+        proc = self._proc
+        if proc is None or not self._busy:
+            return
+        if self._stop_at is None:
+            self._stop_at = time.monotonic()
+        self.last_interrupted = True
+        self._signal(signal.SIGINT)
+
+    def terminate(self) -> None:
+        """Kill the session; the next run starts a fresh one."""
+        if self._proc is not None:
+            self._cleanup()
+
+    # ----- the wait loop -----
+    def _abort(self) -> None:
+        self.stop()
+        for _ in self._pump():
+            pass  # discard what the stopped code still prints
+
+    def _tick(self) -> float:
+        """Act on the deadline and the stop escalation; return how long select may wait."""
+        now = time.monotonic()
+        if self._stop_at is None:
+            if self._deadline is None:
+                return POLL
+            if now < self._deadline:
+                return min(POLL, self._deadline - now)
+            self.last_timed_out = True
+            self.stop()
+            return RESEND
+        proc = self._proc
+        if proc is None:
+            return POLL
+        elapsed = now - self._stop_at
+        if elapsed >= 2 * GRACE:  # the session itself does not react: kill it (reported as its exit)
+            self._signal(signal.SIGKILL)
+            return POLL
+        if elapsed >= GRACE:
+            if not self._children_killed:  # e.g. a program that ignores SIGINT: the session survives
+                self._children_killed = True
+                for pid in _group_pids(proc.pid):
+                    if pid != proc.pid:
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except OSError:
+                            pass
+            return min(POLL, 2 * GRACE - elapsed)
+        if now - self._sigint_at >= RESEND:
+            # A SIGINT that lands between the child reading the cell and starting it is ignored
+            # (the drivers only act on it inside a cell), so repeat it until the run ends.
+            self._signal(signal.SIGINT)
+        return min(POLL, RESEND)
+
+    def _signal(self, sig: int) -> None:
+        proc = self._proc  # read once: stop() may run in another thread
+        if sig == signal.SIGINT:
+            self._sigint_at = time.monotonic()
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, sig)
+            except OSError:
+                pass
+
+    def _pump(self) -> Iterator[LMC]:
+        sel = self._sel
+        while self._busy and sel is self._sel and sel is not None:
+            try:
+                events = sel.select(self._tick())
+            except (OSError, ValueError):
+                if sel is self._sel:
+                    raise
+                return  # terminate() from another thread closed the session under us
+            if len(events) > 1:  # control first: an active line usually precedes the output beside it
+                events.sort(key=lambda ev: ev[0].data != "c")
+            for key, _ in events:
+                tag = key.data
+                if tag == "o":
+                    yield from self._read_output(once=True)
+                elif tag == "c":
+                    try:
+                        data = os.read(self._ctl, CHUNK)
+                    except BlockingIOError:
+                        continue
+                    if data:
+                        yield from self._control(data)
+                    else:  # the child closed its control pipe: it is exiting
+                        sel.unregister(self._ctl)
+                        if self._pidfd is None:
+                            self._proc.wait()
+                            yield from self._exited()
+                else:
+                    yield from self._exited()
+                if not self._busy:
+                    break
+            if self._pidfd is None and self._busy and self._proc.poll() is not None:
+                yield from self._exited()
+
+    def _read_output(self, once: bool) -> Iterator[LMC]:
+        # A drain reads what is already in the pipe (at most its capacity when the child has
+        # moved on), bounded so a background writer that never stops cannot hold a run open.
+        for _ in range(1 if once else DRAIN_READS):
+            try:
+                data = os.read(self._out, CHUNK)
+            except BlockingIOError:
+                return
+            if not data:  # every writer is gone; the pidfd (or poll) reports the exit
+                if not self._out_eof:
+                    self._sel.unregister(self._out)
+                self._out_eof = True
+                return
+            text = self._decoder.decode(data)
+            if text:
+                self._at_line_start = text[-1] == "\n"
+                yield output(text)
+
+    def _flush_decoder(self) -> Iterator[LMC]:
+        text = self._decoder.decode(b"", True)
+        if text:
+            self._at_line_start = text[-1] == "\n"
+            yield output(text)
+
+    def _control(self, data: bytes) -> Iterator[LMC]:
+        lines = (self._ctlbuf + data).split(b"\n")
+        self._ctlbuf = lines.pop()
+        for line in lines:
+            kind = line[:1]
+            if kind == b"L":
+                # Not ordered against output already in its pipe (two pipes cannot be): a highlight.
+                if self._stop_at is None:  # lines seen while stopping are the unwinding, not the code
+                    yield active_line(line[1:].decode())
+            elif kind == b"I":
+                # The child waits for our acknowledgement before it goes on, so the output pipe
+                # now holds exactly what was printed before the image.
+                yield from self._read_output(once=False)
+                try:
+                    self._send(b"\x06")
+                except OSError:
+                    pass
+                yield {"type": "image", "format": "base64.png", "content": line[1:].decode("ascii")}
+            elif kind == b"D":
+                yield from self._read_output(once=False)  # everything the run printed is in the pipe
+                yield from self._flush_decoder()
+                self.last_exit_code = int(line[1:])
+                self._busy = False
+                self._ctlbuf = b""
+                return
+
+    def _exit_message(self, rc: int, had: str = "") -> str:
+        how = f"exited with code {rc}" if rc >= 0 else f"was killed by signal {_signal_name(-rc)}"
+        return (
+            f"The {self.name} process {had}{how}; a fresh session will start on the next run, "
+            "earlier variables are gone.\n"
+        )
+
+    def _exited(self) -> Iterator[LMC]:
+        proc = self._proc
+        rc = proc.wait()
+        yield from self._read_output(once=False)
+        try:
+            data = os.read(self._ctl, CHUNK)
+        except OSError:
+            data = b""
+        if data:
+            for chunk in self._control(data):
+                if chunk["type"] == "image":
+                    yield chunk
+        yield from self._flush_decoder()
+        msg = self._exit_message(rc)
+        yield output(msg if self._at_line_start else "\n" + msg)
+        self.last_exit_code = rc if rc >= 0 else 128 - rc
+        self._cleanup()

@@ -1,0 +1,221 @@
+"""The engine behind `OpenInterpreter`: settings, messages, prompt building and `chat()`.
+
+Nothing here prints or prompts: display and confirmation are the terminal's job, plugged in by
+`oi_local.interpreter.OpenInterpreter`.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from oi_local.core import lmc
+from oi_local.core.context import TokenCounter, Trimmed, fit
+from oi_local.core.convert import Templates, to_chat
+from oi_local.core.lmc import Message, chunk
+from oi_local.core.loop import Approver, respond
+from oi_local.core.prompts import fill, load_template_set
+from oi_local.llm.llm import EXECUTE_TOOL, Llm, parse_tool_arguments
+
+_UNSET = object()
+
+
+class _TemplateSetting:
+    """A prompt setting whose default comes from the template set for the current model
+    (small local models get short prompts), until the user assigns a value."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__.get("_t_" + self.name, _UNSET)
+        if value is _UNSET:
+            return obj.template_set().get(self.name)
+        return value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__["_t_" + self.name] = value
+
+
+class Engine:
+    system_message = _TemplateSetting()
+    user_message_template = _TemplateSetting()
+    always_apply_user_message_template = _TemplateSetting()
+    code_output_template = _TemplateSetting()
+    empty_code_output_template = _TemplateSetting()
+    code_output_sender = _TemplateSetting()
+    examples = _TemplateSetting()
+
+    def __init__(self, **settings: Any) -> None:
+        from oi_local.computer import Computer
+
+        self.messages: list[Message] = []
+        self.llm = Llm()
+        self.computer = Computer()
+        self.custom_instructions: str = ""
+        self.auto_run: bool = False
+        self.offline: bool = True
+        self.verbose: bool = False
+        self.loop: bool = False
+        self.loop_message: str = (
+            "Proceed. You CAN run code on my machine. If the entire task I asked for is done, say exactly "
+            "'The task is done.' If it's impossible, say 'The task is impossible.' Otherwise keep going."
+        )
+        self.loop_breakers: list[str] = ["The task is done.", "The task is impossible."]
+        self.max_code_steps: int = 10
+        self.one_block_per_turn: bool = True
+        self.template: str | None = None  # name of the prompt set; None: chosen from the model
+        self.last_trim: Trimmed | None = None
+        self._counter: tuple[Any, TokenCounter] | None = None
+        for key, value in settings.items():
+            if not hasattr(self, key) and key not in type(self).__dict__:
+                raise TypeError(f"unknown setting {key!r}")
+            setattr(self, key, value)
+
+    # --- settings that live on the computer or llm but the spec also puts on the interpreter ---
+    @property
+    def max_output(self) -> int:
+        return self.computer.max_output
+
+    @max_output.setter
+    def max_output(self, value: int) -> None:
+        self.computer.max_output = int(value)
+
+    def template_set(self) -> dict[str, Any]:
+        name = self.template or ("small" if self.llm.is_local() or self.llm.kind() == "function" else "large")
+        return load_template_set(name)
+
+    def language_names(self) -> list[str]:
+        return [getattr(lang, "name", str(lang)) for lang in self.computer.languages]
+
+    # --- prompt ---
+    def full_system_message(self) -> str:
+        parts = [fill(self.system_message or "", self.language_names())]
+        if self.custom_instructions:
+            parts.append(self.custom_instructions)
+        lang_msg = getattr(self.computer, "system_message", "")
+        if lang_msg:
+            parts.append(lang_msg)
+        ei = self.llm.execution_instructions
+        if ei is None:
+            ei = self.template_set().get("execution_instructions") or ""
+        if ei and not self.llm.functions_enabled():
+            parts.append(ei)
+        return "\n\n".join(p for p in parts if p)
+
+    def templates(self) -> Templates:
+        return Templates(
+            user_message_template=self.user_message_template or "{content}",
+            always_apply_user_message_template=bool(self.always_apply_user_message_template),
+            code_output_template=self.code_output_template or "{content}",
+            empty_code_output_template=self.empty_code_output_template or "",
+            code_output_sender=self.code_output_sender or "user",
+        )
+
+    def build_prompt(self, extra_user: str | None = None) -> list[dict[str, Any]]:
+        """System message, few-shot examples and the conversation, fitted to the context budget."""
+        functions = self.llm.functions_enabled()
+        system = [{"role": "system", "content": self.full_system_message()}]
+        if not functions:
+            system += [dict(e) for e in (self.examples or [])]
+        conversation = to_chat(self.messages, self.templates(), vision=self.llm.supports_vision, functions=functions)
+        if extra_user:
+            conversation = to_chat(self.messages + [{"role": "user", "type": "message", "content": extra_user}],
+                                   Templates(**{**self.templates().__dict__, "user_message_template": "{content}"}),
+                                   vision=self.llm.supports_vision, functions=functions)
+        budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
+        prompt, info = fit(system, conversation, budget, self._token_counter())
+        self.last_trim = info
+        return prompt
+
+    def _token_counter(self) -> TokenCounter:
+        backend_key = (self.llm.kind(), self.llm.model, self.llm.api_base, id(self.llm._completions))
+        if self._counter is None or self._counter[0] != backend_key:
+            self._counter = (backend_key, TokenCounter(self.llm.count_tokens if self.llm.kind() != "function" else None))
+        return self._counter[1]
+
+    # --- one model reply as LMC chunks ---
+    def stream_reply(self, extra_user: str | None = None) -> Iterator[Message]:
+        from oi_local.llm.parser import CodeBlockParser
+
+        prompt = self.build_prompt(extra_user)
+        functions = self.llm.functions_enabled()
+        aliases = self._aliases()
+        parser = CodeBlockParser(aliases=aliases)
+        tool_args: dict[int, str] = {}
+        tool_emitted: dict[int, tuple[str, int]] = {}
+        stream = self.llm.stream_text(prompt, tools=[EXECUTE_TOOL] if functions else None)
+        try:
+            for delta in stream:
+                if "content" in delta:
+                    for ev in parser.feed(delta["content"]):
+                        yield {"role": "assistant", **ev}
+                elif "tool_call" in delta:
+                    tc = delta["tool_call"]
+                    idx = tc.get("index", 0) or 0
+                    tool_args[idx] = tool_args.get(idx, "") + ((tc.get("function") or {}).get("arguments") or "")
+                    lang, code = parse_tool_arguments(tool_args[idx])
+                    if lang is None or code is None:
+                        continue
+                    lang = aliases.get(lang.lower(), lang.lower())
+                    if idx not in tool_emitted:
+                        for ev in parser.finish():
+                            yield {"role": "assistant", **ev}
+                        parser = CodeBlockParser(aliases=aliases)
+                        yield chunk("assistant", "code", lang, start=True)
+                        tool_emitted[idx] = (lang, 0)
+                    sent = tool_emitted[idx][1]
+                    if len(code) > sent:
+                        yield chunk("assistant", "code", lang, content=code[sent:])
+                        tool_emitted[idx] = (lang, len(code))
+            for ev in parser.finish():
+                yield {"role": "assistant", **ev}
+            for idx, (lang, _) in sorted(tool_emitted.items()):
+                _, code = parse_tool_arguments(tool_args[idx])
+                sent = tool_emitted[idx][1]
+                if code and len(code) > sent:
+                    yield chunk("assistant", "code", lang, content=code[sent:])
+                yield chunk("assistant", "code", lang, end=True, closed=True)
+        finally:
+            stream.close()
+
+    def _aliases(self) -> dict[str, str]:
+        from oi_local.llm.parser import DEFAULT_ALIASES
+
+        names = {}
+        for lang in self.computer.languages:
+            name = getattr(lang, "name", "")
+            if not name:
+                continue
+            names[name.lower()] = name
+            for alias in getattr(lang, "aliases", []) or []:
+                names[alias.lower()] = name
+        # Common spellings map to whichever language the computer has under that canonical name.
+        for alias, canonical in DEFAULT_ALIASES.items():
+            if canonical in names.values() and alias not in names:
+                names[alias] = canonical
+        return names
+
+    # --- the public loop ---
+    def _start(self, message: Any) -> None:
+        if message is None:
+            return
+        if isinstance(message, str):
+            self.messages.append({"role": "user", "type": "message", "content": message})
+        elif isinstance(message, dict):
+            self.messages.extend(lmc.normalize([message]))
+        elif isinstance(message, list):
+            self.messages = lmc.normalize(message)
+        else:
+            raise TypeError("message must be a str, an LMC message dict, or a list of them")
+
+    def respond(self, approve: Approver | None = None) -> Iterator[Message]:
+        return respond(self, approve)
+
+    def reset(self) -> None:
+        self.computer.terminate()
+        self.messages = []
+
+    def close(self) -> None:
+        self.computer.terminate()
+        self.llm.close()

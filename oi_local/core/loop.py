@@ -1,0 +1,194 @@
+"""The conversation loop: model -> code -> confirm -> run -> output back to the model -> ...
+
+It is a generator of LMC streaming chunks and edits `interp.messages` in place as it goes, so a
+consumer that stops early (Ctrl-C, a closed socket, a `break`) leaves a consistent history.
+It always ends: consecutive code steps are capped, and repeated code or repeated output ends the
+task with one last request for a plain answer.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from oi_local.core.lmc import Message, chunk
+
+if TYPE_CHECKING:  # pragma: no cover
+    from oi_local.core.engine import Engine
+
+# approve(code_message) -> "run" | "skip" | ("run", edited_code)
+Approver = Callable[[Message], Any]
+
+FINAL_ANSWER_NUDGE = (
+    "Stop writing code now. In one or two plain sentences, tell me the answer or the result, "
+    "based on the outputs above."
+)
+
+
+def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Message]:
+    """Run the loop until the model answers without code (or a stopping rule fires)."""
+    steps = 0
+    ran: list[tuple[str, str]] = []  # code run since the last user message
+    outputs: list[str] = []
+    while True:
+        code_msgs: list[Message] = []
+        yield from _assistant_turn(engine, code_msgs)
+        if not code_msgs:
+            if engine.loop and _needs_loop_nudge(engine, steps):
+                steps += 1
+                engine.messages.append({"role": "user", "type": "message", "content": engine.loop_message})
+                continue
+            return
+        for code_msg in code_msgs:
+            lang, code = code_msg.get("format") or "python", code_msg["content"]
+            if engine.computer.get_language(lang) is None:
+                _append_output(engine, f"Language {lang!r} is not available here. Available: {', '.join(engine.language_names())}.", None)
+                yield from _console_note(f"Language {lang!r} is not available here.")
+                continue
+            if (lang, code.strip()) in ran:
+                # Small models re-send code that already ran instead of answering: end the task.
+                engine.messages.remove(code_msg)
+                yield from _final_answer(engine)
+                return
+            closed = code_msg.pop("closed", True)
+            if not closed and engine.llm.last_finish_reason == "length":
+                note = "The reply was cut off (max_tokens) inside a code block, so the incomplete code was not run."
+                _append_output(engine, note, None)
+                yield from _console_note(note)
+                return
+            yield chunk("computer", "confirmation", "execution", content={"type": "code", "format": lang, "content": code})
+            decision = approve(code_msg) if approve is not None else "run"
+            if isinstance(decision, tuple) and decision[0] == "run":
+                code = code_msg["content"] = decision[1]
+            elif decision != "run":
+                _append_output(engine, "The user declined to run this code.", None)
+                yield from _console_note("Code not run.")
+                return
+            output = yield from _run(engine, lang, code)
+            ran.append((lang, code.strip()))
+            steps += 1
+            repeated_output = bool(outputs) and output.strip() != "" and output.strip() == outputs[-1].strip()
+            outputs.append(output)
+            if repeated_output:
+                yield from _final_answer(engine)
+                return
+            if engine.one_block_per_turn:
+                break
+        if steps >= engine.max_code_steps:
+            yield from _final_answer(engine, note=f"Stopped after {steps} code steps (max_code_steps).")
+            return
+
+
+def _assistant_turn(engine: "Engine", code_msgs: list[Message], extra_user: str | None = None, allow_code: bool = True) -> Iterator[Message]:
+    """Stream one model reply, storing message/code parts in engine.messages as they grow.
+
+    Code blocks are collected in `code_msgs` (with a transient "closed" flag). With
+    allow_code=False (the final-answer request) code is neither shown nor stored.
+    """
+    current: Message | None = None
+    skipping = False
+    try:
+        for c in engine.stream_reply(extra_user=extra_user):
+            if c.get("type") == "code" and not allow_code:
+                skipping = not c.get("end")
+                continue
+            if c.get("start"):
+                current = {k: v for k, v in c.items() if k not in ("start", "end")}
+                current["content"] = ""
+                engine.messages.append(current)
+                yield c
+            elif c.get("end"):
+                yield c
+                if current is not None and current["type"] == "code":
+                    current["closed"] = c.get("closed", True)
+                    code_msgs.append(current)
+                    if engine.one_block_per_turn:
+                        return  # closing the stream stops generation: run this block first
+                current = None
+            else:
+                if current is not None and isinstance(c.get("content"), str):
+                    current["content"] += c["content"]
+                yield c
+    finally:
+        del skipping
+        # Drop parts left empty (e.g. cancelled before any text arrived).
+        while engine.messages and engine.messages[-1].get("role") == "assistant" and engine.messages[-1].get("content") == "":
+            engine.messages.pop()
+
+
+def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
+    yield chunk("computer", "console", start=True)
+    out_msg: Message | None = None
+    images = 0
+    text_parts: list[str] = []
+    result = None
+    try:
+        for c in engine.computer.run(lang, code, stream=True):
+            c = dict(c)
+            c.setdefault("role", "computer")
+            if c.get("type") == "console" and c.get("format") == "output":
+                if out_msg is None:
+                    out_msg = {"role": "computer", "type": "console", "format": "output", "content": ""}
+                    engine.messages.append(out_msg)
+                out_msg["content"] += c.get("content") or ""
+                text_parts.append(c.get("content") or "")
+            elif c.get("type") == "image":
+                images += 1
+                engine.messages.append({k: v for k, v in c.items() if k not in ("start", "end")})
+                out_msg = None  # output after an image starts a new message
+            yield c
+    finally:
+        result = getattr(engine.computer, "last_result", None)
+        code_exit = getattr(result, "exit_code", None)
+        if code_exit not in (None, 0):
+            note = f"\n(exit code {code_exit})"
+            if out_msg is None:
+                out_msg = {"role": "computer", "type": "console", "format": "output", "content": ""}
+                engine.messages.append(out_msg)
+            out_msg["content"] = out_msg["content"].rstrip("\n") + note
+            out_msg["exit_code"] = code_exit
+            text_parts.append(note)
+    end = chunk("computer", "console", end=True)
+    if result is not None:
+        end["exit_code"] = getattr(result, "exit_code", None)
+    yield end
+    return "".join(text_parts)
+
+
+def _append_output(engine: "Engine", text: str, exit_code: int | None) -> None:
+    engine.messages.append({"role": "computer", "type": "console", "format": "output", "content": text})
+
+
+def _console_note(text: str) -> Iterator[Message]:
+    yield chunk("computer", "console", start=True)
+    yield chunk("computer", "console", "output", content=text + "\n")
+    yield chunk("computer", "console", end=True)
+
+
+def _final_answer(engine: "Engine", note: str | None = None) -> Iterator[Message]:
+    """Ask once for a plain-language answer; never run code from this reply."""
+    if note:
+        yield chunk("assistant", "message", start=True)
+        yield chunk("assistant", "message", content=note + "\n")
+        yield chunk("assistant", "message", end=True)
+        engine.messages.append({"role": "assistant", "type": "message", "content": note + "\n"})
+    before = len(engine.messages)
+    yield from _assistant_turn(engine, [], extra_user=FINAL_ANSWER_NUDGE, allow_code=False)
+    said = any(m["role"] == "assistant" and m["type"] == "message" and m["content"].strip() for m in engine.messages[before:])
+    if not said:
+        # The model would only write code: report the last output ourselves so the user gets an answer.
+        last = next((m["content"] for m in reversed(engine.messages) if m["role"] == "computer" and m["type"] == "console"), "")
+        text = f"Result:\n{last.strip()}" if last.strip() else "Done."
+        yield chunk("assistant", "message", start=True)
+        yield chunk("assistant", "message", content=text)
+        yield chunk("assistant", "message", end=True)
+        engine.messages.append({"role": "assistant", "type": "message", "content": text})
+
+
+def _needs_loop_nudge(engine: "Engine", steps: int) -> bool:
+    """Loop mode: keep going until the model says it is done (or gives up), within the cap."""
+    if steps >= engine.max_code_steps:
+        return False
+    last = next((m for m in reversed(engine.messages) if m["role"] == "assistant" and m["type"] == "message"), None)
+    if last is None or not last["content"].strip():
+        return steps < 2  # an empty reply: nudge, but not forever
+    text = last["content"].lower()
+    return not any(phrase.lower() in text for phrase in engine.loop_breakers)

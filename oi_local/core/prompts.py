@@ -1,0 +1,53 @@
+"""Prompt templates: loaded from the bundled `templates/` folder, filled with a few live facts."""
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+from functools import lru_cache
+from typing import Any
+
+from oi_local._paths import bundled
+
+TEMPLATE_KEYS = (
+    "system_message",
+    "execution_instructions",
+    "user_message_template",
+    "always_apply_user_message_template",
+    "code_output_template",
+    "empty_code_output_template",
+    "code_output_sender",
+    "examples",
+)
+
+
+@lru_cache(maxsize=16)
+def load_template_set(name: str) -> dict[str, Any]:
+    import yaml
+
+    path = bundled("templates") / f"{name}.yaml"
+    if not path.is_file():
+        raise ValueError(f"unknown prompt template set {name!r} (no {path})")
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    unknown = set(data) - set(TEMPLATE_KEYS)
+    if unknown:
+        raise ValueError(f"{path}: unknown keys {sorted(unknown)}")
+    return data
+
+
+def fill(text: str, languages: list[str]) -> str:
+    """Replace our placeholders only; other braces in user text stay as they are."""
+    facts = {
+        "{os}": f"{platform.system()} {platform.machine()}",
+        "{cwd}": os.getcwd(),
+        "{date}": datetime.date.today().isoformat(),
+        "{languages}": ", ".join(languages) if languages else "python",
+    }
+    for key, value in facts.items():
+        text = text.replace(key, value)
+    return text
+
+
+def apply_template(template: str, content: str) -> str:
+    # str.replace, not str.format: user content and outputs are full of braces.
+    return template.replace("{content}", content)

@@ -1,0 +1,370 @@
+"""A back end for any OpenAI-compatible chat server: llama.cpp (llama_cpp.server or llama-server),
+llamafile, LM Studio, Jan, Ollama's /v1, vLLM.
+
+Uses the official `openai` client (imported lazily: it costs ~0.3 s) and turns its pydantic chunks
+into the plain dicts of the back-end contract (see base.py). `to_chunks` is shared with the other
+back ends so every source of chunks is normalised the same way.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable, Iterator
+from urllib.parse import urlsplit
+
+from .base import LLMError
+
+# Prefixes users write to say "talk OpenAI's protocol to this server" (LiteLLM habits, spec pages).
+PROVIDER_PREFIXES = ("openai/", "ollama_chat/", "ollama/", "lm_studio/", "llamafile/", "jan/", "local/")
+
+# ChatML framing measured with Qwen2.5 and SmolLM2 (llama.cpp, the models' own templates):
+# "<|im_start|>role\n" + content + "<|im_end|>\n" is content + 5, and the generation prompt
+# "<|im_start|>assistant\n" is 3. Other templates are within a couple of tokens of this.
+PER_MESSAGE_OVERHEAD = 5
+GENERATION_PROMPT_OVERHEAD = 3
+
+# Tokenizer endpoints, in the order we try them: (path from the server root, JSON field).
+_TOKENIZE_ENDPOINTS = (("/extras/tokenize", "input"), ("/tokenize", "content"))
+_NO_ENDPOINT = ""  # remembered when no tokenizer endpoint answered
+
+
+def strip_provider_prefix(model: str | None) -> str:
+    """`openai/x` -> `x`, `ollama/llama3` -> `llama3`; other names unchanged."""
+    name = (model or "").strip()
+    for prefix in PROVIDER_PREFIXES:
+        if name.lower().startswith(prefix):
+            return name[len(prefix):]
+    return name
+
+
+def normalize_api_base(api_base: str) -> str:
+    """Accept what users type: no scheme, a trailing slash or space, or a bare host:port.
+
+    A bare `http://localhost:11434` (the spec's Ollama example) gets `/v1`, which is where every
+    OpenAI-compatible server we target serves the API.
+    """
+    base = api_base.strip().rstrip("/")
+    if not base:
+        raise LLMError("api_base is empty: set it to the server's URL, e.g. http://localhost:8080/v1")
+    if "://" not in base:
+        base = "http://" + base
+    if urlsplit(base).path in ("", "/"):
+        base += "/v1"
+    return base
+
+
+def one_line(text: object, limit: int = 400) -> str:
+    s = re.sub(r"\s+", " ", str(text)).strip()
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+# ---------------------------------------------------------------------------------------------
+# Chunk normalisation (shared by all back ends)
+
+
+def _as_dict(obj: Any) -> Any:
+    if hasattr(obj, "model_dump"):  # pydantic v2 (openai, litellm)
+        return obj.model_dump()
+    if hasattr(obj, "dict") and not isinstance(obj, dict) and callable(obj.dict):  # pydantic v1
+        return obj.dict()
+    return obj
+
+
+def _clean_tool_call(tc: Any, fallback_index: int) -> dict[str, Any]:
+    tc = _as_dict(tc) or {}
+    out: dict[str, Any] = {"index": tc.get("index", fallback_index)}
+    if out["index"] is None:
+        out["index"] = fallback_index
+    if tc.get("id"):
+        out["id"] = tc["id"]
+    if tc.get("type"):
+        out["type"] = tc["type"]
+    fn = _as_dict(tc.get("function")) or {}
+    func: dict[str, Any] = {}
+    if fn.get("name") is not None:
+        func["name"] = fn["name"]
+    if fn.get("arguments") is not None:
+        args = fn["arguments"]
+        func["arguments"] = args if isinstance(args, str) else json.dumps(args)
+    out["function"] = func
+    return out
+
+
+def _clean_delta(delta: Any) -> dict[str, Any]:
+    delta = _as_dict(delta) or {}
+    out: dict[str, Any] = {}
+    if delta.get("role"):
+        out["role"] = delta["role"]
+    if delta.get("content"):
+        out["content"] = delta["content"]
+    # Reasoning models served by llama-server / vLLM stream their thoughts separately.
+    for key in ("reasoning_content", "reasoning"):
+        if delta.get(key):
+            out["reasoning_content"] = delta[key]
+            break
+    if delta.get("tool_calls"):
+        out["tool_calls"] = [_clean_tool_call(tc, i) for i, tc in enumerate(delta["tool_calls"])]
+    if delta.get("function_call"):  # legacy functions API
+        fc = _as_dict(delta["function_call"])
+        out["function_call"] = {k: v for k, v in fc.items() if v is not None}
+    return out
+
+
+def _usage_chunk(usage: Any) -> dict[str, Any] | None:
+    usage = _as_dict(usage)
+    if not isinstance(usage, dict):
+        return None
+    return {"usage": {"prompt_tokens": usage.get("prompt_tokens") or 0,
+                      "completion_tokens": usage.get("completion_tokens") or 0}}
+
+
+def to_chunks(obj: Any) -> list[dict[str, Any]]:
+    """Turn one chunk or response from any source into contract chunks (plain dicts).
+
+    Accepts OpenAI/LiteLLM pydantic chunks, dict chunks (`choices[].delta`), whole non-streaming
+    responses (`choices[].message`) and plain strings (content). Unknown shapes give [].
+    """
+    if obj is None:
+        return []
+    if isinstance(obj, bytes):
+        obj = obj.decode("utf-8", "replace")
+    if isinstance(obj, str):
+        return [{"choices": [{"index": 0, "delta": {"content": obj}, "finish_reason": None}]}] if obj else []
+    data = _as_dict(obj)
+    if not isinstance(data, dict):
+        return []
+    out: list[dict[str, Any]] = []
+    choices = []
+    for i, choice in enumerate(data.get("choices") or []):
+        choice = _as_dict(choice) or {}
+        index = choice.get("index", i) or 0
+        finish = choice.get("finish_reason")
+        if choice.get("delta") is not None:
+            choices.append({"index": index, "delta": _clean_delta(choice["delta"]), "finish_reason": finish})
+        elif choice.get("message") is not None:
+            # A whole answer: one delta with everything, then the finish as its own chunk.
+            delta = _clean_delta(choice["message"])
+            delta.pop("role", None)
+            if delta:
+                out.append({"choices": [{"index": index, "delta": delta, "finish_reason": None}]})
+            finish = finish or ("tool_calls" if delta.get("tool_calls") else "stop")
+            out.append({"choices": [{"index": index, "delta": {}, "finish_reason": finish}]})
+        elif "text" in choice:  # completions-style servers
+            text = choice.get("text") or ""
+            choices.append({"index": index, "delta": {"content": text} if text else {}, "finish_reason": finish})
+    if choices:
+        out.append({"choices": choices})
+    if data.get("usage"):
+        usage = _usage_chunk(data["usage"])
+        if usage:
+            out.append(usage)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class OpenAICompatibleBackend:
+    """Streams chat completions from an OpenAI-compatible HTTP server."""
+
+    def __init__(
+        self,
+        api_base: str,
+        api_key: str | None = None,
+        model: str | None = "local",
+        api_version: str | None = None,
+        *,
+        timeout: float = 600.0,
+        connect_timeout: float = 5.0,
+    ) -> None:
+        self.api_base = normalize_api_base(api_base)
+        self.api_key = api_key or "not-needed"  # local servers ignore it; the client insists on one
+        self.model = strip_provider_prefix(model) or "local"
+        self.api_version = api_version
+        # Long read timeout: a CPU model can take minutes to read a long prompt before token one.
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+        self._client: Any = None
+        self._tokenize: tuple[str, str, int] | str | None = None  # (url, field, bos offset)
+        self._token_cache: dict[str, int] = {}
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    @property
+    def root(self) -> str:
+        """The server root (api_base without its trailing /v1), where the tokenizer lives."""
+        return re.sub(r"/v1$", "", self.api_base)
+
+    def _get_client(self) -> Any:
+        if self._client is None:
+            try:
+                import httpx
+                import openai
+            except ImportError as e:  # pragma: no cover - a packaging problem
+                raise LLMError(f"The 'openai' package is needed to talk to {self.api_base}: pip install openai") from e
+            self._client = openai.OpenAI(
+                base_url=self.api_base,
+                api_key=self.api_key,
+                timeout=httpx.Timeout(self.timeout, connect=self.connect_timeout),
+                max_retries=0,  # a local server that refuses now will refuse in 1 s too: say so at once
+                default_query={"api-version": self.api_version} if self.api_version else None,
+            )
+        return self._client
+
+    def served_models(self) -> list[str] | None:
+        """The model ids the server lists at /models, or None if it does not answer."""
+        try:
+            page = self._get_client().with_options(timeout=5.0).models.list()
+            return [m.id for m in page.data]
+        except Exception:
+            return None
+
+    def _error(self, exc: BaseException, model: str) -> LLMError:
+        import httpx
+        import openai
+
+        where = self.api_base
+        if isinstance(exc, openai.APITimeoutError) or isinstance(exc, httpx.TimeoutException):
+            return LLMError(f"The model server at {where} did not answer in time (timeout after {self.timeout:g} s).")
+        if isinstance(exc, httpx.TransportError):  # raw httpx errors only escape mid-stream
+            return LLMError(f"The connection to the model server at {where} broke mid-reply ({one_line(exc, 200)}).")
+        if isinstance(exc, openai.APIConnectionError):
+            cause: BaseException | None = exc
+            while cause is not None:
+                if isinstance(cause, ConnectionRefusedError) or "refused" in str(cause).lower():
+                    return LLMError(f"Cannot reach the model server at {where} (connection refused). Is it running?")
+                cause = cause.__cause__ or cause.__context__
+            detail = one_line(exc.__cause__ or exc, 200)
+            return LLMError(f"Cannot reach the model server at {where} ({detail}).")
+        if isinstance(exc, openai.AuthenticationError):
+            return LLMError(f"The model server at {where} refused the API key (HTTP 401). Check api_key.")
+        if isinstance(exc, openai.PermissionDeniedError):
+            return LLMError(f"The model server at {where} denied access (HTTP 403): {one_line(exc.message, 200)}")
+        if isinstance(exc, openai.NotFoundError):
+            served = self.served_models()
+            if served:
+                return LLMError(f"The model '{model}' is not served at {where}. Served models: {', '.join(served)}.")
+            if served is None:
+                return LLMError(f"The server at {where} answered 404 Not Found: check api_base (it usually ends in /v1) and the model name '{model}'.")
+            return LLMError(f"The model '{model}' is not served at {where} (the server lists no models).")
+        if isinstance(exc, openai.APIStatusError):
+            return LLMError(f"The model server at {where} returned HTTP {exc.status_code}: {one_line(exc.message, 300)}")
+        if isinstance(exc, openai.APIError):
+            return LLMError(f"The model server at {where} reported an error: {one_line(exc.message, 300)}")
+        return LLMError(f"Talking to the model server at {where} failed: {type(exc).__name__}: {one_line(exc, 300)}")
+
+    # -- the contract --------------------------------------------------------------------------
+
+    def completions(
+        self,
+        *,
+        messages: list[dict[str, Any]],
+        model: str | None = None,
+        stream: bool = True,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+        stop: list[str] | None = None,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        import httpx
+        import openai
+
+        name = strip_provider_prefix(model) or self.model
+        params: dict[str, Any] = {"model": name, "messages": messages, "stream": stream}
+        if max_tokens is not None:
+            params["max_tokens"] = max_tokens
+        if temperature is not None:
+            params["temperature"] = temperature
+        if stop:
+            params["stop"] = stop
+        if tools:
+            params["tools"] = tools
+        response: Any = None
+        try:
+            response = self._get_client().chat.completions.create(**params)
+            items: Iterable[Any] = response if stream else [response]
+            for item in items:
+                yield from to_chunks(item)
+        except (openai.OpenAIError, httpx.HTTPError) as e:
+            raise self._error(e, name) from e
+        finally:
+            # Early close (GeneratorExit) lands here: dropping the HTTP stream tells the server to stop.
+            if stream and response is not None:
+                response.close()
+
+    def count_tokens(self, messages: list[dict[str, Any]]) -> int | None:
+        total = GENERATION_PROMPT_OVERHEAD
+        for message in messages:
+            n = self._count_text(message_text(message))
+            if n is None:
+                return None
+            total += n + PER_MESSAGE_OVERHEAD
+        return total
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    # -- tokenizer ---------------------------------------------------------------------------
+
+    def _post_tokenize(self, url: str, field: str, text: str) -> list[int] | None:
+        import httpx
+
+        body: dict[str, Any] = {field: text}
+        if field == "input":
+            body["model"] = self.model  # llama_cpp.server picks the tokenizer by model alias
+        try:
+            r = httpx.post(url, json=body, timeout=10.0, headers={"Authorization": f"Bearer {self.api_key}"})
+            if r.status_code != 200:
+                return None
+            tokens = r.json().get("tokens")
+        except (httpx.HTTPError, ValueError, AttributeError):
+            return None
+        return tokens if isinstance(tokens, list) else None
+
+    def _find_tokenizer(self) -> None:
+        """Probe once; remember the endpoint that works and how many tokens it adds (BOS) to ''."""
+        for path, field in _TOKENIZE_ENDPOINTS:
+            url = self.root + path
+            empty = self._post_tokenize(url, field, "")
+            if empty is not None:
+                self._tokenize = (url, field, len(empty))
+                return
+        self._tokenize = _NO_ENDPOINT
+
+    def _count_text(self, text: str) -> int | None:
+        if not text:
+            return 0
+        if text in self._token_cache:  # conversations re-send the same messages every turn
+            return self._token_cache[text]
+        if self._tokenize is None:
+            self._find_tokenizer()
+        if not isinstance(self._tokenize, tuple):
+            return None
+        url, field, offset = self._tokenize
+        tokens = self._post_tokenize(url, field, text)
+        if tokens is None:
+            return None
+        n = max(len(tokens) - offset, 0)
+        if len(self._token_cache) > 4096:
+            self._token_cache.clear()
+        self._token_cache[text] = n
+        return n
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """The text of a chat message that the model reads: content parts, tool calls and their names."""
+    parts: list[str] = []
+    content = message.get("content")
+    if isinstance(content, str):
+        parts.append(content)
+    elif isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text":
+                parts.append(str(part.get("text", "")))
+    for call in message.get("tool_calls") or []:
+        fn = (call or {}).get("function") or {}
+        parts.append(str(fn.get("name", "")))
+        parts.append(str(fn.get("arguments", "")))
+    return "\n".join(p for p in parts if p)

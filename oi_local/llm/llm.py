@@ -1,0 +1,331 @@
+"""`interpreter.llm`: model settings, back-end choice, and turning a model's stream into LMC chunks."""
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import time
+from typing import Any, Callable, Iterator
+
+from oi_local.llm.backends.base import Backend, LLMError
+
+EXECUTE_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "execute",
+        "description": "Executes code on the user's machine, in the users's local environment, and returns the output",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "language": {"type": "string", "description": "The programming language (required parameter to the `execute` function)", "enum": ["python", "shell", "javascript"]},
+                "code": {"type": "string", "description": "The code to execute (required)"},
+            },
+            "required": ["language", "code"],
+        },
+    },
+}
+
+LOCAL_PREFIXES = ("openai/", "ollama/", "ollama_chat/", "lm_studio/", "llamafile/", "jan/", "local/")
+EMBEDDED_NAMES = ("", "local", "embedded", "default")
+
+
+def is_local_url(url: str | None) -> bool:
+    return bool(url) and bool(re.match(r"https?://(localhost|127\.|0\.0\.0\.0|\[::1\])", url or ""))
+
+
+class Llm:
+    """Settings of the language model, as in the spec (`interpreter.llm.*`)."""
+
+    def __init__(self) -> None:
+        self.model: str | None = None  # None: the embedded default model
+        self.temperature: float = 0.0
+        self.context_window: int | None = None
+        self.max_tokens: int | None = None
+        self.api_base: str | None = None
+        self.api_key: str | None = None
+        self.api_version: str | None = None
+        self.supports_functions: bool | None = None  # None: decided by the back end
+        self.supports_vision: bool = False
+        self.execution_instructions: str | bool | None = None  # None: from the template set
+        self.max_output: int | None = None  # spec alias of interpreter.max_output
+        self.stop: list[str] | None = None
+        self.n_threads: int | None = None
+        self._completions: Callable[..., Any] | None = None
+        self._backend: Backend | None = None
+        self._backend_key: tuple | None = None
+        # Filled after each call, for verbose output and benchmarks.
+        self.last_finish_reason: str | None = None
+        self.last_usage: dict[str, Any] = {}
+        self.last_stats: dict[str, float] = {}
+
+    # --- the user-replaceable completions function (spec: language-models/custom-models) ---
+    @property
+    def completions(self) -> Callable[..., Any]:
+        if self._completions is not None:
+            return self._completions
+        return self.backend().completions
+
+    @completions.setter
+    def completions(self, fn: Callable[..., Any] | None) -> None:
+        self._completions = fn
+        self._backend_key = None
+
+    # --- back-end choice ---
+    def kind(self) -> str:
+        """'function', 'embedded', 'server' (OpenAI-compatible URL) or 'hosted' (litellm)."""
+        if self._completions is not None:
+            return "function"
+        model = (self.model or "").strip()
+        if self.api_base:
+            return "server"
+        if model.lower() in EMBEDDED_NAMES or model.endswith(".gguf") or _catalog_path(model) is not None:
+            return "embedded"
+        if model.startswith(("ollama/", "ollama_chat/")):
+            return "server"
+        return "hosted"
+
+    def is_local(self) -> bool:
+        k = self.kind()
+        return k == "embedded" or (k == "server" and is_local_url(self.server_base()))
+
+    def server_base(self) -> str | None:
+        if self.api_base:
+            return self.api_base
+        if (self.model or "").startswith(("ollama/", "ollama_chat/")):
+            return "http://localhost:11434/v1"
+        return None
+
+    def effective_context_window(self) -> int:
+        if self.context_window:
+            return int(self.context_window)
+        k = self.kind()
+        if k == "embedded":
+            return 8192
+        if k == "hosted":
+            return _hosted_context(self.model or "") or 8000
+        return 4096
+
+    def effective_max_tokens(self) -> int:
+        if self.max_tokens:
+            return int(self.max_tokens)
+        return min(1024, max(self.effective_context_window() // 4, 64))
+
+    def functions_enabled(self) -> bool:
+        if self.supports_functions is not None:
+            return bool(self.supports_functions)
+        return self.kind() == "hosted" and _hosted_supports_functions(self.model or "")
+
+    def backend(self) -> Backend:
+        k = self.kind()
+        key = (k, self.model, self.api_base, self.api_key, self.api_version, self.effective_context_window(), self.n_threads, id(self._completions))
+        if self._backend is not None and key == self._backend_key:
+            return self._backend
+        self.close()
+        self._backend = self._make_backend(k)
+        self._backend_key = key
+        return self._backend
+
+    def _make_backend(self, k: str) -> Backend:
+        if k == "function":
+            from oi_local.llm.backends.function import FunctionBackend
+
+            return FunctionBackend(self._completions)
+        if k == "embedded":
+            from oi_local.llm.backends.embedded import EmbeddedBackend
+
+            return EmbeddedBackend(resolve_embedded_model(self.model), n_ctx=self.effective_context_window(), n_threads=self.n_threads)
+        if k == "server":
+            from oi_local.llm.backends.openai_compat import OpenAICompatibleBackend
+
+            return OpenAICompatibleBackend(self.server_base() or "", api_key=self.api_key, model=self.model or "local", api_version=self.api_version)
+        from oi_local.llm.backends.litellm_backend import LiteLLMBackend
+
+        return LiteLLMBackend(self.model or "", api_key=self.api_key, api_base=self.api_base, api_version=self.api_version)
+
+    def count_tokens(self, messages: list[dict[str, Any]]) -> int | None:
+        if self._completions is not None:
+            return None
+        return self.backend().count_tokens(messages)
+
+    def close(self) -> None:
+        if self._backend is not None:
+            try:
+                self._backend.close()
+            finally:
+                self._backend = None
+                self._backend_key = None
+
+    # --- streaming ---
+    def stream_text(self, messages: list[dict[str, Any]], *, tools: list[dict] | None = None, max_tokens: int | None = None) -> Iterator[dict[str, Any]]:
+        """Yield normalised deltas: {"content": str} or {"tool_call": {...partial...}}."""
+        params: dict[str, Any] = {
+            "messages": messages,
+            "model": self.model,
+            "stream": True,
+            "max_tokens": max_tokens or self.effective_max_tokens(),
+            "temperature": self.temperature,
+        }
+        if self.stop:
+            params["stop"] = self.stop
+        if tools:
+            params["tools"] = tools
+        fn = self.completions
+        if self._completions is not None:
+            params = _accepted(fn, params)
+        self.last_finish_reason, self.last_usage = None, {}
+        start = time.perf_counter()
+        first: float | None = None
+        pieces = 0
+        result = fn(**params)
+        if isinstance(result, dict):
+            result = iter([result])
+        try:
+            for raw in result:
+                for delta in _deltas(raw, self):
+                    if first is None:
+                        first = time.perf_counter()
+                    pieces += 1
+                    yield delta
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+            end = time.perf_counter()
+            self.last_stats = {
+                "seconds": end - start,
+                "first_token_seconds": (first - start) if first else end - start,
+                "pieces": pieces,
+                "pieces_per_second": pieces / (end - first) if first and end > first else 0.0,
+            }
+
+
+def _deltas(raw: Any, llm: Llm) -> Iterator[dict[str, Any]]:
+    if isinstance(raw, str):
+        yield {"content": raw}
+        return
+    if hasattr(raw, "model_dump"):
+        raw = raw.model_dump()
+    if not isinstance(raw, dict):
+        return
+    if raw.get("usage"):
+        llm.last_usage = dict(raw["usage"])
+    for choice in raw.get("choices") or []:
+        delta = choice.get("delta") or choice.get("message") or {}
+        if delta.get("content"):
+            yield {"content": delta["content"]}
+        for tc in delta.get("tool_calls") or []:
+            yield {"tool_call": tc}
+        if delta.get("function_call"):
+            yield {"tool_call": {"index": 0, "function": delta["function_call"]}}
+        if choice.get("finish_reason"):
+            llm.last_finish_reason = choice["finish_reason"]
+
+
+def _accepted(fn: Callable[..., Any], params: dict[str, Any]) -> dict[str, Any]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return params
+    if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
+        return params
+    return {k: v for k, v in params.items() if k in sig.parameters}
+
+
+def _catalog_path(name: str) -> Any:
+    if not name:
+        return None
+    try:
+        from oi_local.local.models import resolve_model
+    except ImportError:
+        return None
+    try:
+        return resolve_model(name)
+    except Exception:
+        return None
+
+
+def resolve_embedded_model(name: str | None) -> str:
+    """The GGUF file for the embedded back end: a path, a catalog id, or the default model."""
+    from pathlib import Path
+
+    if name and name.lower() not in EMBEDDED_NAMES:
+        p = Path(name).expanduser()
+        if p.suffix == ".gguf":
+            return str(p)
+        found = _catalog_path(name)
+        if found is not None:
+            return str(found)
+        raise LLMError(f"Unknown local model {name!r}: give a path to a .gguf file or a catalog id")
+    from oi_local.local.models import default_model_id, get_entry, is_installed, model_path
+
+    entry = get_entry(default_model_id())
+    path = model_path(entry)
+    if not is_installed(entry):
+        raise LLMError(
+            f"The default model {entry.id} is not downloaded yet ({path}). "
+            "Run `interpreter --download` once, or pass --model PATH.gguf"
+        )
+    return str(path)
+
+
+def _hosted_context(model: str) -> int | None:
+    try:
+        from oi_local.llm.backends.litellm_backend import model_info
+
+        info = model_info(model)
+        return int(info.get("max_input_tokens") or info.get("max_tokens") or 0) or None
+    except Exception:
+        return None
+
+
+def _hosted_supports_functions(model: str) -> bool:
+    try:
+        from oi_local.llm.backends.litellm_backend import model_info
+
+        return bool(model_info(model).get("supports_function_calling"))
+    except Exception:
+        return False
+
+
+def parse_tool_arguments(text: str) -> tuple[str | None, str | None]:
+    """Best-effort (language, code) from a possibly partial JSON arguments string."""
+    try:
+        data = json.loads(text)
+        if isinstance(data, dict):
+            return data.get("language"), data.get("code")
+    except ValueError:
+        pass
+    lang = re.search(r'"language"\s*:\s*"([^"]*)"', text)
+    m = re.search(r'"code"\s*:\s*"', text)
+    code = None
+    if m:
+        code = _decode_partial_json_string(text[m.end():])
+    return (lang.group(1) if lang else None), code
+
+
+def _decode_partial_json_string(s: str) -> str:
+    out = []
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch == '"':
+            break
+        if ch == "\\":
+            if i + 1 >= len(s):
+                break
+            nxt = s[i + 1]
+            if nxt == "u":
+                if i + 6 > len(s):
+                    break
+                try:
+                    out.append(chr(int(s[i + 2:i + 6], 16)))
+                except ValueError:
+                    pass
+                i += 6
+                continue
+            out.append({"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f"}.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)

@@ -1,0 +1,202 @@
+"""Run llama_cpp.server with our CPU workarounds, as a CLI and as a managed subprocess.
+
+`python -m oi_local.local.llama_server [llama_cpp.server args...]` is `python -m llama_cpp.server`
+after `apply_cpu_workarounds()`, so the AMX segfault fix (see llama_safety.py) covers the server.
+Running inference in a child process also means a native crash cannot take the chat down.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import deque
+from pathlib import Path
+from typing import Sequence
+
+from oi_local.llm.backends.base import LLMError
+
+_PARENT_ENV = "OI_LOCAL_SERVER_PARENT_PID"
+_LOG_ENV = "OI_LOCAL_SERVER_LOG"
+_running: set["RunningServer"] = set()
+_PKG_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds `oi_local`
+
+
+def _exit_when_orphaned(parent_pid: int, log_path: str | None) -> None:
+    """Stop this server if the process that started it dies (even by SIGKILL, where atexit can't run)."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent_pid:
+                if log_path:  # nobody is left to read or delete it
+                    Path(log_path).unlink(missing_ok=True)
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5.0)
+                os._exit(1)
+
+    threading.Thread(target=watch, name="oi-parent-watch", daemon=True).start()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    from oi_local.llm.backends.llama_safety import apply_cpu_workarounds
+
+    apply_cpu_workarounds()
+    parent = os.environ.get(_PARENT_ENV)
+    if parent and parent.isdigit():
+        _exit_when_orphaned(int(parent), os.environ.get(_LOG_ENV))
+    from llama_cpp.server.__main__ import main as server_main
+
+    if argv is not None:
+        sys.argv = [sys.argv[0], *argv]
+    server_main()
+
+
+class RunningServer:
+    """A llama_cpp.server child process in its own process group. Use as a context manager."""
+
+    def __init__(self, process: subprocess.Popen, host: str, port: int, log_path: Path, model_path: Path) -> None:
+        self.process = process
+        self.host = host
+        self.port = port
+        self.log_path = log_path
+        self.model_path = model_path
+
+    @property
+    def api_base(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            with open(self.log_path, encoding="utf-8", errors="replace") as f:
+                return "".join(deque(f, maxlen=lines)).rstrip()
+        except OSError:
+            return ""
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Terminate the whole process group, kill it if it lingers, and reap it. Idempotent."""
+        _running.discard(self)
+        if self.process.poll() is None:
+            for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 5.0)):
+                try:
+                    os.killpg(self.process.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    self.process.wait(wait)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+        else:
+            # The leader exited; anything it spawned in its group must go too.
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.process.wait()
+        try:
+            self.log_path.unlink()
+        except OSError:
+            pass
+
+    def __enter__(self) -> "RunningServer":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"RunningServer(pid={self.pid}, api_base={self.api_base!r}, model={self.model_path.name!r})"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def _ready(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2.0) as r:
+            return r.status == 200
+    except urllib.error.HTTPError:
+        return True  # it answers HTTP (e.g. 401 when started with --api_key): it is serving
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+
+
+def start_llama_server(
+    model_path: str | os.PathLike[str],
+    port: int | None = None,
+    n_ctx: int = 2048,
+    host: str = "127.0.0.1",
+    timeout: float = 60.0,
+    *,
+    model_alias: str | None = None,
+    extra_args: Sequence[str] = (),
+) -> RunningServer:
+    """Start llama_cpp.server on `model_path` and wait until /v1/models answers.
+
+    Raises LLMError (with the last 20 log lines) if it exits early or is not ready in `timeout` s.
+    `extra_args` go to llama_cpp.server as is (e.g. ["--api_key", "k"]).
+    """
+    path = Path(model_path).expanduser()
+    if not path.is_file():
+        raise LLMError(f"Model file not found: {path}")
+    port = port or free_port(host)
+    log = tempfile.NamedTemporaryFile(prefix="oi-llama-server-", suffix=".log", delete=False)
+    cmd = [sys.executable, "-m", "oi_local.local.llama_server", "--model", str(path),
+           "--host", host, "--port", str(port), "--n_ctx", str(n_ctx)]
+    if model_alias:
+        cmd += ["--model_alias", model_alias]
+    cmd += list(extra_args)
+    env = dict(os.environ)
+    env[_PARENT_ENV] = str(os.getpid())
+    env[_LOG_ENV] = log.name
+    env["PYTHONUNBUFFERED"] = "1"  # so the log (and the tail in our errors) is current
+    # Make `oi_local` importable in the child even when it is run from a source checkout.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_PKG_ROOT), env.get("PYTHONPATH", "")) if p)
+    with log:
+        process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                   env=env, start_new_session=True)
+    server = RunningServer(process, host, port, Path(log.name), path)
+    _running.add(server)
+    deadline = time.monotonic() + timeout
+    url = f"http://{host}:{port}/v1/models"
+    while True:
+        if process.poll() is not None:
+            reason = f"it exited with code {process.returncode}"
+            break
+        if _ready(url):
+            return server
+        if time.monotonic() > deadline:
+            reason = f"not ready after {timeout:g} s"
+            break
+        time.sleep(0.1)
+    tail = server.log_tail(20)
+    server.stop()
+    raise LLMError(f"llama.cpp server for {path.name} failed to start ({reason}). Last log lines:\n{tail}")
+
+
+@atexit.register
+def _stop_all() -> None:
+    for server in list(_running):
+        server.stop(timeout=3.0)
+
+
+if __name__ == "__main__":
+    main()
