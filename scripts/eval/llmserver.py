@@ -38,6 +38,17 @@ class LlamaServer:
         self.handle: Any = None  # from oi_local.local.llama_server, when it exists
         self.base = ""
 
+    @staticmethod
+    def thread_args() -> list[str]:
+        """The embedded back end's thread count: llama_cpp.server defaults to half the CPUs."""
+        try:
+            from oi_local.llm.backends.embedded import default_threads
+
+            n = default_threads()
+        except ImportError:
+            n = os.cpu_count() or 1
+        return ["--n_threads", str(n), "--n_threads_batch", str(n)]
+
     def start(self, timeout: float = 120) -> str:
         """Start and wait until /v1/models answers; returns the base URL ending in /v1."""
         try:
@@ -45,7 +56,7 @@ class LlamaServer:
         except ImportError:
             start_llama_server = None
         if start_llama_server is not None:
-            self.handle = start_llama_server(self.model, n_ctx=self.n_ctx, timeout=timeout)
+            self.handle = start_llama_server(self.model, n_ctx=self.n_ctx, timeout=timeout, extra_args=self.thread_args())
             self.base = str(self.handle.api_base).rstrip("/")
             return self.base
         port = free_port()
@@ -53,7 +64,7 @@ class LlamaServer:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-c", _LAUNCHER, "--model", self.model, "--host", "127.0.0.1", "--port", str(port),
-                 "--n_ctx", str(self.n_ctx)],
+                 "--n_ctx", str(self.n_ctx), *self.thread_args()],
                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
                 env={**os.environ, "HF_HUB_OFFLINE": "1"})
         self.base = f"http://127.0.0.1:{port}/v1"

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from report import load_summary  # noqa: E402
 
-COLORS = ("#2b7bba", "#d9822b")
+COLORS = ("#2b7bba", "#7fb3e0", "#d9822b", "#999999")
 
 
 def _label(s: dict[str, Any]) -> str:

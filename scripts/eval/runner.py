@@ -27,8 +27,8 @@ class Config:
     model: dict[str, Any]  # {"kind": oracle|canned|embedded|server|api, ...}
     out: Path
     timeout: float = 240.0
-    context_window: int = 4096
-    max_tokens: int = 512
+    context_window: int | None = 8192  # None: the product's defaults (--model default)
+    max_tokens: int | None = 1024
     sandbox: bool = True
     keep: bool = False
     python: str = ""  # the interpreter for the worker; default by target
@@ -61,6 +61,8 @@ def run_task(task: Task, cfg: Config) -> dict[str, Any]:
 def _run(task: Task, cfg: Config, root: Path, log: Path, t0: float) -> dict[str, Any]:
     sandbox.seed(root, task.files)
     env = sandbox.task_env(root, task.env, clear_pythonpath=cfg.target == "oi043")
+    if cfg.model.get("models_dir"):  # --model default: the user's models folder holds the default GGUF
+        env["OI_LOCAL_MODELS_DIR"] = cfg.model["models_dir"]
     result: dict[str, Any] = {"name": task.name, "category": task.category, "passed": False, "reason": ""}
     if task.setup:
         r = sandbox.run(["bash", "-c", task.setup], root, env, 60, sandbox=cfg.sandbox, network=False, log=log)

@@ -118,13 +118,17 @@ def make_ours(job: dict[str, Any], calls: list[dict[str, Any]], state: dict[str,
     interp = OpenInterpreter()
     interp.auto_run = True
     s = job["settings"]
-    interp.llm.context_window = s["context_window"]
-    interp.llm.max_tokens = s["max_tokens"]
+    if s.get("context_window"):  # None: keep the product's defaults, as a user gets them
+        interp.llm.context_window = s["context_window"]
+    if s.get("max_tokens"):
+        interp.llm.max_tokens = s["max_tokens"]
     m = job["model"]
     if m["kind"] in ("oracle", "canned"):
         interp.llm.completions = make_scripted(job, state)
     elif m["kind"] == "embedded":
         interp.llm.model = m["path"]
+    elif m["kind"] == "default":
+        pass  # no model set: the embedded default from the catalog (OI_LOCAL_MODELS_DIR points at it)
     else:  # server / api
         interp.llm.model = "local"
         interp.llm.api_base = m["api_base"]
