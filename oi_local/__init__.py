@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["OpenInterpreter", "interpreter", "__version__"]
+__all__ = ["OpenInterpreter", "AsyncInterpreter", "interpreter", "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.interpreter import OpenInterpreter
@@ -22,6 +22,10 @@ def __getattr__(name: str) -> Any:
         from oi_local.interpreter import OpenInterpreter
 
         return OpenInterpreter
+    if name == "AsyncInterpreter":  # fastapi loads only when its server is built
+        from oi_local.server.async_interpreter import AsyncInterpreter
+
+        return AsyncInterpreter
     if name == "interpreter":
         if _default is None:
             from oi_local.interpreter import OpenInterpreter

@@ -1,0 +1,28 @@
+"""`interpreter --server`: serve the CLI's interpreter (its settings are every conversation's defaults)."""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def serve(interp: Any, host: str | None = None, port: int | None = None) -> int:
+    """Block until Ctrl-C; return the exit code."""
+    try:
+        from oi_local.server.server import Server
+    except ImportError as e:
+        print(f"Server mode needs the server extra: pip install 'oi-local[server]' ({e.name} is missing)", file=sys.stderr)
+        return 1
+    server = interp.server if hasattr(interp, "spawn") and hasattr(interp, "server") else Server(interp)
+    try:
+        server.run(host=host, port=port)
+    except KeyboardInterrupt:
+        return 0
+    except SystemExit as e:  # uvicorn exits when it cannot bind
+        code = e.code if isinstance(e.code, int) else 1
+        if code:
+            print(f"The server could not start on {server.config.host}:{server.config.port} (is the port in use?)", file=sys.stderr)
+        return code
+    except OSError as e:
+        print(f"The server could not start: {e.strerror or e}", file=sys.stderr)
+        return 1
+    return 0
