@@ -38,6 +38,14 @@ class Server:
             sid = sid or uuid.uuid4().hex
             session = Session(sid, interp, self.config, named, asyncio.get_running_loop())
             self.sessions[sid] = session
+        elif not self.config.require_ack:
+            # A reconnect without acknowledgements: let the stopped turn finish, then drop what the
+            # old socket never got, so the client does not read a stale 'complete'.
+            if session.turn is not None:
+                await asyncio.to_thread(session.turn.join, 15)
+            await asyncio.sleep(0)  # run the turn thread's last hand-offs to this loop
+            while not session.outq.empty():
+                session.outq.get_nowait()
         session.detached_at = None
         return session
 

@@ -63,6 +63,7 @@ class Session:
         # A multi-part user message being received.
         self.parts: list[dict[str, Any]] | None = None
         self.audio: bytearray | None = None
+        self.part_failed = False
         self.audio_format = "wav"
         self.upload_dir = config.upload_dir / sid
 
@@ -146,18 +147,25 @@ class Session:
         if data.get("role") != "user":
             raise ClientError("messages from the client must have role 'user'")
         if data.get("start"):
-            self.parts, self.audio = [], None
+            self.parts, self.audio, self.part_failed = [], None, False
             return
         if data.get("end"):
             if self.parts is None:
                 raise ClientError("'end' without 'start'")
             parts, self.parts = self.parts, None
+            if self.part_failed:  # already reported; a message missing a part is not sent on
+                self.part_failed, self.audio = False, None
+                return
             if self.audio:
                 parts.append(self._save_bytes(bytes(self.audio), f"audio.{self.audio_format}"))
                 self.audio = None
             self.begin_turn(parts)
             return
-        part = self._part(data)
+        try:
+            part = self._part(data)
+        except ClientError:
+            self.part_failed = self.parts is not None
+            raise
         if part is None:  # an audio header: its bytes follow as binary frames
             return
         if self.parts is not None:
