@@ -19,6 +19,13 @@ class OpenInterpreter(Engine):
         self.safe_mode: str = "off"
         self.anonymized_telemetry: bool = False  # accepted for compatibility; nothing is ever sent
         self.in_terminal_interface: bool = False
+        self.disable_telemetry: bool = True  # spec alias; there is no telemetry at all
+        self.forbidden_commands: list[str] | None = None  # regexes refused in every mode; None: the built-in list
+        self.speak_messages: bool = False
+        self.multi_line: bool = False
+        self.spent: float = 0.0  # USD spent on hosted models this session (max_budget)
+        self.profile_path: str | None = None
+        self._conversation_log: Any = None
         super().__init__(**settings)
 
     def chat(self, message: Any = None, display: bool = True, stream: bool = False, blocking: bool = True) -> Any:
@@ -27,6 +34,11 @@ class OpenInterpreter(Engine):
         Returns the new messages, or with stream=True a generator of LMC chunks.
         With no message and display on, starts an interactive chat in the terminal.
         """
+        if isinstance(message, str) and message.lstrip().startswith("%"):
+            from oi_local.terminal.magic import handle
+
+            handle(self, message)  # magic commands never reach the model
+            return [] if not stream else iter(())
         if message is None and display and not stream:
             from oi_local.terminal.chat import interactive_chat
 
@@ -47,13 +59,55 @@ class OpenInterpreter(Engine):
 
     def _streaming_chat(self, message: Any, display: bool) -> Iterator[Message]:
         self._start(message)
-        if not display:
-            yield from self.respond(None)
-            return
-        from oi_local.terminal.display import Display
+        self._record()
+        try:
+            if not display:
+                for c in self.respond(None):
+                    if c.get("end") or c.get("type") == "confirmation":
+                        self._record()
+                    yield c
+                return
+            from oi_local.terminal.display import Display
 
-        with Display(self) as view:
-            approve = None if self.auto_run else view.approve
-            for c in self.respond(approve):
-                view.feed(c)
+            with Display(self) as view:
+                # Safe mode turns auto_run off: code is always shown and confirmed.
+                approve = None if self.auto_run and self.safe_mode == "off" else view.approve
+                for c in self.respond(approve):
+                    view.feed(c)
+                    if c.get("end") or c.get("type") == "confirmation":
+                        self._record()
+                    yield c
+        finally:
+            self._record()  # also on Ctrl-C or an error: what was said so far is kept
+
+    def _record(self) -> None:
+        if self.conversation_history and self.messages:
+            from oi_local.terminal.history import record
+
+            record(self)
+
+    def stream_reply(self, extra_user: str | None = None) -> Iterator[Message]:
+        """The engine's reply, with max_budget checked before the request is sent."""
+        if self.max_budget is None:
+            yield from super().stream_reply(extra_user)
+            return
+        from oi_local.terminal import budget
+
+        prompt_tokens = self._token_counter().total(self.build_prompt(extra_user))
+        budget.check(self, prompt_tokens)
+        written: list[str] = []
+        try:
+            for c in super().stream_reply(extra_user):
+                if isinstance(c.get("content"), str):
+                    written.append(c["content"])
                 yield c
+        finally:
+            from oi_local.core.context import TokenCounter
+
+            budget.record(self, prompt_tokens, TokenCounter(None).total([{"role": "assistant", "content": "".join(written)}]))
+
+    def reset(self) -> None:
+        super().reset()
+        log, self._conversation_log = self._conversation_log, None
+        if log is not None:
+            log.close()

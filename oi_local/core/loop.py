@@ -54,10 +54,21 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
                 _append_output(engine, note, None)
                 yield from _console_note(note)
                 return
+            verdict = _review(engine, lang, code, getattr(engine, "safe_mode", "off"))
+            if verdict.message:  # shown before the confirmation, and fed back to the model
+                _append_output(engine, verdict.message, None)
+                yield from _console_note(verdict.message)
+            if verdict.blocked:
+                return
             yield chunk("computer", "confirmation", "execution", content={"type": "code", "format": lang, "content": code})
             decision = approve(code_msg) if approve is not None else "run"
             if isinstance(decision, tuple) and decision[0] == "run":
                 code = code_msg["content"] = decision[1]
+                verdict = _review(engine, lang, code, "off")  # edited code: forbidden commands again
+                if verdict.blocked:
+                    _append_output(engine, verdict.message, None)
+                    yield from _console_note(verdict.message)
+                    return
             elif decision != "run":
                 _append_output(engine, "The user declined to run this code.", None)
                 yield from _console_note("Code not run.")
@@ -151,6 +162,12 @@ def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
         end["exit_code"] = getattr(result, "exit_code", None)
     yield end
     return "".join(text_parts)
+
+
+def _review(engine: "Engine", lang: str, code: str, mode: str) -> Any:
+    from oi_local.computer.safety import review
+
+    return review(lang, code, mode, getattr(engine, "forbidden_commands", None))
 
 
 def _append_output(engine: "Engine", text: str, exit_code: int | None) -> None:

@@ -1,49 +1,102 @@
-"""The `interpreter` command. Parsing is plain argparse so `--help` and `--version` stay fast."""
+"""The `interpreter` command. Parsing is plain argparse so `--help` and `--version` stay fast.
+
+Order of settings: the profile (default.yaml, or --profile), then the flags that were given.
+A flag's default never overwrites a profile value (every default here is None).
+"""
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import subprocess
 import sys
 from typing import Any
 
 import oi_local
+
+NOT_YET = "{flag} is not available yet in oi-local."
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="interpreter",
         description="Open Interpreter, local and offline: chat with a language model that writes and runs code on your machine.",
+        epilog="In the chat, type %help for magic commands. Profiles: interpreter --profiles.",
     )
     p.add_argument("message", nargs="*", help="run this one message non-interactively and exit (also read from stdin when it is not a terminal)")
     g = p.add_argument_group("model")
-    g.add_argument("-m", "--model", help="model: a .gguf path or catalog id (embedded llama.cpp), an OpenAI-compatible name with --api_base, or a hosted name via litellm")
+    g.add_argument("-m", "--model", help="model: a .gguf path or catalog id (embedded llama.cpp), a name served at --api_base, or a hosted name via litellm")
+    g.add_argument("-f", "--fast", action="store_true", default=None, help="quicker, shorter replies (the bundled 'fast' profile)")
+    g.add_argument("-l", "--local", action="store_true", default=None, help="choose a local model (remembered in the default profile)")
+    g.add_argument("--pick", action="store_true", default=None, help="with --local: ask again instead of using the remembered choice")
+    g.add_argument("-t", "--temperature", type=float, help="sampling temperature (default 0)")
+    g.add_argument("-c", "--context_window", type=int, help="context window in tokens")
+    g.add_argument("-x", "--max_tokens", type=int, help="most tokens the model may write per reply")
+    g.add_argument("-xo", "--max_output", type=int, help="most characters of code output kept (head and tail)")
     g.add_argument("-ab", "--api_base", help="base URL of an OpenAI-compatible server (Ollama, LM Studio, Jan, llamafile, llama.cpp)")
     g.add_argument("-ak", "--api_key", help="API key for the model server or hosted provider")
     g.add_argument("-av", "--api_version", help="API version (Azure and similar)")
-    g.add_argument("-c", "--context_window", type=int, help="context window in tokens")
-    g.add_argument("-x", "--max_tokens", type=int, help="most tokens the model may write per reply")
-    g.add_argument("-t", "--temperature", type=float, help="sampling temperature (default 0)")
-    g.add_argument("-xo", "--max_output", type=int, help="most characters of code output kept (head and tail)")
+    g.add_argument("-lsf", "--llm_supports_functions", action=argparse.BooleanOptionalAction, default=None,
+                   help="the model supports function calling (--no-llm_supports_functions: it does not)")
+    g.add_argument("-lsv", "--llm_supports_vision", action="store_true", default=None, help="the model can see images")
+    c = p.add_argument_group("profiles and prompts")
+    c.add_argument("--profiles", action="store_true", help="open the profiles folder (or print its path)")
+    c.add_argument("-p", "--profile", help="load a profile: a name in the profiles folder, a bundled one (local, fast, vision, qwen, llama), or a path")
+    c.add_argument("-ci", "--custom_instructions", help="text appended to the system message")
+    c.add_argument("-s", "--system_message", help="replace the system message")
     b = p.add_argument_group("behaviour")
+    b.add_argument("--safe_mode", choices=("off", "ask", "auto"), help="scan code with semgrep before it runs: ask shows findings, auto also blocks high-severity ones")
     b.add_argument("-y", "--auto_run", action="store_true", default=None, help="run code without asking")
-    b.add_argument("-v", "--verbose", action="store_true", default=None, help="show timings, token counts and what was trimmed")
-    b.add_argument("--download", action="store_true", help="download the default local model and exit")
-    b.add_argument("--version", action="store_true", help="print the version and exit")
+    b.add_argument("--loop", action="store_true", default=None, help="keep working until the model says the task is done or impossible")
+    b.add_argument("-v", "--verbose", action="store_true", default=None, help="show timings, tokens/s, token counts and what was trimmed")
+    b.add_argument("-b", "--max_budget", type=float, help="most USD to spend on hosted models this session (local models cost 0)")
+    b.add_argument("-ml", "--multi_line", action="store_true", default=None, help="multi-line input: Enter adds a line, Esc then Enter sends")
+    o = p.add_argument_group("other")
+    o.add_argument("-sm", "--speak_messages", action="store_true", default=None, help="read replies aloud (espeak-ng)")
+    o.add_argument("--offline", action="store_true", default=None, help="no online features (oi-local has none anyway)")
+    o.add_argument("--disable_telemetry", action="store_true", default=None, help="accepted for compatibility: nothing is ever sent")
+    o.add_argument("--conversations", action="store_true", help="pick a saved conversation and resume it")
+    o.add_argument("--local_models", nargs="*", metavar="ARG", help="manage downloaded local models (list, remove, verify, prune, path, import PATH.gguf)")
+    o.add_argument("--server", action="store_true", help="serve the interpreter over HTTP/WebSocket")
+    o.add_argument("--host", help="with --server: address to listen on")
+    o.add_argument("--port", type=int, help="with --server: port to listen on")
+    o.add_argument("-vi", "--vision", action="store_true", help="vision mode (not available yet)")
+    o.add_argument("-o", "--os", action="store_true", help="OS control mode (not available yet)")
+    o.add_argument("--download", action="store_true", help="download the default local model and exit")
+    o.add_argument("--version", action="store_true", help="print the version and exit")
     return p
+
+
+LLM_FLAGS = ("model", "api_base", "api_key", "api_version", "context_window", "max_tokens", "temperature")
 
 
 def apply_args(interp: Any, args: argparse.Namespace) -> None:
     """Only flags that were given change settings: defaults never overwrite a profile."""
-    for name in ("model", "api_base", "api_key", "api_version", "context_window", "max_tokens", "temperature"):
+    for name in LLM_FLAGS:
         value = getattr(args, name, None)
         if value is not None:
             setattr(interp.llm, name, value)
+    if args.llm_supports_functions is not None:
+        interp.llm.supports_functions = bool(args.llm_supports_functions)
+    if args.llm_supports_vision:
+        interp.llm.supports_vision = True
     if args.max_output is not None:
         interp.max_output = args.max_output
-    if args.auto_run:
-        interp.auto_run = True
-    if args.verbose:
-        interp.verbose = True
+    for flag in ("auto_run", "verbose", "loop", "multi_line", "speak_messages", "offline", "disable_telemetry"):
+        if getattr(args, flag, None):
+            setattr(interp, flag, True)
+    if args.custom_instructions is not None:
+        interp.custom_instructions = args.custom_instructions
+    if args.system_message is not None:
+        interp.system_message = args.system_message
+    if args.safe_mode is not None:
+        interp.safe_mode = args.safe_mode
+    if args.max_budget is not None:
+        interp.max_budget = args.max_budget
+
+
+def _err(text: str) -> None:
+    print(f"Error: {text}", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,42 +104,195 @@ def main(argv: list[str] | None = None) -> int:
     if args.version:
         print(f"oi-local {oi_local.__version__}")
         return 0
+    if args.vision or args.os:
+        print(NOT_YET.format(flag="--vision" if args.vision else "--os")
+              + " For a model that can see images, try --profile vision with a vision model server.", file=sys.stderr)
+        return 2
+    if args.local_models is not None:
+        try:
+            from oi_local.local.manage import main as manage_main
+        except ImportError:
+            print(NOT_YET.format(flag="--local_models"), file=sys.stderr)
+            return 2
+        return int(manage_main(list(args.local_models)) or 0)
     if args.download:
         from oi_local.terminal.firstrun import download_default
 
         return download_default()
+
+    from oi_local.terminal import profiles
+
+    if args.profiles:
+        return open_profiles_folder()
 
     from oi_local.interpreter import OpenInterpreter
     from oi_local.llm.backends.base import LLMError
 
     interp = OpenInterpreter()
     interp.in_terminal_interface = True
-    apply_args(interp, args)
-
-    message = " ".join(args.message).strip()
-    if not message and not sys.stdin.isatty():
-        message = sys.stdin.read().strip()
+    oi_local._default = interp  # Python profiles' `from interpreter import interpreter` is this one
     try:
-        from oi_local.terminal.firstrun import ensure_model
-
-        if not ensure_model(interp, interactive=not message and sys.stdin.isatty()):
-            return 1
-        if message:
-            try:
-                interp.chat(message)
-            except LLMError as e:
-                print(f"Error: {e}", file=sys.stderr)
-                return 1
-            except KeyboardInterrupt:
-                print("\nInterrupted.", file=sys.stderr)
-                return 130
-            return 0
-        from oi_local.terminal.chat import interactive_chat
-
-        interactive_chat(interp)
-        return 0
+        return _run(interp, args, profiles, LLMError)
     finally:
         interp.close()
+
+
+def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -> int:
+    try:
+        default = profiles.ensure_default()
+    except OSError as e:
+        _err(f"cannot create the profiles folder: {e}")
+        default = None
+    meta: dict[str, Any] = {}
+    try:
+        if args.profile:
+            path, meta = profiles.load(interp, args.profile)
+        elif default is not None:
+            path, meta = profiles.load(interp, str(default))
+        else:
+            path = None
+        interp.profile_path = str(path) if path else None
+        if args.fast or meta.get("fast"):
+            profiles.load(interp, "fast")
+    except profiles.ProfileError as e:
+        _err(str(e))
+        return 2
+    for key in ("speak_messages", "multi_line"):
+        if meta.get(key) is not None:
+            setattr(interp, key, bool(meta[key]))
+    if meta.get("disable_telemetry") is not None:
+        interp.disable_telemetry = bool(meta["disable_telemetry"])
+    apply_args(interp, args)
+
+    if getattr(interp, "speak_messages", False) and not (shutil.which("espeak-ng") or shutil.which("espeak")):
+        print("--speak_messages: espeak-ng is not installed (apt-get install espeak-ng), so replies are not spoken.", file=sys.stderr)
+    if interp.safe_mode != "off" and interp.auto_run:
+        print(f"Safe mode is {interp.safe_mode}: code is shown and confirmed before it runs (auto_run is ignored).", file=sys.stderr)
+
+    if args.local or (meta.get("local") is True):
+        code = _local(interp, args, profiles, meta)
+        if code is not None:
+            return code
+    if args.server:
+        try:
+            from oi_local.server.cli import serve
+        except ImportError:
+            print(NOT_YET.format(flag="--server"), file=sys.stderr)
+            return 2
+        return int(serve(interp, args.host, args.port) or 0)
+    if args.conversations:
+        if not _pick_conversation(interp):
+            return 0
+
+    message = " ".join(args.message).strip()
+    if not message and not sys.stdin.isatty() and not args.conversations:
+        message = sys.stdin.read().strip()
+    from oi_local.terminal.firstrun import ensure_model
+
+    if not ensure_model(interp, interactive=not message and sys.stdin.isatty()):
+        return 1
+    if message:
+        try:
+            interp.chat(message)
+        except LLMError as e:
+            _err(str(e))
+            return 1
+        except KeyboardInterrupt:
+            print("\nInterrupted.", file=sys.stderr)
+            return 130
+        return 0
+    from oi_local.terminal.chat import interactive_chat
+
+    interactive_chat(interp)
+    return 0
+
+
+def _local(interp: Any, args: argparse.Namespace, profiles: Any, meta: dict[str, Any]) -> int | None:
+    try:
+        from oi_local.local.wizard import choose
+    except ImportError:
+        print(NOT_YET.format(flag="--local"), file=sys.stderr)
+        return 2
+    remembered = meta.get("local") if isinstance(meta.get("local"), dict) else profiles.remembered("local")
+    chosen = choose(remembered if isinstance(remembered, dict) else None, bool(args.pick))
+    if not chosen:
+        print("No local model chosen.", file=sys.stderr)
+        return 1
+    for key, value in chosen.items():
+        ns, dot, rest = key.partition(".")
+        target = getattr(interp, ns) if dot and ns in ("llm", "computer") else interp
+        attr = rest if dot else key
+        if hasattr(target, attr):
+            setattr(target, attr, value)
+    try:
+        profiles.remember("local", dict(chosen))
+    except OSError as e:
+        print(f"Warning: could not remember the local model choice: {e}", file=sys.stderr)
+    # Flags given on the command line still win over the wizard's choice.
+    apply_args(interp, args)
+    return None
+
+
+def _pick_conversation(interp: Any) -> bool:
+    """Let the user pick a saved conversation (newest first) and load it. False: nothing to resume."""
+    import datetime
+
+    from oi_local.terminal import history
+
+    d = history.folder(interp)
+    entries = history.list_conversations(d)
+    if not entries:
+        print(f"No saved conversations yet (they are kept in {d}).")
+        return False
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        for e in entries:
+            print(f"{datetime.datetime.fromtimestamp(e.modified):%Y-%m-%d %H:%M}  {e.title}  ({e.path})")
+        return False
+    import questionary
+
+    choices = [questionary.Choice(title=f"{datetime.datetime.fromtimestamp(e.modified):%Y-%m-%d %H:%M}  {e.title}  ({e.messages} messages)",
+                                  value=str(e.path)) for e in entries]
+    choices.append(questionary.Choice(title="> Open folder", value="__folder__"))
+    picked = questionary.select("Resume which conversation?", choices=choices).ask()
+    if not picked:
+        return False
+    if picked == "__folder__":
+        _open_folder(d)
+        return False
+    from pathlib import Path
+
+    path = Path(picked)
+    interp.messages = history.load(path)
+    interp._conversation_log = history.ConversationLog.resume(interp, path)
+    model = (history.header(path).get("settings") or {}).get("llm.model")
+    print(f"Resumed {path.name}: {len(interp.messages)} messages{f' (recorded with model {model})' if model else ''}.")
+    from oi_local.terminal.magic import to_markdown
+
+    tail = interp.messages[-4:]
+    if tail:
+        print(to_markdown(tail).rstrip())
+    return True
+
+
+def open_profiles_folder() -> int:
+    from oi_local.terminal.profiles import ensure_default, profiles_dir
+
+    try:
+        ensure_default()
+    except OSError as e:
+        _err(f"cannot create the profiles folder: {e}")
+        return 1
+    _open_folder(profiles_dir())
+    return 0
+
+
+def _open_folder(path: Any) -> None:
+    opener = shutil.which("xdg-open") or shutil.which("open")
+    if opener and (sys.platform == "darwin" or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        subprocess.Popen([opener, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        print(f"Opened {path}")
+    else:
+        print(path)
 
 
 if __name__ == "__main__":  # pragma: no cover

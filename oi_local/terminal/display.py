@@ -1,11 +1,15 @@
 """Show a conversation's chunks in the terminal, and ask before code runs.
 
-Plain text when stdout is not a terminal (pipes, CI); rich colours and panels when it is.
+On a terminal: streamed Markdown, code panels with syntax highlighting, the running line
+highlighted while code runs, output panels, a spinner while the model thinks (rich).
+When stdout is not a terminal (pipes, CI): plain text, no escape codes.
 """
 from __future__ import annotations
 
 import base64
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -13,72 +17,149 @@ from typing import Any
 
 from oi_local.core.lmc import Message
 
+LEXERS = {"shell": "bash", "javascript": "javascript", "python": "python", "r": "r", "applescript": "applescript"}
+LIVE_OUTPUT_LINES = 20
+
 
 class Display:
     def __init__(self, interp: Any, out: Any = None) -> None:
         self.interp = interp
         self.out = out or sys.stdout
         self.tty = hasattr(self.out, "isatty") and self.out.isatty() and os.environ.get("TERM") != "dumb"
-        self._console = None
+        self._console: Any = None
+        self._live: Any = None  # the one rich Live (spinner, message, code or run) on screen
+        self._live_kind = ""
+        self._text = ""  # the assistant message being streamed
         self._code = ""
         self._lang = ""
+        self._output = ""
+        self._active: int | None = None
         self._at_line_start = True
         self._started = time.perf_counter()
+        self._shown_stats: Any = None
+        self._confirmed = False  # the next console start is a real run (not a note from the loop)
         if self.tty:
             from rich.console import Console
 
             self._console = Console(file=self.out, highlight=False)
 
     def __enter__(self) -> "Display":
+        self._spin()
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        running = self._live_kind == "run"
+        self._stop_live()
+        if running:  # interrupted while code ran: keep its output on screen
+            if self._output.strip():
+                self._print_output_panel()
+            self._write_dim("(interrupted)\n")
         self._newline()
         if self.interp.verbose:
-            self._write_dim(self._stats())
+            self._verbose_stats(final=True)
         self.out.flush()
 
     # --- chunks ---
     def feed(self, c: Message) -> None:
         typ, role = c.get("type"), c.get("role")
+        if role == "assistant" and self._live_kind == "spinner":
+            self._stop_live()
         if typ == "message" and role == "assistant":
-            if c.get("start"):
-                self._newline()
-            elif c.get("end"):
-                self._newline()
-            elif c.get("content"):
-                self._write(c["content"])
-        elif typ == "code":
-            if c.get("start"):
-                self._newline()
-                self._code, self._lang = "", c.get("format", "")
-                if not self.tty:
-                    self._write(f"```{self._lang}\n")
-            elif c.get("end"):
-                if self.tty:
-                    self._show_code()
-                else:
-                    self._newline()
-                    self._write("```\n")
-            elif c.get("content"):
-                self._code += c["content"]
-                if not self.tty:
-                    self._write(c["content"])
+            self._message(c)
+        elif typ == "code" and role == "assistant":
+            self._code_chunk(c)
+        elif typ == "confirmation":
+            self._confirmed = True
+            self._verbose_stats()
         elif typ == "console" and role == "computer":
-            if c.get("format") == "output" and c.get("content"):
-                self._write_output(c["content"])
-            elif c.get("end"):
-                self._newline()
-                code = c.get("exit_code")
-                if code not in (None, 0):
-                    self._write_dim(f"(exit code {code})\n")
+            self._console_chunk(c)
         elif typ == "image" and role == "computer":
-            self._newline()
+            self._output_break()
             self._write_dim(f"[image saved to {self._save_image(c)}]\n")
         self.out.flush()
 
+    def _message(self, c: Message) -> None:
+        if c.get("start"):
+            self._newline()
+            self._text = ""
+            if self.tty:
+                self._start_live("message", self._markdown())
+        elif c.get("end"):
+            if self.tty:
+                self._stop_live()
+            self._newline()
+            if getattr(self.interp, "speak_messages", False) and self._text.strip():
+                speak(self._text)
+        elif isinstance(c.get("content"), str):
+            self._text += c["content"]
+            if self.tty:
+                self._update_live(self._markdown())
+            else:
+                self._write(c["content"])
+
+    def _code_chunk(self, c: Message) -> None:
+        if c.get("start"):
+            self._newline()
+            self._code, self._lang = "", c.get("format", "") or ""
+            if self.tty:
+                self._start_live("code", self._code_panel())
+            else:
+                self._write(f"```{self._lang}\n")
+        elif c.get("end"):
+            if self.tty:
+                self._update_live(self._code_panel())
+                self._stop_live()
+            else:
+                self._newline()
+                self._write("```\n")
+            self._verbose_stats()
+        elif isinstance(c.get("content"), str):
+            self._code += c["content"]
+            if self.tty:
+                self._update_live(self._code_panel())
+            else:
+                self._write(c["content"])
+
+    def _console_chunk(self, c: Message) -> None:
+        fmt = c.get("format")
+        if c.get("start"):
+            self._output, self._active = "", None
+            if self.tty and self._code and self._confirmed:
+                # While the code runs: the code again with the running line lit, and the output so far.
+                self._start_live("run", self._run_view(), transient=True)
+        elif c.get("end"):
+            if self.tty:
+                self._stop_live()
+                if self._output.strip():
+                    self._print_output_panel()
+            else:
+                self._newline()
+            code = c.get("exit_code")
+            if code not in (None, 0):
+                self._write_dim(f"(exit code {code})\n")
+            self._code, self._confirmed = "", False
+            self._spin()
+        elif fmt == "active_line":
+            line = c.get("content")
+            try:
+                self._active = int(line) if line is not None else None
+            except (TypeError, ValueError):
+                self._active = None
+            if self._live_kind == "run":
+                self._update_live(self._run_view())
+        elif fmt == "output" and c.get("content"):
+            self._output += c["content"]
+            if self.tty:
+                if self._live_kind == "run":
+                    self._update_live(self._run_view())
+                else:  # a note from the loop (refusal, safe-mode findings): print it as it is
+                    self._write_dim(c["content"])
+            else:
+                self._write(c["content"])
+
     def approve(self, code_msg: Message) -> Any:
         """Ask before running code: y runs, n skips, e edits in $EDITOR first."""
+        self._stop_live()
         lang = code_msg.get("format", "code")
         self._newline()
         while True:
@@ -87,16 +168,87 @@ class Display:
                 self._write_dim("No terminal to confirm on; code not run. Use -y to run code without asking.\n")
                 return "skip"
             answer = answer.strip().lower()
-            if answer in ("y", "yes", ""):
+            if answer in ("y", "yes"):
                 return "run"
             if answer in ("n", "no"):
+                self._confirmed = False
                 return "skip"
             if answer in ("e", "edit"):
                 from oi_local.terminal.editor import edit_code
 
-                return ("run", edit_code(code_msg["content"], lang))
+                edited = edit_code(code_msg["content"], lang)
+                self._code, self._lang = edited, lang
+                if self.tty:
+                    self._console.print(self._code_panel(title=f"{lang} (edited)"))
+                else:
+                    self._write(f"```{lang}\n{edited}\n```\n")
+                return ("run", edited)
+            self._write("Please answer y (run), n (skip) or e (edit first).\n")
 
-    # --- helpers ---
+    # --- rich pieces ---
+    def _markdown(self) -> Any:
+        from rich.markdown import Markdown
+
+        return Markdown(self._text)
+
+    def _code_panel(self, highlight: int | None = None, title: str | None = None) -> Any:
+        from rich.panel import Panel
+        from rich.syntax import Syntax
+
+        lexer = LEXERS.get(self._lang, self._lang or "text")
+        lines = {highlight} if highlight else None
+        syntax = Syntax(self._code.rstrip("\n") or " ", lexer, theme="monokai", line_numbers=bool(highlight),
+                        highlight_lines=lines, word_wrap=True)
+        return Panel(syntax, title=title or self._lang or "code", title_align="left", border_style="blue")
+
+    def _run_view(self) -> Any:
+        from rich.console import Group
+        from rich.panel import Panel
+        from rich.text import Text
+
+        tail = "\n".join(self._output.rstrip("\n").splitlines()[-LIVE_OUTPUT_LINES:])
+        title = f"running line {self._active}" if self._active else "running"
+        parts = [self._code_panel(self._active, title=f"{self._lang} · {title}")]
+        if tail:
+            parts.append(Panel(Text(tail), title="output", title_align="left", border_style="grey50"))
+        return Group(*parts)
+
+    def _print_output_panel(self) -> None:
+        from rich.panel import Panel
+        from rich.text import Text
+
+        self._console.print(Panel(Text(self._output.rstrip("\n")), title="output", title_align="left", border_style="grey50"))
+        self._at_line_start = True
+
+    # --- the one live region ---
+    def _spin(self) -> None:
+        if not self.tty or self._live is not None:
+            return
+        from rich.spinner import Spinner
+
+        self._start_live("spinner", Spinner("dots", text=" thinking…", style="cyan"), transient=True)
+
+    def _start_live(self, kind: str, renderable: Any, transient: bool = False) -> None:
+        from rich.live import Live
+
+        self._stop_live()
+        self._newline()
+        self._live = Live(renderable, console=self._console, refresh_per_second=12, transient=transient,
+                          vertical_overflow="visible")
+        self._live_kind = kind
+        self._live.start()
+
+    def _update_live(self, renderable: Any) -> None:
+        if self._live is not None:
+            self._live.update(renderable)
+
+    def _stop_live(self) -> None:
+        live, self._live, self._live_kind = self._live, None, ""
+        if live is not None:
+            live.stop()
+            self._at_line_start = True
+
+    # --- plain writing ---
     def _ask(self, prompt: str) -> str | None:
         if sys.stdin.isatty():
             try:
@@ -113,29 +265,25 @@ class Display:
 
     def _write(self, text: str) -> None:
         self.out.write(text)
-        self._at_line_start = text.endswith("\n")
+        if text:
+            self._at_line_start = text.endswith("\n")
 
     def _write_dim(self, text: str) -> None:
         if self._console is not None:
-            self._console.print(text, style="dim", end="")
+            self._console.print(text, style="dim", end="", markup=False)
         else:
             self.out.write(text)
-        self._at_line_start = text.endswith("\n")
-
-    def _write_output(self, text: str) -> None:
-        self._write_dim(text) if self._console is not None else self._write(text)
+        if text:
+            self._at_line_start = text.endswith("\n")
 
     def _newline(self) -> None:
         if not self._at_line_start:
             self._write("\n")
 
-    def _show_code(self) -> None:
-        from rich.panel import Panel
-        from rich.syntax import Syntax
-
-        lexer = {"shell": "bash", "javascript": "javascript", "python": "python"}.get(self._lang, self._lang or "text")
-        self._console.print(Panel(Syntax(self._code, lexer, theme="monokai", line_numbers=False), title=self._lang, title_align="left"))
-        self._at_line_start = True
+    def _output_break(self) -> None:
+        if self._live_kind == "run":
+            self._stop_live()
+        self._newline()
 
     def _save_image(self, c: Message) -> str:
         if c.get("format") == "path":
@@ -152,13 +300,37 @@ class Display:
         path.write_bytes(base64.b64decode(c.get("content", "")))
         return str(path)
 
-    def _stats(self) -> str:
+    def _verbose_stats(self, final: bool = False) -> None:
+        if not self.interp.verbose:
+            return
         s = self.interp.llm.last_stats or {}
-        trim = getattr(self.interp, "last_trim", None)
-        parts = [f"{time.perf_counter() - self._started:.1f}s total"]
-        if s:
-            parts.append(f"first token {s.get('first_token_seconds', 0):.2f}s, {s.get('pieces_per_second', 0):.1f} pieces/s")
-        if trim is not None:
-            parts.append(f"prompt {trim.prompt_tokens} tokens{'' if trim.exact else ' (estimated)'}")
-            parts += trim.notes
-        return "[" + "; ".join(parts) + "]\n"
+        if s and s is not self._shown_stats:
+            self._shown_stats = s
+            self._stop_live()
+            self._newline()
+            usage = self.interp.llm.last_usage or {}
+            toks = usage.get("completion_tokens")
+            rate = f"{toks / s['seconds']:.1f} tokens/s" if toks and s.get("seconds") else f"{s.get('pieces_per_second', 0):.1f} tokens/s"
+            trim = getattr(self.interp, "last_trim", None)
+            parts = [f"model {s.get('seconds', 0):.2f}s", f"first token {s.get('first_token_seconds', 0):.2f}s",
+                     f"{toks or s.get('pieces', 0)} tokens", rate]
+            if trim is not None:
+                parts.append(f"prompt {trim.prompt_tokens} tokens{'' if trim.exact else ' (estimated)'}")
+                parts += trim.notes
+            if getattr(self.interp, "max_budget", None) is not None:
+                parts.append(f"spent ${getattr(self.interp, 'spent', 0.0):.6f}")
+            self._write_dim("[" + "; ".join(parts) + "]\n")
+        if final:
+            self._write_dim(f"[turn {time.perf_counter() - self._started:.1f}s]\n")
+
+
+def speak(text: str) -> None:
+    """Read a reply aloud with espeak-ng (or espeak), without waiting for it."""
+    exe = shutil.which("espeak-ng") or shutil.which("espeak")
+    if exe is None:
+        return
+    try:
+        subprocess.Popen([exe, text[:2000]], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        pass

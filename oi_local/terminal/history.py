@@ -1,0 +1,194 @@
+"""Conversation history: every conversation is saved as it happens, append-only.
+
+One JSON Lines file per conversation. Lines are records: a header (model and settings), then
+`message` records as messages complete, and `truncate` records when messages are taken back
+(%undo, an edited code block): replaying the records gives the conversation. Each line is
+flushed and fsynced, so a kill -9 loses at most the message being written, and a torn last line
+is skipped on reading. Nothing is ever rewritten in place.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT_VERSION = 1
+_TRANSIENT = ("closed", "start", "end")
+SETTINGS = ("auto_run", "safe_mode", "loop", "verbose", "custom_instructions", "max_budget", "offline")
+LLM_SETTINGS = ("model", "api_base", "context_window", "max_tokens", "temperature", "supports_functions")
+
+
+def folder(interp: Any) -> Path:
+    from oi_local._paths import conversations_dir
+
+    custom = getattr(interp, "conversation_history_path", None)
+    return Path(custom).expanduser() if custom else conversations_dir()
+
+
+def settings_of(interp: Any) -> dict[str, Any]:
+    out = {k: getattr(interp, k, None) for k in SETTINGS}
+    for k in LLM_SETTINGS:
+        out["llm." + k] = getattr(interp.llm, k, None)
+    out["llm.kind"] = interp.llm.kind()
+    return out
+
+
+def _clean(message: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in message.items() if k not in _TRANSIENT}
+
+
+def _slug(text: str, words: int = 6) -> str:
+    picked = re.findall(r"[A-Za-z0-9]+", text)[:words]
+    return "_".join(picked)[:60] or "conversation"
+
+
+class ConversationLog:
+    """Keeps one conversation file in step with `interp.messages`."""
+
+    def __init__(self, path: Path, written: list[dict[str, Any]] | None = None) -> None:
+        self.path = path
+        self.written: list[dict[str, Any]] = [_clean(m) for m in (written or [])]
+        self._f: Any = None
+
+    @classmethod
+    def start(cls, interp: Any, first_text: str) -> "ConversationLog":
+        d = folder(interp)
+        d.mkdir(parents=True, exist_ok=True)
+        name = getattr(interp, "conversation_filename", None)
+        if not name:
+            name = f"{time.strftime('%Y-%m-%d_%H-%M-%S')}__{_slug(first_text)}.jsonl"
+        path = d / name
+        n = 1
+        while path.exists() and not getattr(interp, "conversation_filename", None):
+            n += 1
+            path = d / f"{Path(name).stem}-{n}{Path(name).suffix}"
+        log = cls(path)
+        log._append({"kind": "header", "version": FORMAT_VERSION, "created": time.time(),
+                     "title": first_text.strip()[:200], "settings": settings_of(interp)}, sync=True)
+        return log
+
+    @classmethod
+    def resume(cls, interp: Any, path: Path) -> "ConversationLog":
+        log = cls(path, load(path))
+        log._append({"kind": "resumed", "at": time.time(), "settings": settings_of(interp)}, sync=True)
+        return log
+
+    def sync(self, messages: list[dict[str, Any]]) -> None:
+        """Write what changed since the last call: a truncate record if earlier messages
+        changed or went away, then the new messages."""
+        current = [_clean(m) for m in messages]
+        same = 0
+        limit = min(len(current), len(self.written))
+        while same < limit and current[same] == self.written[same]:
+            same += 1
+        if same == len(current) == len(self.written):
+            return
+        if same < len(self.written):
+            self._append({"kind": "truncate", "length": same}, sync=same == len(current))
+            del self.written[same:]
+        for m in current[same:]:
+            self._append({"kind": "message", "message": m}, sync=True)
+            self.written.append(m)
+
+    def _append(self, record: dict[str, Any], sync: bool) -> None:
+        if self._f is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._f = open(self.path, "a", encoding="utf-8")
+        self._f.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._f.flush()
+        if sync:
+            os.fsync(self._f.fileno())
+
+    def close(self) -> None:
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if text.lstrip().startswith("["):  # a plain JSON list of messages (the original's format)
+        try:
+            return [{"kind": "message", "message": m} for m in json.loads(text)]
+        except json.JSONDecodeError:
+            pass
+    out = []
+    for line in text.splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line torn by a crash
+        if isinstance(rec, dict):
+            out.append(rec)
+    return out
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    """The conversation's messages, replayed from the file."""
+    from oi_local.core.lmc import normalize
+
+    messages: list[dict[str, Any]] = []
+    for rec in _records(Path(path)):
+        if rec.get("kind") == "message" and isinstance(rec.get("message"), dict):
+            messages.append(rec["message"])
+        elif rec.get("kind") == "truncate":
+            del messages[int(rec.get("length", 0)):]
+    return normalize(messages)
+
+
+@dataclass
+class Entry:
+    path: Path
+    title: str
+    modified: float
+    messages: int
+    model: str | None
+
+
+def header(path: Path) -> dict[str, Any]:
+    for rec in _records(path)[:1]:
+        if rec.get("kind") == "header":
+            return rec
+    return {}
+
+
+def list_conversations(d: Path) -> list[Entry]:
+    """Saved conversations, newest first, titled by their first words."""
+    entries = []
+    if not d.is_dir():
+        return entries
+    for p in d.iterdir():
+        if not p.is_file() or p.suffix not in (".jsonl", ".json"):
+            continue
+        try:
+            msgs = load(p)
+            head = header(p)
+        except OSError:
+            continue
+        first = next((m.get("content", "") for m in msgs if m.get("role") == "user" and m.get("type") == "message"), "")
+        title = " ".join(str(first or head.get("title") or p.stem).split())[:70]
+        model = (head.get("settings") or {}).get("llm.model")
+        entries.append(Entry(p, title, p.stat().st_mtime, len(msgs), model))
+    entries.sort(key=lambda e: e.modified, reverse=True)
+    return entries
+
+
+def record(interp: Any) -> None:
+    """Called as messages complete: start a file at the first message, then keep it in step."""
+    if not getattr(interp, "conversation_history", False) or not interp.messages:
+        return
+    log: ConversationLog | None = getattr(interp, "_conversation_log", None)
+    if log is None:
+        first = next((m.get("content", "") for m in interp.messages if m.get("role") == "user"), "")
+        log = ConversationLog.start(interp, str(first) if isinstance(first, str) else "conversation")
+        interp._conversation_log = log
+    try:
+        log.sync(interp.messages)
+    except OSError as e:  # a full disk must not end the chat
+        import sys
+
+        print(f"Warning: could not save the conversation to {log.path}: {e}", file=sys.stderr)
