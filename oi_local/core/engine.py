@@ -83,7 +83,16 @@ class Engine:
 
     def template_set(self) -> dict[str, Any]:
         name = self.template or ("small" if self.llm.is_local() or self.llm.kind() == "function" else "large")
-        return load_template_set(name)
+        base = load_template_set(name)
+        if self.template is not None or self.llm.kind() in ("function", "hosted"):
+            return base  # a set the user chose, or a model whose family we do not manage
+        try:  # the model family's own adjustments (templates/families/), e.g. who sends code output
+            from oi_local.local.families import prompt_overrides
+
+            overrides = prompt_overrides(self.llm.model)
+        except Exception:  # noqa: BLE001 - a broken family file must not stop the chat
+            overrides = {}
+        return {**base, **overrides} if overrides else base
 
     def language_names(self) -> list[str]:
         return [getattr(lang, "name", str(lang)) for lang in self.computer.languages]

