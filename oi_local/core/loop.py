@@ -49,6 +49,11 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
                 yield from _final_answer(engine)
                 return
             closed = code_msg.pop("closed", True)
+            if code_msg.pop("degenerate", False):
+                note = "The reply fell into an endless repetition and was stopped, so that code was not run."
+                _append_output(engine, note, None)
+                yield from _console_note(note)
+                return
             if not closed and engine.llm.last_finish_reason == "length":
                 note = "The reply was cut off (max_tokens) inside a code block, so the incomplete code was not run."
                 _append_output(engine, note, None)
@@ -117,12 +122,45 @@ def _assistant_turn(engine: "Engine", code_msgs: list[Message], extra_user: str 
             else:
                 if current is not None and isinstance(c.get("content"), str):
                     current["content"] += c["content"]
+                    cut = _repetition_start(current["content"])
+                    if cut is not None:
+                        # Small models can fall into "99999..." or the same line forever: stop the
+                        # generation (closing the stream cancels it) instead of paying for max_tokens.
+                        current["content"] = current["content"][:cut] + " …"
+                        yield c
+                        yield {k: v for k, v in c.items() if k != "content"} | {"end": True}
+                        if current["type"] == "code":
+                            current.update(closed=False, degenerate=True)
+                            code_msgs.append(current)
+                        return
                 yield c
     finally:
         del skipping
         # Drop parts left empty (e.g. cancelled before any text arrived).
         while engine.messages and engine.messages[-1].get("role") == "assistant" and engine.messages[-1].get("content") == "":
             engine.messages.pop()
+
+
+REPEAT_SPAN = 160  # chars of strictly periodic text at the end of a reply that mean a degenerate loop
+REPEAT_UNIT = 40  # longest repeated unit looked for (a short line)
+
+
+def _repetition_start(text: str) -> int | None:
+    """Where a degenerate repetition begins (keeping one copy of the unit), or None.
+
+    It fires only when the last REPEAT_SPAN characters are one unit of 1-REPEAT_UNIT characters
+    over and over; real code or prose is never that regular for so long.
+    """
+    if len(text) < REPEAT_SPAN:
+        return None
+    tail = text[-REPEAT_SPAN:]
+    for p in range(1, REPEAT_UNIT + 1):
+        if tail[p:] == tail[:-p]:
+            i = len(text) - REPEAT_SPAN
+            while i > 0 and text[i - 1] == text[i - 1 + p]:
+                i -= 1
+            return i + p
+    return None
 
 
 def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:

@@ -1,0 +1,83 @@
+"""The loop's stopping rules, driven by scripted models (real `llm.completions` functions):
+degenerate repetition is cut off early, repeated code and repeated output end the task with an
+answer, and the step cap holds."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from oi_local.interpreter import OpenInterpreter
+
+
+def scripted(replies: list[str], sent: list[int] | None = None, endless: str | None = None):
+    """A model that says replies[i] on its i-th call; `endless` = after the last reply, repeat
+    this text without end (a degenerate model). `sent` counts the chunks actually pulled."""
+    calls = {"n": 0}
+
+    def completions(messages: Any, model: Any = None, stream: bool = True, max_tokens: Any = None) -> Iterator[dict]:
+        i = calls["n"]
+        calls["n"] += 1
+        text = replies[i] if i < len(replies) else replies[-1]
+        for k in range(0, len(text), 5):
+            if sent is not None:
+                sent[0] += 1
+            yield {"choices": [{"delta": {"content": text[k:k + 5]}}]}
+        while endless is not None and i == len(replies) - 1:
+            if sent is not None:
+                sent[0] += 1
+            yield {"choices": [{"delta": {"content": endless}}]}
+
+    completions.calls = calls  # type: ignore[attr-defined]
+    return completions
+
+
+def make(fn) -> OpenInterpreter:
+    oi = OpenInterpreter(auto_run=True)
+    oi.llm.completions = fn
+    return oi
+
+
+def test_degenerate_prose_is_stopped_early_and_trimmed():
+    sent = [0]
+    oi = make(scripted(["349808 * 38490739 is 12"], sent, endless="99"))
+    try:
+        msgs = oi.chat("What is 349808 * 38490739?", display=False)
+    finally:
+        oi.close()
+    answer = msgs[-1]["content"]
+    assert answer.startswith("349808 * 38490739 is 129") and answer.endswith("…") and len(answer) < 40
+    assert sent[0] < 150  # stopped after ~160 repeated characters, not at max_tokens
+
+
+def test_degenerate_code_is_not_run():
+    oi = make(scripted(["```python\nprint('a')\n"], endless="print('a')\n"))
+    try:
+        msgs = oi.chat("print a", display=False)
+    finally:
+        oi.close()
+    outputs = [m["content"] for m in msgs if m["role"] == "computer"]
+    assert outputs and "endless repetition" in outputs[-1]
+    assert not any(m["content"].strip() == "a" for m in msgs if m["role"] == "computer")
+
+
+def test_repeated_code_ends_with_an_answer():
+    fn = scripted(["```python\nprint(6 * 7)\n```", "```python\nprint(6 * 7)\n```", "6 * 7 is 42."])
+    oi = make(fn)
+    try:
+        msgs = oi.chat("What is 6*7?", display=False)
+    finally:
+        oi.close()
+    assert [m["content"] for m in msgs if m["type"] == "code"] == ["print(6 * 7)"]  # ran once
+    assert msgs[-1]["role"] == "assistant" and "42" in msgs[-1]["content"]
+    assert fn.calls["n"] == 3
+
+
+def test_step_cap_holds_against_a_model_that_never_stops():
+    fn = scripted([f"```python\nprint({i})\n```" for i in range(50)])
+    oi = make(fn)
+    oi.max_code_steps = 4
+    try:
+        msgs = oi.chat("count", display=False)
+    finally:
+        oi.close()
+    assert sum(1 for m in msgs if m["type"] == "code") == 4
+    assert fn.calls["n"] <= 6
