@@ -9,6 +9,7 @@ ever read from local files.
 from __future__ import annotations
 
 import difflib
+import inspect
 import os
 import tempfile
 from pathlib import Path
@@ -27,6 +28,8 @@ ALIASES = {
     "llm_supports_vision": "llm.supports_vision", "llm.max_output": "max_output",
 }
 _CHOICES = {"safe_mode": ("off", "ask", "auto")}
+# Keys of the original's example profiles that have no effect here: accepted, ignored.
+IGNORED = {"computer.import_computer_api", "computer.import_skills", "llm.supports_functions_reason"}
 
 DEFAULT_YAML = f"""# oi-local default profile: loaded every time `interpreter` starts.
 # Any setting of https://docs.openinterpreter.com/settings/all-settings works here, nested
@@ -193,18 +196,26 @@ def _save_migrated(path: Path, original: dict[str, Any], flat: dict[str, Any]) -
 
 
 # --- checking and applying ---
+def _settings_of(obj: Any) -> set[str]:
+    """Public data attributes and properties, found without evaluating any property (some,
+    like llm.completions, would start a model)."""
+    names = {k for k in vars(obj) if not k.startswith("_")}
+    for cls in type(obj).__mro__:
+        for k, v in vars(cls).items():
+            if k.startswith("_") or callable(v) and not hasattr(v, "__get__"):
+                continue
+            if isinstance(v, (staticmethod, classmethod)) or inspect.isfunction(v):
+                continue
+            names.add(k)
+    return names
+
+
 def valid_keys(interp: Any) -> set[str]:
-    keys = set(META_KEYS) | set(ALIASES)
-    for name in dir(interp):
-        if not name.startswith("_") and not callable(getattr(type(interp), name, None)):
-            keys.add(name)
+    keys = set(META_KEYS) | set(ALIASES) | IGNORED | _settings_of(interp)
     for ns in ("llm", "computer"):
-        obj = getattr(interp, ns)
-        for name in dir(obj):
-            if not name.startswith("_") and not callable(getattr(obj, name, None)):
-                keys.add(f"{ns}.{name}")
+        keys |= {f"{ns}.{k}" for k in _settings_of(getattr(interp, ns))}
     keys -= {"llm", "computer", "messages", "last_trim", "in_terminal_interface", "llm.last_finish_reason",
-             "llm.last_usage", "llm.last_stats", "spent"}
+             "llm.last_usage", "llm.last_stats", "spent", "profile_path", "computer.last_result"}
     return keys
 
 
@@ -224,6 +235,8 @@ def apply(interp: Any, flat: dict[str, Any]) -> dict[str, Any]:
     """Set the settings on the interpreter; returns the meta keys for the terminal."""
     meta: dict[str, Any] = {}
     for key, value in flat.items():
+        if key in IGNORED:
+            continue
         if key in META_KEYS and not hasattr(interp, key):
             meta[key] = value
             continue
