@@ -181,7 +181,10 @@ def import_model(src: str | os.PathLike[str], *, link: bool = False, check: bool
             raise
     if s.suffix.lower() == ".llamafile":
         target.chmod(target.stat().st_mode | 0o111)
-    store.record(target.name, id=target.stem, source=f"{'link' if link else 'import'}:{s}", sha256=sha,
+    from oi_local.local.models import load_catalog
+
+    known = next((e.id for e in load_catalog() if e.file == target.name), target.stem)
+    store.record(target.name, id=known, source=f"{'link' if link else 'import'}:{s}", sha256=sha,
                  size=target.stat().st_size)
     return target
 
