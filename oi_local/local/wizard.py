@@ -144,8 +144,10 @@ def _pick_embedded_model(hw: Any, *, want_server: bool) -> Path | None:
     from oi_local.local.recommend import recommend
 
     plans = recommend(hw)
+    # What is already here first (no download), then the best of the rest.
+    shown = [p for p in plans if p.installed] + [p for p in plans if not p.installed][:6]
     catalog_files = {e.file for e in load_catalog()}
-    choices: list[tuple[str, Any]] = [(p.line(), ("catalog", p.entry.id)) for p in plans[:8]]
+    choices: list[tuple[str, Any]] = [(p.line(), ("catalog", p.entry.id)) for p in shown]
     for f in local_gguf_models():
         if f.name not in catalog_files:
             choices.append((f"✓ {f.name} (imported, {f.stat().st_size / _GIB:.1f} GB)", ("file", str(f))))
