@@ -82,7 +82,8 @@ class Engine:
         self.computer.max_output = int(value)
 
     def template_set(self) -> dict[str, Any]:
-        name = self.template or ("small" if self.llm.is_local() or self.llm.kind() == "function" else "large")
+        # A user's own completions function gets the spec's plain prompts: it may be any model.
+        name = self.template or ("small" if self.llm.is_local() else "large")
         base = load_template_set(name)
         if self.template is not None or self.llm.kind() in ("function", "hosted"):
             return base  # a set the user chose, or a model whose family we do not manage
@@ -199,10 +200,10 @@ class Engine:
             names[name.lower()] = name
             for alias in getattr(lang, "aliases", []) or []:
                 names[alias.lower()] = name
-        # Common spellings map to whichever language the computer has under that canonical name.
+        # Well-known languages are always recognized as code, even when this computer lacks them,
+        # so that the loop can tell the model which languages it has instead of ignoring the block.
         for alias, canonical in DEFAULT_ALIASES.items():
-            if canonical in names.values() and alias not in names:
-                names[alias] = canonical
+            names.setdefault(alias, canonical)
         return names
 
     # --- the public loop ---
