@@ -85,3 +85,29 @@ def test_remembered_ollama_choice_recreates_the_variant(ollama):
     again = wizard.choose(settings, pick_again=False)
     assert again == settings
     assert settings["llm.model"].removeprefix("ollama/") in ollama.models
+
+
+def test_plain_ollama_model_flag_also_gets_num_ctx(ollama):
+    """`--model ollama/NAME --api_base URL` without the wizard: the back end makes the variant."""
+    from oi_local.llm.llm import Llm
+
+    llm = Llm()
+    llm.model = "ollama/llama3.2:1b"
+    llm.api_base = ollama.url
+    llm.context_window = 6144
+    text = "".join(d.get("content", "") for d in llm.stream_text([{"role": "user", "content": "hi"}]))
+    assert "print(6 * 7)" in text
+    assert ollama.chats[-1]["model"] == "oi-llama3.2-1b:ctx6144" and ollama.chats[-1]["num_ctx"] == 6144
+    llm.close()
+
+
+def test_unknown_ollama_model_still_reports_ollamas_error(ollama, capsys):
+    from oi_local.llm.llm import Llm
+
+    llm = Llm()
+    llm.model = "ollama/nope:1b"
+    llm.api_base = ollama.url + "/v1"
+    with pytest.raises(LLMError, match="nope:1b"):
+        list(llm.stream_text([{"role": "user", "content": "hi"}]))
+    assert "Ollama will use its default context length" in capsys.readouterr().err
+    llm.close()

@@ -137,6 +137,11 @@ class Llm:
         if k == "server":
             from oi_local.llm.backends.openai_compat import OpenAICompatibleBackend
 
+            if (self.model or "").startswith(("ollama/", "ollama_chat/")):  # num_ctx = our budget
+                from oi_local.local.ollama_backend import OllamaBackend
+
+                return OllamaBackend(self.server_base() or "", self.effective_context_window(), api_key=self.api_key,
+                                     model=self.model or "local", api_version=self.api_version)
             return OpenAICompatibleBackend(self.server_base() or "", api_key=self.api_key, model=self.model or "local", api_version=self.api_version)
         from oi_local.llm.backends.litellm_backend import LiteLLMBackend
 

@@ -192,7 +192,11 @@ def import_model(src: str | os.PathLike[str], *, link: bool = False, check: bool
 def download(model_id: str, quiet: bool = False) -> Path:
     from oi_local.local.models import fetch, get_entry
 
+    from oi_local.local.models import is_installed, model_path
+
     entry = get_entry(model_id if model_id != "default" else _default())
+    if is_installed(entry):
+        return model_path(entry)
     if quiet:
         return fetch(entry)
     from oi_local.local.download import progress_bar

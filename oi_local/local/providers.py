@@ -68,12 +68,12 @@ def ollama_host() -> str:
     return host.rstrip("/")
 
 
-def _ollama_client(timeout: float | None = None) -> Any:
+def _ollama_client(timeout: float | None = None, host: str | None = None) -> Any:
     try:
         import ollama
     except ImportError as e:
         raise LLMError("The 'ollama' package is needed to talk to Ollama: pip install 'oi-local[local]'") from e
-    return ollama.Client(host=ollama_host(), timeout=timeout)
+    return ollama.Client(host=host or ollama_host(), timeout=timeout)
 
 
 def _ollama_error(e: BaseException, what: str) -> LLMError:
@@ -120,7 +120,7 @@ def ollama_pull(model: str, progress: Callable[[str, int, int], None] | None = N
         raise _ollama_error(e, f"pull {model}") from e
 
 
-def ollama_with_context(model: str, num_ctx: int) -> str:
+def ollama_with_context(model: str, num_ctx: int, host: str | None = None) -> str:
     """A variant of `model` whose num_ctx is our context budget; returns its name.
 
     Ollama's OpenAI-compatible /v1 API (what the chat back end speaks) has no way to pass
@@ -131,7 +131,7 @@ def ollama_with_context(model: str, num_ctx: int) -> str:
     base = model.split("/")[-1].replace(":", "-")
     name = f"oi-{base}:ctx{num_ctx}"
     try:
-        _ollama_client(60).create(model=name, from_=model, parameters={"num_ctx": int(num_ctx)})
+        _ollama_client(60, host).create(model=name, from_=model, parameters={"num_ctx": int(num_ctx)})
     except Exception as e:  # noqa: BLE001
         raise _ollama_error(e, f"set the context length of {model}") from e
     return name
