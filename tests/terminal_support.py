@@ -36,16 +36,18 @@ DEFAULT = "Here is code.\n```python\nprint('hello from code', 6 * 7)\n```\n"
 def completions(messages, **kwargs):
     last = messages[-1]["content"] if messages else ""
     last = last if isinstance(last, str) else str(last)
-    if last.startswith(("Output of the code", "The code ran")):
-        lines = [l for l in last.splitlines()[1:] if l.strip()]
-        text = "Done: the code printed " + (lines[0].strip() if lines else "nothing") + "."
+    if last.rstrip().endswith("END OUTPUT"):  # the code-output templates set below
+        out = last.rsplit("CODE OUTPUT:", 1)[-1]
+        lines = [l for l in out.splitlines() if l.strip()]
+        text = "Done: the code printed " + (lines[0].strip() if len(lines) > 1 else "nothing") + "."
     else:
+        request = last.split("\n\n")[-1].lower()  # a new request merged after an output
         text = DEFAULT
         for key, reply in REPLIES.items():
-            if key in last.lower():
+            if key in request:
                 text = reply
                 break
-    slow = "slowly" in last.lower()
+    slow = text.startswith("Let me think")
     for piece in re.findall(r"\s*\S+|\s+", text):
         if slow:
             time.sleep(0.05)
@@ -54,6 +56,10 @@ def completions(messages, **kwargs):
 
 interpreter.llm.completions = completions
 interpreter.llm.model = None
+# Our own output templates, so the script does not depend on the bundled prompt wording.
+interpreter.code_output_template = "CODE OUTPUT:\n{content}\nEND OUTPUT"
+interpreter.empty_code_output_template = "CODE OUTPUT:\n(nothing)\nEND OUTPUT"
+interpreter.code_output_sender = "user"
 '''
 
 
@@ -71,7 +77,8 @@ class Tmux:
         full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": "xterm-256color", "PYTHONUNBUFFERED": "1",
                     "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **env}
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in full_env.items())
-        inner = f"cd {shlex.quote(str(cwd))} && env {exports} {shlex.join(argv)}; echo \"[exit $?]\"; sleep 600"
+        # `trap : INT`: the wrapping shell survives Ctrl-C (the program still gets it) to report the exit code.
+        inner = f"trap : INT; cd {shlex.quote(str(cwd))} && env {exports} {shlex.join(argv)}; echo \"[exit $?]\"; sleep 600"
         self._tmux("new-session", "-d", "-s", "main", "-x", str(width), "-y", str(height), "sh", "-c", inner)
 
     def _tmux(self, *args: str) -> str:

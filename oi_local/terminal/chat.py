@@ -86,6 +86,7 @@ def interactive_chat(interp: Any, reader: Any = None, say: Callable[[str], None]
                 continue
             if not text.strip():
                 continue
+            last_interrupt = 0.0  # a double press means two presses with nothing in between
             if is_magic(text):
                 handle(interp, text, say)
                 continue

@@ -134,7 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(interp, args, profiles, LLMError)
     finally:
-        interp.close()
+        # One more Ctrl-C while the sessions shut down must not end in a traceback.
+        import signal
+
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            interp.close()
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -> int:

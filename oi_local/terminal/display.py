@@ -129,8 +129,9 @@ class Display:
                 self._start_live("run", self._run_view(), transient=True)
         elif c.get("end"):
             if self.tty:
+                ran = self._live_kind == "run"
                 self._stop_live()
-                if self._output.strip():
+                if ran and self._output.strip():
                     self._print_output_panel()
             else:
                 self._newline()
