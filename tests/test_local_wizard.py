@@ -140,10 +140,10 @@ def test_without_a_terminal_the_best_installed_model_is_used(smollm2_path, capsy
     manage.import_model(smollm2_path, check=False)
     result = wizard.choose(None, pick_again=False)  # pytest's stdin is not a terminal
     assert result["provider"] == "embedded" and result["llm.model"].endswith(smollm2_path.name)
-    assert "no terminal to ask" in capsys.readouterr().out
+    assert "no terminal to ask" in capsys.readouterr().err
 
 
 def test_remembered_model_that_is_gone(capsys):
     gone = {"provider": "embedded", "llm.model": "/nonexistent/x.gguf", "local_path": "/nonexistent/x.gguf"}
     assert wizard.choose(gone, pick_again=False) is None
-    assert "The remembered local model cannot be used now: /nonexistent/x.gguf is gone" in capsys.readouterr().out
+    assert "The remembered local model cannot be used now: /nonexistent/x.gguf is gone" in capsys.readouterr().err

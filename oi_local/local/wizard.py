@@ -19,7 +19,8 @@ _GIB = 1024 ** 3
 
 
 def _say(text: str = "") -> None:
-    print(text, flush=True)
+    # stderr: with a piped question, stdout carries only the conversation.
+    print(text, file=sys.stderr, flush=True)
 
 
 def _interactive() -> bool:
