@@ -81,3 +81,31 @@ def test_step_cap_holds_against_a_model_that_never_stops():
         oi.close()
     assert sum(1 for m in msgs if m["type"] == "code") == 4
     assert fn.calls["n"] <= 6
+
+
+def test_a_missing_module_gets_one_standard_library_retry():
+    fn = scripted(["```python\nimport pandas_not_here\n```", "That module is not installed.",
+                   "```python\nprint(sum([1, 2, 3]))\n```", "The total is 6.", "never asked"])
+    oi = make(fn)
+    try:
+        msgs = oi.chat("total?", display=False)
+    finally:
+        oi.close()
+    assert msgs[-1]["content"] == "The total is 6." and fn.calls["n"] == 4
+    assert not any("standard library" in m["content"] for m in oi.messages if m["role"] == "user")  # not stored
+
+
+def test_silent_code_is_reported_to_the_model_as_silent():
+    seen: list = []
+    replies = iter(["```python\nx = 1\n```", "Done."])
+
+    def completions(messages, model=None, stream=True, max_tokens=None):
+        seen.append(messages)
+        yield {"choices": [{"delta": {"content": next(replies)}}]}
+
+    oi = make(completions)
+    try:
+        oi.chat("set x", display=False)
+    finally:
+        oi.close()
+    assert seen[1][-1]["role"] == "user" and seen[1][-1]["content"] == oi.empty_code_output_template

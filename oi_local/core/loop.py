@@ -23,15 +23,30 @@ FINAL_ANSWER_NUDGE = (
 )
 
 
+MISSING_MODULE_NUDGE = (
+    "That module is not installed here. Don't give up: rewrite the code with only the Python "
+    "standard library and run it."
+)
+
+
 def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Message]:
     """Run the loop until the model answers without code (or a stopping rule fires)."""
     steps = 0
     ran: list[tuple[str, str]] = []  # code run since the last user message
     outputs: list[str] = []
+    missing_module = fix_nudged = False
+    extra: str | None = None
     while True:
         code_msgs: list[Message] = []
-        yield from _assistant_turn(engine, code_msgs)
+        yield from _assistant_turn(engine, code_msgs, extra_user=extra)
+        extra = None
         if not code_msgs:
+            if missing_module and not fix_nudged and steps < engine.max_code_steps:
+                # Small models reach for pandas, then give up ("pandas is not installed"): ask
+                # once, without storing the request, for a standard-library attempt.
+                fix_nudged = True
+                extra = MISSING_MODULE_NUDGE
+                continue
             if engine.loop and _needs_loop_nudge(engine, steps):
                 steps += 1
                 engine.messages.append({"role": "user", "type": "message", "content": engine.loop_message})
@@ -81,6 +96,7 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
             output = yield from _run(engine, lang, code)
             ran.append((lang, code.strip()))
             steps += 1
+            missing_module = "ModuleNotFoundError: No module named" in output
             repeated_output = bool(outputs) and output.strip() != "" and output.strip() == outputs[-1].strip()
             outputs.append(output)
             if repeated_output:
@@ -195,6 +211,10 @@ def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
             out_msg["content"] = out_msg["content"].rstrip("\n") + note
             out_msg["exit_code"] = code_exit
             text_parts.append(note)
+        if out_msg is None and not images:
+            # Silent code still gets an (empty) output message, so the model is told it ran
+            # (empty_code_output_template) instead of seeing its own code as the last word.
+            engine.messages.append({"role": "computer", "type": "console", "format": "output", "content": ""})
     end = chunk("computer", "console", end=True)
     if result is not None:
         end["exit_code"] = getattr(result, "exit_code", None)
