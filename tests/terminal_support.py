@@ -29,6 +29,7 @@ REPLIES = {
     "planted": "```python\nimport subprocess\ncmd = 'echo planted'\nsubprocess.call(cmd, shell=True)\n```\n",
     "shell": "```shell\necho shell-says-hi\n```\n",
     "slowly": "Let me think. " + "word " * 400,
+    "plot": "```python\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [1, 4, 9])\nplt.show()\nprint('plotted')\n```\n",
 }
 DEFAULT = "Here is code.\n```python\nprint('hello from code', 6 * 7)\n```\n"
 
@@ -36,7 +37,7 @@ DEFAULT = "Here is code.\n```python\nprint('hello from code', 6 * 7)\n```\n"
 def completions(messages, **kwargs):
     last = messages[-1]["content"] if messages else ""
     last = last if isinstance(last, str) else str(last)
-    if last.rstrip().endswith("END OUTPUT"):  # the code-output templates set below
+    if "END OUTPUT" in last and "\n\n" not in last.rsplit("END OUTPUT", 1)[1]:  # output, no newer request
         out = last.rsplit("CODE OUTPUT:", 1)[-1]
         lines = [l for l in out.splitlines() if l.strip()]
         text = "Done: the code printed " + (lines[0].strip() if len(lines) > 1 else "nothing") + "."

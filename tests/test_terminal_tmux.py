@@ -258,3 +258,38 @@ def test_plain_chat_with_the_embedded_model(term, smollm2_path: Path) -> None:
     assert msgs[0]["content"] == "Say hello in one short sentence."
     assert any(m["role"] == "assistant" and m["content"].strip() for m in msgs)
     assert str(smollm2_path) == history.header(entries[0].path)["settings"]["llm.model"]
+
+
+def test_verbose_shows_timings_and_tokens_per_second(term) -> None:
+    t = term("-y", "-v")
+    t.wait_for(PROMPT)
+    at = ask(t, "hello there")
+    screen = t.wait_for(r"Done: the code printed", after=at)
+    screen = t.wait_for(r"\[turn \d+\.\ds\]", after=at)
+    assert re.search(r"\[model \d+\.\d\ds; first token \d+\.\d\ds; \d+ tokens; \d+\.\d tokens/s; prompt \d+ tokens", screen[at:])
+
+
+def test_images_are_saved_and_their_path_shown(term) -> None:
+    t = term("-y")
+    t.wait_for(PROMPT)
+    at = ask(t, "plot it")
+    screen = t.wait_for(r"Done: the code printed plotted", after=at, timeout=60)
+    m = re.search(r"\[image saved to (\S+\.png)\]", screen[at:].replace("\n", ""))
+    assert m, screen[at:]
+    data = Path(m.group(1)).read_bytes()
+    assert data.startswith(b"\x89PNG")
+
+
+def test_multi_line_entry_with_fences(term, tmp_path: Path) -> None:
+    t = term("-y")
+    t.wait_for(PROMPT)
+    at = ask(t, "```")
+    t.send("first line")
+    t.send("shell second line```")
+    t.wait_for(r"Done: the code printed shell-says-hi", after=at)
+    at = ask(t, "%save_message m.json")
+    t.wait_for("Saved", after=at)
+    import json
+
+    messages = json.loads((tmp_path / "m.json").read_text())  # the program runs in tmp_path
+    assert messages[0]["content"] == "first line\nshell second line"

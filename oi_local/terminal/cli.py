@@ -232,7 +232,8 @@ def _local(interp: Any, args: argparse.Namespace, profiles: Any, meta: dict[str,
         if hasattr(target, attr):
             setattr(target, attr, value)
     try:
-        profiles.remember("local", dict(chosen))
+        if dict(chosen) != remembered:  # rewrite the profile only when the choice changed
+            profiles.remember("local", dict(chosen))
     except OSError as e:
         print(f"Warning: could not remember the local model choice: {e}", file=sys.stderr)
     # Flags given on the command line still win over the wizard's choice.

@@ -74,8 +74,12 @@ class Display:
         elif typ == "console" and role == "computer":
             self._console_chunk(c)
         elif typ == "image" and role == "computer":
-            self._output_break()
-            self._write_dim(f"[image saved to {self._save_image(c)}]\n")
+            note = f"[image saved to {self._save_image(c)}]\n"
+            if self._live is not None:  # printed above the running code's live view, which goes on
+                self._console.print(note, style="dim", end="", markup=False, soft_wrap=True)
+            else:
+                self._newline()
+                self._write_dim(note)
         self.out.flush()
 
     def _message(self, c: Message) -> None:
@@ -271,7 +275,7 @@ class Display:
 
     def _write_dim(self, text: str) -> None:
         if self._console is not None:
-            self._console.print(text, style="dim", end="", markup=False)
+            self._console.print(text, style="dim", end="", markup=False, soft_wrap=True)
         else:
             self.out.write(text)
         if text:
@@ -280,11 +284,6 @@ class Display:
     def _newline(self) -> None:
         if not self._at_line_start:
             self._write("\n")
-
-    def _output_break(self) -> None:
-        if self._live_kind == "run":
-            self._stop_live()
-        self._newline()
 
     def _save_image(self, c: Message) -> str:
         if c.get("format") == "path":
