@@ -35,10 +35,11 @@ class OpenInterpreter(Engine):
         With no message and display on, starts an interactive chat in the terminal.
         """
         if isinstance(message, str) and message.lstrip().startswith("%"):
-            from oi_local.terminal.magic import handle
+            from oi_local.terminal.magic import handle, is_command
 
-            handle(self, message)  # magic commands never reach the model
-            return [] if not stream else iter(())
+            if is_command(message):
+                handle(self, message)  # magic commands never reach the model
+                return [] if not stream else iter(())
         if message is None and display and not stream:
             from oi_local.terminal.chat import interactive_chat
 

@@ -63,11 +63,20 @@ def test_verbose_auto_run_info_help_shell(interp, capsys) -> None:
     interp.chat("%info")
     interp.chat("%help")
     interp.chat("%% echo from-the-shell")
-    interp.chat("%nonsense")
     out = capsys.readouterr().out
     assert "safe_mode: off" in out and "%save_message" in out and "from-the-shell" in out
-    assert "Unknown magic command %nonsense" in out
     assert interp.messages == []  # none of this reached the model or the history
+    interp.chat("%50 of 200, please", display=False)  # not a command: a question for the model
+    assert interp.messages[0]["content"] == "%50 of 200, please"
+
+
+def test_unknown_command_in_the_terminal_is_answered_not_sent() -> None:
+    from oi_local.terminal.magic import handle, is_magic
+
+    said: list[str] = []
+    assert is_magic("%nonsense") and not is_magic("%50 of 200")
+    assert handle(OpenInterpreter(conversation_history=False), "%nonsense", said.append) is False
+    assert said == ["Unknown magic command %nonsense. Type %help for the list."]
 
 
 def test_tokens_for_a_scripted_model_is_estimated_and_free(interp, capsys) -> None:

@@ -109,3 +109,8 @@ def test_budget_flag_stops_a_priced_model_before_sending(tmp_path: Path) -> None
     out = run_cli("--profile", str(p), "-y", "-b", "0.0000001", "hello there")
     assert out.returncode == 1 and "Budget reached" in out.stderr and "Nothing was sent" in out.stderr
     assert "hello from code" not in out.stdout
+
+
+def test_conversations_when_there_are_none() -> None:
+    out = run_cli("--conversations")
+    assert out.returncode == 0 and "No saved conversations yet" in out.stdout

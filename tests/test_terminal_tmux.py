@@ -293,3 +293,19 @@ def test_multi_line_entry_with_fences(term, tmp_path: Path) -> None:
 
     messages = json.loads((tmp_path / "m.json").read_text())  # the program runs in tmp_path
     assert messages[0]["content"] == "first line\nshell second line"
+
+
+def test_multi_line_flag_enter_adds_a_line_escape_enter_sends(term, tmp_path: Path) -> None:
+    t = term("-y", "-ml")
+    t.wait_for(PROMPT)
+    at = mark(t)
+    t.send("first line")
+    t.send("shell second line", enter=False)
+    t.key("Escape", "Enter")
+    t.wait_for(r"Done: the code printed shell-says-hi", after=at)
+    at = ask(t, "%save_message m.json")
+    t.key("Escape", "Enter")
+    t.wait_for("Saved", after=at)
+    import json
+
+    assert json.loads((tmp_path / "m.json").read_text())[0]["content"] == "first line\nshell second line"

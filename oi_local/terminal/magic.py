@@ -31,7 +31,19 @@ HELP = """Magic commands:
 
 
 def is_magic(text: Any) -> bool:
-    return isinstance(text, str) and text.lstrip().startswith("%")
+    """`%%...` or `%word...`: a magic command (known or not). "%50 of 200?" is a question."""
+    if not isinstance(text, str):
+        return False
+    t = text.lstrip()
+    return t.startswith("%%") or (t.startswith("%") and t[1:2].isalpha())
+
+
+def is_command(text: Any) -> bool:
+    """A known magic command (what `interpreter.chat()` intercepts from Python)."""
+    if not is_magic(text):
+        return False
+    t = text.lstrip()
+    return t.startswith("%%") or t[1:].split(" ", 1)[0].lower() in COMMANDS
 
 
 def handle(interp: Any, text: str, say: Say | None = None) -> bool:
