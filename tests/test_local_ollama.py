@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from local_orphans import no_orphans  # noqa: F401 - fixture
+
 from fakes_ollama import DEFAULT_NUM_CTX, OllamaServer
 from oi_local.llm.backends.base import LLMError
 from oi_local.local import providers, wizard
@@ -12,6 +14,7 @@ from oi_local.local import providers, wizard
 INSTALLED = {"qwen2.5-coder:1.5b": {"arch": "qwen2", "context_length": 32768, "size": 986_000_000},
              "llama3.2:1b": {"arch": "llama", "context_length": 131072, "size": 807_000_000}}
 LIBRARY = {"smollm2:135m": {"arch": "llama", "context_length": 8192, "size": 271_000_000}}
+pytestmark = pytest.mark.usefixtures("no_orphans")
 
 
 @pytest.fixture

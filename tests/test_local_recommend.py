@@ -10,10 +10,13 @@ from pathlib import Path
 import psutil
 import pytest
 
+from local_orphans import no_orphans  # noqa: F401 - fixture
+
 from oi_local.local import families, hardware, recommend
 from oi_local.local.models import get_entry
 
 GIB = 1024 ** 3
+pytestmark = pytest.mark.usefixtures("no_orphans")
 
 
 def machine(ram_gib: float, cores: int = 2, gpus: list | None = None) -> hardware.Hardware:
@@ -117,3 +120,31 @@ def test_every_family_file_is_valid():
     assert set(fams) == {"chatml", "llama3", "phi3", "phi4", "gemma", "mistral", "deepseek2"}
     for f in fams.values():
         assert f["stop"] and all(isinstance(s, str) and s for s in f["stop"])
+
+
+def _tool(folder: Path, name: str, output: str) -> None:
+    script = folder / name
+    script.write_text(f"#!/bin/sh\ncat <<'OUT'\n{output}\nOUT\n")
+    script.chmod(0o755)
+
+
+def test_gpus_from_vendor_tools(tmp_path, monkeypatch):
+    """nvidia-smi and rocm-smi stand-ins printing what the real tools print for these queries."""
+    _tool(tmp_path, "nvidia-smi", "NVIDIA GeForce RTX 4090, 24564")
+    _tool(tmp_path, "rocm-smi", '{"card0": {"Card series": "Radeon RX 7900 XTX", "VRAM Total Memory (B)": "25753026560"}}')
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    hw = hardware.detect()
+    assert [(g.vendor, g.name) for g in hw.gpus] == [("nvidia", "NVIDIA GeForce RTX 4090"), ("amd", "Radeon RX 7900 XTX")]
+    assert hw.gpus[0].vram_bytes == 24564 * 1024 * 1024 and hw.gpus[1].vram_bytes == 25753026560
+    assert hw.accelerator() == "cuda"
+    assert "GPU NVIDIA GeForce RTX 4090 (nvidia, 24.0 GiB)" in hw.summary()
+    best = recommend.recommend(hw)[0]
+    assert best.device == "gpu" and best.entry.size_bytes > 4 * GIB
+
+
+def test_broken_vendor_tool_is_ignored(tmp_path, monkeypatch):
+    script = tmp_path / "nvidia-smi"
+    script.write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed because it could not communicate with the driver' >&2\nexit 9\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    assert [g for g in hardware.detect().gpus if g.vendor == "nvidia"] == []

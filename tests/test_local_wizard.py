@@ -18,7 +18,8 @@ from oi_local._paths import models_dir
 from oi_local.local import manage, wizard
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/test installs it)")
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/test installs it)"),
+              pytest.mark.usefixtures("no_orphans")]
 
 
 class Tmux:
@@ -54,12 +55,14 @@ def _q(v: str) -> str:
     return "'" + v.replace("'", "'\\''") + "'"
 
 
-def _run_wizard(tmp_path: Path, remembered: dict | None = None, pick: bool = True) -> tuple[Tmux, Path]:
+def _run_wizard(tmp_path: Path, remembered: dict | None = None, pick: bool = True,
+                ollama: str = "http://127.0.0.1:9") -> tuple[Tmux, Path]:
     out = tmp_path / "result.json"
     code = (f"import json; from oi_local.local.wizard import choose; r = choose({remembered!r}, {pick!r}); "
             f"open({str(out)!r}, 'w').write(json.dumps(r)); import time; time.sleep(0.5)")
     env = {"OI_LOCAL_HOME": os.environ["OI_LOCAL_HOME"], "PYTHONPATH": str(ROOT), "TERM": "xterm-256color",
-           "OLLAMA_HOST": "http://127.0.0.1:9", "PATH": os.environ["PATH"]}
+           "OLLAMA_HOST": ollama, "PATH": os.environ["PATH"],
+           "OI_TEST_ORPHAN_TAG": os.environ.get("OI_TEST_ORPHAN_TAG", "")}
     return Tmux(f"{sys.executable} -c {_q(code)}", env), out
 
 
@@ -97,7 +100,6 @@ def test_picker_embedded_in_a_real_terminal(smollm2_path, tmp_path):
 
 
 @pytest.mark.model
-@pytest.mark.usefixtures("no_orphans")
 def test_picker_starts_a_llama_cpp_server_and_stops_it_on_exit(smollm2_path, tmp_path):
     manage.import_model(smollm2_path, check=False)
     before = our_servers()
@@ -147,3 +149,23 @@ def test_remembered_model_that_is_gone(capsys):
     gone = {"provider": "embedded", "llm.model": "/nonexistent/x.gguf", "local_path": "/nonexistent/x.gguf"}
     assert wizard.choose(gone, pick_again=False) is None
     assert "The remembered local model cannot be used now: /nonexistent/x.gguf is gone" in capsys.readouterr().err
+
+
+def test_picker_lists_a_running_ollama_and_its_models(tmp_path):
+    from fakes_ollama import OllamaServer
+
+    with OllamaServer({"qwen2.5-coder:7b": {"arch": "qwen2", "context_length": 32768}}) as ollama:
+        t, out = _run_wizard(tmp_path, ollama=ollama.url)
+        try:
+            screen = t.wait_for("How should the model run?")
+            assert f"Ollama running at {ollama.url}/v1 (1 models)" in screen
+            t.keys("Down", "Down", "Enter")
+            screen = t.wait_for("Which Ollama model?")
+            assert "qwen2.5-coder:7b" in screen and "Pull another model" in screen
+            t.keys("Enter")
+            result = _result(out)
+        finally:
+            t.close()
+    assert result["provider"] == "ollama" and result["llm.api_base"] == ollama.url + "/v1"
+    assert result["llm.model"] == f"ollama/oi-qwen2.5-coder-7b:ctx{result['llm.context_window']}"
+    assert "POST /api/create" in ollama.calls
