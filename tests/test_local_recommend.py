@@ -2,7 +2,6 @@
 and per-family templates applied by the engine."""
 from __future__ import annotations
 
-import dataclasses
 import os
 import platform
 from pathlib import Path
