@@ -114,3 +114,34 @@ def test_budget_flag_stops_a_priced_model_before_sending(tmp_path: Path) -> None
 def test_conversations_when_there_are_none() -> None:
     out = run_cli("--conversations")
     assert out.returncode == 0 and "No saved conversations yet" in out.stdout
+
+
+def test_server_flag_dispatches_to_the_server(tmp_path: Path) -> None:
+    import signal
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    profile = write_scripted_profile(tmp_path)
+    proc = subprocess.Popen(interpreter_argv("--profile", str(profile), "--server", "--host", "127.0.0.1", "--port", str(port)),
+                            cwd=ROOT, env=os.environ.copy(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read()
+                time.sleep(0.2)
+        else:
+            raise AssertionError("the server never listened")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    assert "not available yet" not in proc.stderr.read()

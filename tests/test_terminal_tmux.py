@@ -309,3 +309,37 @@ def test_multi_line_flag_enter_adds_a_line_escape_enter_sends(term, tmp_path: Pa
     import json
 
     assert json.loads((tmp_path / "m.json").read_text())[0]["content"] == "first line\nshell second line"
+
+
+def test_kill_9_in_the_middle_of_a_turn_loses_nothing(term) -> None:
+    import psutil
+
+    from oi_local.terminal import profiles
+
+    t = term()
+    t.wait_for(PROMPT)
+    default = profiles.profiles_dir() / "default.yaml"
+    before = default.read_text()
+    at = ask(t, "please sleep")
+    t.wait_for(CONFIRM, after=at)
+    t.send("y")
+    t.wait_for(r"│ sleeping now", after=at)
+    shell = psutil.Process(int(t._tmux("list-panes", "-t", "main", "-F", "#{pane_pid}").strip()))
+    victims = [p for p in shell.children(recursive=True) if "oi_local.terminal.cli" in " ".join(p.cmdline())]
+    assert len(victims) == 1
+    everything = victims[0].children(recursive=True)
+    victims[0].kill()  # SIGKILL
+    t.wait_for(r"\[exit -9\]|\[exit 137\]")
+    for p in everything:  # the code's own session outlives its parent: clean up
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    assert default.read_text() == before
+    files = list(history.folder(type("I", (), {"conversation_history_path": None})()).glob("*.jsonl"))
+    msgs = history.load(files[0])
+    assert msgs[0]["content"] == "please sleep" and any("time.sleep(60)" in m["content"] for m in msgs if m["type"] == "code")
+    t2 = term()  # and the program starts again with the same profile and history
+    t2.wait_for(PROMPT)
+    t2.key("C-d")
+    t2.wait_for(r"\[exit 0\]")
