@@ -21,7 +21,7 @@ def scripted(reply: str):
     def completions(messages, **kwargs):
         calls.append(1)
         last = messages[-1]["content"]
-        text = "Ok, done." if isinstance(last, str) and last.startswith(("Output of the code", "The code ran")) else reply
+        text = "Ok, done." if isinstance(last, str) and last.rstrip().endswith("END OUTPUT") else reply
         for piece in text.split(" "):
             yield {"choices": [{"delta": {"content": piece + " "}}]}
 
@@ -32,6 +32,8 @@ def scripted(reply: str):
 def make(reply: str, **settings: Any) -> OpenInterpreter:
     interp = OpenInterpreter(conversation_history=False, **settings)
     interp.llm.completions = scripted(reply)
+    interp.code_output_template = "CODE OUTPUT:\n{content}\nEND OUTPUT"
+    interp.empty_code_output_template = "CODE OUTPUT:\n(nothing)\nEND OUTPUT"
     return interp
 
 
