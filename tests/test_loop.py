@@ -342,3 +342,19 @@ def test_long_conversation_is_trimmed_to_the_budget(make):
     assert prompt[0]["role"] == "system" and "the newest question" in prompt[-1]["content"]
     assert interp.last_trim.dropped_messages > 300
     assert len(interp.messages) == 402  # trimming is for the prompt only; history is intact
+
+
+def test_family_without_system_role_gets_it_in_the_first_user_turn(tmp_path):
+    from interpreter import OpenInterpreter
+
+    interp = OpenInterpreter()
+    interp.llm.model = str(tmp_path / "gemma-2-2b-it-Q4_K_M.gguf")  # never loaded: only the prompt is built
+    interp.messages = [{"role": "user", "type": "message", "content": "hello"}]
+    prompt = interp.build_prompt()
+    assert all(m["role"] != "system" for m in prompt)
+    assert prompt[0]["role"] == "user" and prompt[0]["content"].startswith("You are Open Interpreter")
+    assert "<end_of_turn>" in interp.stop_strings()
+    interp.llm.stop = ["###"]
+    assert interp.stop_strings() == ["###"]  # the user's own choice wins
+    interp.llm.model = str(tmp_path / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
+    assert interp.build_prompt()[0]["role"] == "system"

@@ -136,7 +136,20 @@ class Engine:
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
         prompt, info = fit(system, conversation, budget, self._token_counter())
         self.last_trim = info
+        if self.template_set().get("system_role") is False:
+            prompt = _fold_system(prompt)
         return prompt
+
+    def stop_strings(self) -> list[str] | None:
+        """The user's `llm.stop`, else the model family's (local models only)."""
+        if self.llm.stop is not None or self.llm.kind() not in ("embedded", "server"):
+            return self.llm.stop
+        try:
+            from oi_local.local.families import stop_strings
+
+            return stop_strings(self.llm.model) or None
+        except Exception:  # noqa: BLE001 - a broken family file must not stop the chat
+            return None
 
     def _token_counter(self) -> TokenCounter:
         backend_key = (self.llm.kind(), self.llm.model, self.llm.api_base, id(self.llm._completions))
@@ -154,7 +167,7 @@ class Engine:
         parser = CodeBlockParser(aliases=aliases)
         tool_args: dict[int, str] = {}
         tool_emitted: dict[int, tuple[str, int]] = {}
-        stream = self.llm.stream_text(prompt, tools=[EXECUTE_TOOL] if functions else None)
+        stream = self.llm.stream_text(prompt, tools=[EXECUTE_TOOL] if functions else None, stop=self.stop_strings())
         try:
             for delta in stream:
                 if "content" in delta:
@@ -229,3 +242,14 @@ class Engine:
     def close(self) -> None:
         self.computer.terminate()
         self.llm.close()
+
+
+def _fold_system(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For chat templates without a system role: the system text opens the first user turn."""
+    if not prompt or prompt[0]["role"] != "system":
+        return prompt
+    system, rest = prompt[0]["content"], [dict(m) for m in prompt[1:]]
+    if rest and rest[0]["role"] == "user" and isinstance(rest[0]["content"], str):
+        rest[0]["content"] = f"{system}\n\n{rest[0]['content']}"
+        return rest
+    return [{"role": "user", "content": system}] + rest

@@ -18,6 +18,7 @@ TEMPLATE_KEYS = (
     "empty_code_output_template",
     "code_output_sender",
     "examples",
+    "system_role",  # false: the chat template has no system role; it goes into the first user turn
 )
 
 

@@ -161,7 +161,8 @@ class Llm:
                 self._backend_key = None
 
     # --- streaming ---
-    def stream_text(self, messages: list[dict[str, Any]], *, tools: list[dict] | None = None, max_tokens: int | None = None) -> Iterator[dict[str, Any]]:
+    def stream_text(self, messages: list[dict[str, Any]], *, tools: list[dict] | None = None, max_tokens: int | None = None,
+                    stop: list[str] | None = None) -> Iterator[dict[str, Any]]:
         """Yield normalised deltas: {"content": str} or {"tool_call": {...partial...}}."""
         params: dict[str, Any] = {
             "messages": messages,
@@ -170,8 +171,9 @@ class Llm:
             "max_tokens": max_tokens or self.effective_max_tokens(),
             "temperature": self.temperature,
         }
-        if self.stop:
-            params["stop"] = self.stop
+        stop = stop if stop is not None else self.stop
+        if stop:
+            params["stop"] = stop
         if tools:
             params["tools"] = tools
         fn = self.completions

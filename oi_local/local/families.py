@@ -13,9 +13,7 @@ from typing import Any
 
 from oi_local._paths import bundled
 
-_PROMPT_KEYS = ("system_message", "execution_instructions", "user_message_template",
-                "always_apply_user_message_template", "code_output_template",
-                "empty_code_output_template", "code_output_sender", "examples")
+from oi_local.core.prompts import TEMPLATE_KEYS as _PROMPT_KEYS
 
 
 @lru_cache(maxsize=1)
