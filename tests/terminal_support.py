@@ -28,7 +28,7 @@ REPLIES = {
     "danger": "```shell\nrm -rf /\n```\n",
     "planted": "```python\nimport subprocess\ncmd = 'echo planted'\nsubprocess.call(cmd, shell=True)\n```\n",
     "shell": "```shell\necho shell-says-hi\n```\n",
-    "slowly": "Let me think. " + "word " * 400,
+    "slowly": "Let me think. " + " ".join(f"w{i}" for i in range(400)),
     "plot": "```python\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [1, 4, 9])\nplt.show()\nprint('plotted')\n```\n",
 }
 DEFAULT = "Here is code.\n```python\nprint('hello from code', 6 * 7)\n```\n"

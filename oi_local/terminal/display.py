@@ -49,7 +49,7 @@ class Display:
 
     def __exit__(self, *exc: Any) -> None:
         running = self._live_kind == "run"
-        self._stop_live()
+        self._finish_live()
         if running:  # interrupted while code ran: keep its output on screen
             if self._output.strip():
                 self._print_output_panel()
@@ -87,17 +87,17 @@ class Display:
             self._newline()
             self._text = ""
             if self.tty:
-                self._start_live("message", self._markdown())
+                self._start_live("message", self._markdown(tail=True), transient=True)
         elif c.get("end"):
             if self.tty:
-                self._stop_live()
+                self._finish_live()
             self._newline()
             if getattr(self.interp, "speak_messages", False) and self._text.strip():
                 speak(self._text)
         elif isinstance(c.get("content"), str):
             self._text += c["content"]
             if self.tty:
-                self._update_live(self._markdown())
+                self._update_live(self._markdown(tail=True))
             else:
                 self._write(c["content"])
 
@@ -106,13 +106,12 @@ class Display:
             self._newline()
             self._code, self._lang = "", c.get("format", "") or ""
             if self.tty:
-                self._start_live("code", self._code_panel())
+                self._start_live("code", self._code_panel(tail=True), transient=True)
             else:
                 self._write(f"```{self._lang}\n")
         elif c.get("end"):
             if self.tty:
-                self._update_live(self._code_panel())
-                self._stop_live()
+                self._finish_live()
             else:
                 self._newline()
                 self._write("```\n")
@@ -120,7 +119,7 @@ class Display:
         elif isinstance(c.get("content"), str):
             self._code += c["content"]
             if self.tty:
-                self._update_live(self._code_panel())
+                self._update_live(self._code_panel(tail=True))
             else:
                 self._write(c["content"])
 
@@ -191,19 +190,41 @@ class Display:
             self._write("Please answer y (run), n (skip) or e (edit first).\n")
 
     # --- rich pieces ---
-    def _markdown(self) -> Any:
+    def _room(self) -> int:
+        """Lines a live view may use: rich cannot redraw what has scrolled off the screen, so
+        live views show the tail (or the lines around the running one); the whole text is
+        printed once it is complete."""
+        return max(self._console.size.height - 8, 4)
+
+    def _markdown(self, tail: bool = False) -> Any:
         from rich.markdown import Markdown
 
-        return Markdown(self._text)
+        text = self._text
+        if tail:
+            room = self._room()
+            text = "\n".join(text.split("\n")[-room:])
+            limit = room * max(self._console.size.width - 4, 20) * 3 // 4  # long wrapped paragraphs too
+            if len(text) > limit:
+                text = "…" + text[-limit:]
+        return Markdown(text)
 
-    def _code_panel(self, highlight: int | None = None, title: str | None = None) -> Any:
+    def _code_panel(self, highlight: int | None = None, title: str | None = None, tail: bool = False,
+                    room: int | None = None) -> Any:
         from rich.panel import Panel
         from rich.syntax import Syntax
 
         lexer = LEXERS.get(self._lang, self._lang or "text")
         lines = {highlight} if highlight else None
-        syntax = Syntax(self._code.rstrip("\n") or " ", lexer, theme="monokai", line_numbers=bool(highlight),
-                        highlight_lines=lines, word_wrap=True)
+        code = self._code.rstrip("\n") or " "
+        n, room = code.count("\n") + 1, room or self._room()
+        window = None
+        if tail and n > room:
+            window = (n - room + 1, n)
+        elif highlight and n > room:
+            start = max(1, min(highlight - room // 2, n - room + 1))
+            window = (start, start + room - 1)
+        syntax = Syntax(code, lexer, theme="monokai", line_numbers=bool(highlight), highlight_lines=lines,
+                        word_wrap=True, line_range=window)
         return Panel(syntax, title=title or self._lang or "code", title_align="left", border_style="blue")
 
     def _run_view(self) -> Any:
@@ -211,9 +232,11 @@ class Display:
         from rich.panel import Panel
         from rich.text import Text
 
-        tail = "\n".join(self._output.rstrip("\n").splitlines()[-LIVE_OUTPUT_LINES:])
+        out_room = min(LIVE_OUTPUT_LINES, max(self._console.size.height // 3, 3))
+        tail = "\n".join(self._output.rstrip("\n").splitlines()[-out_room:])
         title = f"running line {self._active}" if self._active else "running"
-        parts = [self._code_panel(self._active, title=f"{self._lang} · {title}")]
+        code_room = max(self._room() - (out_room + 2 if tail else 0), 3)
+        parts = [self._code_panel(self._active, title=f"{self._lang} · {title}", room=code_room)]
         if tail:
             parts.append(Panel(Text(tail), title="output", title_align="left", border_style="grey50"))
         return Group(*parts)
@@ -239,9 +262,18 @@ class Display:
         self._stop_live()
         self._newline()
         self._live = Live(renderable, console=self._console, refresh_per_second=12, transient=transient,
-                          vertical_overflow="visible")
+                          vertical_overflow="crop")
         self._live_kind = kind
         self._live.start()
+
+    def _finish_live(self) -> None:
+        """Stop the live view; a message or code block is then printed whole, once."""
+        kind = self._live_kind
+        self._stop_live()
+        if kind == "message" and self._text.strip():
+            self._console.print(self._markdown())
+        elif kind == "code":
+            self._console.print(self._code_panel())
 
     def _update_live(self, renderable: Any) -> None:
         if self._live is not None:
