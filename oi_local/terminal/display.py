@@ -342,7 +342,8 @@ class Display:
             self._newline()
             usage = self.interp.llm.last_usage or {}
             toks = usage.get("completion_tokens")
-            rate = f"{toks / s['seconds']:.1f} tokens/s" if toks and s.get("seconds") else f"{s.get('pieces_per_second', 0):.1f} tokens/s"
+            gen = s.get("seconds", 0) - s.get("first_token_seconds", 0)  # generation only, after the prefill
+            rate = f"{(toks - 1) / gen:.1f} tokens/s" if toks and toks > 1 and gen > 0 else f"{s.get('pieces_per_second', 0):.1f} tokens/s"
             trim = getattr(self.interp, "last_trim", None)
             parts = [f"model {s.get('seconds', 0):.2f}s", f"first token {s.get('first_token_seconds', 0):.2f}s",
                      f"{toks or s.get('pieces', 0)} tokens", rate]
