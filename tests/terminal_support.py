@@ -112,7 +112,11 @@ class Tmux:
         return len(re.findall(pattern, self.screen()))
 
     def close(self) -> None:
+        path = subprocess.run(["tmux", "-L", self.socket, "display-message", "-p", "#{socket_path}"],
+                              capture_output=True, text=True).stdout.strip()
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        if path:
+            Path(path).unlink(missing_ok=True)  # tmux leaves the socket file behind
 
 
 def interpreter_argv(*args: str) -> list[str]:
