@@ -27,7 +27,7 @@ def scripted(messages: list[dict[str, Any]], **kwargs: Any):
     """A deterministic model: `run LANG: CODE` writes that code; after output it reports it;
     `stream N` streams N pieces; `boom` fails; anything else lists the notes the user gave."""
     last = messages[-1]["content"]
-    if last.startswith("Output of the code:") and not re.search(r"\bnote \w+", last):
+    if last.startswith("OUTPUT:") and not re.search(r"\bnote \w+", last):
         yield "Output was " + last.splitlines()[1]
         return
     if last.startswith("run "):
@@ -49,6 +49,10 @@ def scripted(messages: list[dict[str, Any]], **kwargs: Any):
 
 def make_template(**settings: Any) -> AsyncInterpreter:
     ai = AsyncInterpreter(**settings)
+    # Pinned prompt settings, so the scripted model does not depend on prompt tuning.
+    ai.code_output_template = "OUTPUT:\n{content}"
+    ai.user_message_template = "{content}"
+    ai.always_apply_user_message_template = False
     ai.llm.completions = scripted
     ai.conversation_history = False
     return ai
@@ -124,6 +128,24 @@ def test_turn_streams_lmc_chunks_runs_code_and_ends_with_complete(start) -> None
     assert text_of(msgs, "computer", "console") == "42\n"
     assert text_of(msgs) == "Output was 42"
     assert msgs[-1] == COMPLETE and msgs.count(COMPLETE) == 1
+
+
+def test_next_message_right_after_complete_is_accepted(start) -> None:
+    srv = start()
+
+    async def main() -> list[str]:
+        replies = []
+        async with connect(srv) as ws:
+            for i in range(40):  # no pause: 'complete' means the session takes the next message
+                await say(ws, f"note n{i}")
+                msgs = await until_complete(ws)
+                assert not [m for m in msgs if m.get("type") == "error"], msgs
+                replies.append(text_of(msgs))
+        return replies
+
+    replies = asyncio.run(main())
+    for i, reply in enumerate(replies):  # (old turns may be trimmed from the model's context)
+        assert reply.startswith("notes: ") and reply.endswith(f"note n{i}")
 
 
 def test_fifty_concurrent_sessions_keep_separate_conversations(start) -> None:

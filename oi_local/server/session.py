@@ -56,6 +56,7 @@ class Session:
         self.closed = False
         # The running turn.
         self.turn: threading.Thread | None = None
+        self._running = False
         self.stop_flag = threading.Event()
         self._lock = threading.Lock()
         self._pending: dict[str, Any] | None = None  # the code block shown and awaiting `go`
@@ -232,7 +233,7 @@ class Session:
     # ----- turns -----
     @property
     def busy(self) -> bool:
-        return self.turn is not None and self.turn.is_alive()
+        return self._running
 
     def begin_turn(self, parts: list[dict[str, Any]]) -> None:
         if self.busy:
@@ -240,6 +241,7 @@ class Session:
         if not parts:
             raise ClientError("empty user message")
         self.stop_flag.clear()
+        self._running = True
         self.turn = threading.Thread(target=self._turn, args=(parts,), name=f"oi-session-{self.id}", daemon=True)
         self.turn.start()
 
@@ -279,6 +281,7 @@ class Session:
         finally:
             with self._lock:
                 self._pending = None
+            self._running = False  # before 'complete': a client may send its next message at once
             self.emit(COMPLETE)
 
     def _review_message(self, text: str) -> None:
