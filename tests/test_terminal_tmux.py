@@ -238,6 +238,7 @@ def test_forbidden_command_refused_in_the_terminal_even_with_auto_run(term, tmp_
     assert "(y/n/e)" not in screen[at:]
 
 
+@pytest.mark.model
 def test_plain_chat_with_the_embedded_model(term, smollm2_path: Path) -> None:
     t = term("--model", str(smollm2_path), "--max_tokens", "48", scripted=False)
     t.wait_for(PROMPT, timeout=60)
