@@ -123,3 +123,12 @@ def test_catalog_command_shows_fit(capsys):
     out = capsys.readouterr().out
     assert "RAM" in out and "qwen2.5-coder-0.5b" in out and "codestral-22b" in out
     assert "tok/s on CPU" in out or "tok/s on GPU" in out
+
+
+def test_import_under_a_catalog_name_must_match_its_published_checksum(smollm2_path, tmp_path):
+    # A real, loadable GGUF carrying another catalog model's file name: not the published file.
+    impostor = tmp_path / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+    os.symlink(smollm2_path, impostor)
+    with pytest.raises(LLMError, match="does not match the published sha256"):
+        manage.import_model(impostor)
+    assert not (models_dir() / impostor.name).exists()

@@ -79,25 +79,28 @@ def remove(name: str) -> Path:
 
 def verify(name: str | None = None) -> dict[str, str]:
     """{file: "ok" | "corrupt: ..." | "unverifiable: ..."} for one model or all of them."""
-    from oi_local.local.models import get_entry, sha256_file
+    from oi_local.local.models import get_entry, known_checksums, sha256_file
 
     targets = [_find(name)] if name else _files()
     records = store.load()
     results: dict[str, str] = {}
     for p in targets:
         rec = records.get(p.name, {})
-        expected = None
+        expected: set[str] = set()
         try:
             entry = get_entry(rec.get("id") or p.name)
-            expected = entry.sha256 if entry.file == p.name else None
+            if entry.file == p.name:
+                expected = known_checksums(entry)
         except LLMError:
             pass
-        expected = expected or rec.get("sha256")
+        if not expected and rec.get("sha256"):
+            expected = {rec["sha256"]}
         if not expected:
             results[p.name] = "unverifiable: no recorded checksum"
             continue
         actual = sha256_file(p)
-        results[p.name] = "ok" if actual == expected else f"corrupt: sha256 {actual[:16]}… expected {expected[:16]}…"
+        want = sorted(expected)[0]
+        results[p.name] = "ok" if actual in expected else f"corrupt: sha256 {actual[:16]}… expected {want[:16]}…"
     return results
 
 
@@ -180,9 +183,14 @@ def import_model(src: str | os.PathLike[str], *, link: bool = False, check: bool
             raise
     if s.suffix.lower() == ".llamafile":
         target.chmod(target.stat().st_mode | 0o111)
-    from oi_local.local.models import load_catalog
+    from oi_local.local.models import known_checksums, load_catalog
 
-    known = next((e.id for e in load_catalog() if e.file == target.name), target.stem)
+    entry = next((e for e in load_catalog() if e.file == target.name), None)
+    sums = known_checksums(entry) if entry else set()
+    if sums and sha not in sums:
+        target.unlink()  # a catalog file that is not the published one: damaged or tampered
+        raise LLMError(f"{s.name} does not match the published sha256 of {entry.id}: the file is damaged or not that model.")
+    known = entry.id if entry else target.stem
     store.record(target.name, id=known, source=f"{'link' if link else 'import'}:{s}", sha256=sha,
                  size=target.stat().st_size)
     return target

@@ -365,19 +365,26 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def known_checksums(entry: ModelEntry) -> set[str]:
+    """Every published sha256 of this entry's file: the entry's own and its sources'."""
+    sums = {entry.sha256} | {s.get("sha256") for s in entry.sources}
+    return {s for s in sums if isinstance(s, str) and _SHA256.match(s)}
+
+
 def verify(entry: ModelEntry, path: Path | None = None) -> bool:
     """Full check of an installed file against the catalog's size and sha256 (or, for a model
     the catalog has no checksum for, the hub sha256 recorded when it was downloaded)."""
     p = path or model_path(entry)
     if not p.is_file():
         return False
-    expected = entry.sha256
-    if expected is None:
+    if entry.sha256 is not None and p.stat().st_size != entry.size_bytes:
+        return False
+    expected = known_checksums(entry)
+    if not expected:
         from oi_local.local import store
 
-        expected = (store.load().get(p.name) or {}).get("sha256")
-        if not expected:
+        recorded = (store.load().get(p.name) or {}).get("sha256")
+        if not recorded:
             return False
-    elif p.stat().st_size != entry.size_bytes:
-        return False
-    return sha256_file(p) == expected
+        expected = {recorded}
+    return sha256_file(p) in expected
