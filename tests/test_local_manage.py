@@ -3,6 +3,7 @@ prune, path, from the command line and from Python; clear errors for corrupt fil
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -128,7 +129,7 @@ def test_catalog_command_shows_fit(capsys):
 def test_import_under_a_catalog_name_must_match_its_published_checksum(smollm2_path, tmp_path):
     # A real, loadable GGUF carrying another catalog model's file name: not the published file.
     impostor = tmp_path / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
-    os.symlink(smollm2_path, impostor)
+    shutil.copyfile(smollm2_path, impostor)
     with pytest.raises(LLMError, match="does not match the published sha256"):
         manage.import_model(impostor)
     assert not (models_dir() / impostor.name).exists()
