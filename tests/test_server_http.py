@@ -203,3 +203,68 @@ def test_async_interpreter_import_does_not_load_fastapi() -> None:
     code = "import sys, oi_local.terminal.cli; print(any(m.startswith(('fastapi', 'uvicorn', 'oi_local.server')) for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_openai_stream_closed_by_the_client_stops_its_code(srv) -> None:
+    import re
+
+    import psutil
+
+    body = {"model": "x", "stream": True, "messages": [{"role": "user", "content": "run shell: sleep 300 & echo PID=$!; wait"}]}
+    pid = None
+    with httpx.stream("POST", srv.url + "/openai/chat/completions", headers=AUTH, json=body, timeout=30) as r:
+        for line in r.iter_lines():
+            found = re.search(r"PID=(\d+)", line)
+            if found:
+                pid = int(found.group(1))
+                break  # leaving the block closes the connection mid-reply
+    assert pid is not None
+    deadline = time.monotonic() + 15
+    while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_async_interpreter_achat_streams_and_keeps_its_own_history() -> None:
+    import asyncio
+
+    ai = make_template(auto_run=True)
+
+    async def main() -> tuple[list, list]:
+        first = [c async for c in ai.achat("run python: print(6*7)")]
+        second = [c async for c in ai.achat("note one")]
+        return first, second
+
+    first, second = asyncio.run(main())
+    try:
+        assert any(c.get("type") == "console" and c.get("content") == "42\n" for c in first)
+        assert "".join(c.get("content") or "" for c in second if c.get("type") == "message") == "notes: note one"
+        assert [m["role"] for m in ai.messages][:1] == ["user"] and len(ai.messages) >= 5
+        other = ai.spawn()
+        assert other.messages == ai.messages and other.messages is not ai.messages
+        assert other.computer is not ai.computer and other.llm.completions is ai.llm.completions
+    finally:
+        ai.close()
+
+
+@pytest.mark.slow
+def test_interpreter_dash_dash_server_serves_with_the_cli_settings(tmp_path) -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("INTERPRETER_")}
+    env.update(INTERPRETER_API_KEY="cli-key", PYTHONPATH=str(ROOT))
+    code = "import sys; from oi_local.terminal.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen([sys.executable, "-c", code, "--server", "--port", str(port), "--custom_instructions", "Be terse."],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_http(url)
+        except httpx.TransportError:
+            proc.kill()
+            raise AssertionError(proc.stdout.read())  # type: ignore[union-attr]
+        r = httpx.get(url + "/settings/custom_instructions", headers={"Authorization": "Bearer cli-key"})
+        assert r.json() == {"custom_instructions": "Be terse."}
+        assert httpx.get(url + "/settings/custom_instructions").status_code == 401
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -213,7 +213,8 @@ async def _reply_text(server: "Server", interp: Any) -> AsyncIterator[str]:
     finally:
         cancel.set()  # the client left (or we are done): stop what runs, then clean up
         interp.computer.stop()
-        await asyncio.to_thread(_finish, thread, interp, release)
+        # Not awaited: this may run while the request task is being cancelled.
+        threading.Thread(target=_finish, args=(thread, interp, release), name="oi-openai-cleanup", daemon=True).start()
 
 
 def _finish(thread: threading.Thread, interp: Any, release: Any) -> None:
