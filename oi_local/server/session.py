@@ -60,6 +60,7 @@ class Session:
         self.stop_flag = threading.Event()
         self._lock = threading.Lock()
         self._pending: dict[str, Any] | None = None  # the code block shown and awaiting `go`
+        self._shown: dict[str, Any] | None = None  # the code block last shown in this turn
         self._decisions: queue.Queue[tuple[str, Any]] = queue.Queue()
         # A multi-part user message being received.
         self.parts: list[dict[str, Any]] | None = None
@@ -247,7 +248,7 @@ class Session:
 
     def _turn(self, parts: list[dict[str, Any]]) -> None:
         interp = self.interp
-        after_code = False  # between a code block's end and its confirmation
+        after_code = reviewed = False  # between a code block's end and its confirmation
         note: list[str] = []
         try:
             interp.messages.extend(parts)
@@ -256,16 +257,16 @@ class Session:
                 for c in gen:
                     typ = c.get("type")
                     if typ == "code" and c.get("end"):
-                        after_code, note = True, []
+                        after_code, reviewed, note = True, False, []
                     elif after_code and typ == "console" and c.get("format") == "output":
                         note.append(c.get("content") or "")
                     elif after_code and typ == "console" and c.get("end"):
                         self.emit(c)
-                        self._review_message("".join(note))
+                        reviewed = self._review_message("".join(note)) or reviewed
                         note = []
                         continue
                     elif typ == "confirmation":
-                        if after_code and not note and (getattr(interp, "safe_mode", "off") or "off") != "off":
+                        if after_code and not reviewed and (getattr(interp, "safe_mode", "off") or "off") != "off":
                             self.emit({"role": "assistant", "type": "review", "content": "<SAFE>"})
                         after_code = False
                         self._show(c)
@@ -280,17 +281,19 @@ class Session:
             self.emit(server_error(_describe(e)))
         finally:
             with self._lock:
-                self._pending = None
+                self._pending = self._shown = None
             self._running = False  # before 'complete': a client may send its next message at once
             self.emit(COMPLETE)
 
-    def _review_message(self, text: str) -> None:
+    def _review_message(self, text: str) -> bool:
         """The loop reviews code (core/loop.py calls computer.safety.review) and puts what the
         review says in a console note before the confirmation; clients get it in the documented
         review message too."""
         text = text.strip()
         if text.startswith(_REVIEW_PREFIXES):
             self.emit({"role": "assistant", "type": "review", "content": text})
+            return True
+        return False
 
     def _show(self, confirmation: dict[str, Any]) -> None:
         """Called just before the confirmation chunk goes out: make it the one code block that
@@ -303,15 +306,15 @@ class Session:
                     self._decisions.get_nowait()
                 except queue.Empty:
                     break
-            self._pending = {"format": lang, "content": code}
+            self._pending = self._shown = {"format": lang, "content": code}
 
     def _approve(self, code_msg: dict[str, Any]) -> Any:
         with self._lock:
-            pending = self._pending
-        if pending is None:
+            shown = self._shown  # `go` may already have arrived and cleared _pending
+        if shown is None or self.stop_flag.is_set():
             return "skip"
         if self.interp.auto_run and (getattr(self.interp, "safe_mode", "off") or "off") == "off":
-            return ("run", pending["content"])  # safe mode turns auto_run off, as in the terminal
+            return ("run", shown["content"])  # safe mode turns auto_run off, as in the terminal
         while True:
             try:
                 decision, code = self._decisions.get(timeout=0.25)
