@@ -17,10 +17,10 @@ from test_server_ws import COMPLETE, KEY, make_template, say, text_of
 @pytest.fixture
 def ack_server(tmp_path, monkeypatch):
     monkeypatch.setenv("INTERPRETER_REQUIRE_ACKNOWLEDGE", "True")
-    monkeypatch.setenv("INTERPRETER_ACK_TIMEOUT", "0.4")
+    monkeypatch.setenv("INTERPRETER_ACK_TIMEOUT", "1.0")
     monkeypatch.setenv("INTERPRETER_ACK_WINDOW", "4")
     cfg = ServerConfig.from_env(api_key=KEY, upload_dir=tmp_path / "uploads")
-    assert cfg.require_ack and cfg.ack_timeout == 0.4 and cfg.ack_window == 4
+    assert cfg.require_ack and cfg.ack_timeout == 1.0 and cfg.ack_window == 4
     srv = Server(make_template(auto_run=True), cfg).start(port=0)
     yield srv
     srv.stop()
@@ -51,7 +51,7 @@ def test_prompt_acker_gets_every_message_once_in_order(ack_server) -> None:
                     await ack(ws, m)
                     if {k: v for k, v in m.items() if k != "id"} == COMPLETE:
                         break
-            await asyncio.sleep(1.2)  # three ack timeouts: nothing may be sent again
+            await asyncio.sleep(2.5)  # over two ack timeouts: nothing may be sent again
             try:
                 async with asyncio.timeout(0.3):
                     extra = await ws.recv()
@@ -82,7 +82,7 @@ def test_unacked_message_is_resent_until_acked_then_never_again(ack_server) -> N
                     await ack(ws, m)
                     if m.get("content") == "complete" and m.get("role") == "server":
                         break
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(2.5)
             try:
                 async with asyncio.timeout(0.3):
                     seen.append(json.loads(await ws.recv())["id"])

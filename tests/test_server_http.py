@@ -268,3 +268,24 @@ def test_interpreter_dash_dash_server_serves_with_the_cli_settings(tmp_path) -> 
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_settings_for_one_live_conversation(srv) -> None:
+    import asyncio
+
+    from test_server_ws import connect, say, text_of, until_complete
+
+    async def main() -> None:
+        async with connect(srv, session="tuned"):
+            r = httpx.post(srv.url + "/settings?session=tuned", headers=AUTH, json={"custom_instructions": "Only this one."})
+            assert r.status_code == 200
+            got = httpx.get(srv.url + "/settings/custom_instructions?session=tuned", headers=AUTH)
+            assert got.json() == {"custom_instructions": "Only this one."}
+        async with connect(srv) as other:
+            await say(other, "note x")
+            assert text_of(await until_complete(other)) == "notes: note x"
+
+    asyncio.run(main())
+    assert srv.template.custom_instructions == ""
+    assert srv.sessions["tuned"].interp.custom_instructions == "Only this one."
+    assert httpx.get(srv.url + "/settings/custom_instructions?session=nope", headers=AUTH).status_code == 404
