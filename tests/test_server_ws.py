@@ -415,3 +415,20 @@ def test_safe_mode_sends_review_messages_and_waits_for_go(start) -> None:
     assert text_of(risky, "computer", "console").strip() == review[0]["content"]
     assert [m for m in safe if m.get("type") == "review"] == [{"role": "assistant", "type": "review", "content": "<SAFE>"}]
     assert "42\n" in text_of(safe, "computer", "console")
+
+
+def test_a_new_socket_takes_over_a_named_session(start) -> None:
+    srv = start()
+
+    async def main() -> str:
+        async with connect(srv, session="moving") as old:
+            await say(old, "note first")
+            await until_complete(old)
+            async with connect(srv, session="moving") as new:
+                with pytest.raises(websockets.ConnectionClosed):
+                    async with asyncio.timeout(10):
+                        await old.recv()  # the stale socket is closed by the server
+                await say(new, "note second")
+                return text_of(await until_complete(new))
+
+    assert asyncio.run(main()) == "notes: note first, note second"

@@ -48,8 +48,10 @@ def build_app(server: "Server") -> FastAPI:
         if session.connection is not None:  # the same session from a new socket: the old one is stale
             with contextlib.suppress(Exception):
                 await session.connection.close(code=1012, reason="session taken over by a new connection")
+        if session.pump_task is not None:
+            session.pump_task.cancel()  # only one socket takes messages off the session's queue
         session.connection = ws
-        pump = asyncio.create_task(session.pump(ws))
+        pump = session.pump_task = asyncio.create_task(session.pump(ws))
         try:
             while True:
                 msg = await ws.receive()

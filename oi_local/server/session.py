@@ -52,6 +52,7 @@ class Session:
         self.ack_event = asyncio.Event()
         self.send_lock = asyncio.Lock()
         self.connection: Any = None
+        self.pump_task: asyncio.Task[None] | None = None
         self.detached_at: float | None = None
         self.closed = False
         # The running turn.
