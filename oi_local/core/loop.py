@@ -24,8 +24,8 @@ FINAL_ANSWER_NUDGE = (
 
 
 MISSING_MODULE_NUDGE = (
-    "That module is not installed here. Don't give up: reply with a new ```python block that does "
-    "the same with the standard library only (csv, json, os, math...)."
+    "That module is not installed here. Reply with a new ```python block that does the same task "
+    "without it, using only the Python standard library."
 )
 
 
