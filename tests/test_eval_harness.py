@@ -114,3 +114,24 @@ def test_numbers_match_with_or_without_separators():
     assert not contains("There are 1228 primes", 1229)
     assert not contains("2, 3, 5, 7", 2357)
     assert contains("It was a TUESDAY", "Tuesday")
+
+
+def test_model_and_target_specs(tmp_path):
+    sys.path.insert(0, str(EVAL))
+    try:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("eval_main", EVAL / "__main__.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(EVAL))
+    (tmp_path / mod.DEFAULT_FILE).write_bytes(b"GGUF")
+    m = mod.parse_model(f"default:{tmp_path}")
+    assert m["kind"] == "default" and m["models_dir"] == str(tmp_path) and m["label"] == "default-embedded"
+    with pytest.raises(SystemExit, match="default model not found"):
+        mod.parse_model(f"default:{tmp_path / 'nowhere'}")
+    with pytest.raises(SystemExit, match="bad --target"):
+        mod.main(["--target", "ours,bogus", "--tasks", "compute-multiply"])
+    with pytest.raises(SystemExit, match="needs --model server"):
+        mod.main(["--target", "ours,oi043", "--model", "oracle", "--tasks", "compute-multiply"])
