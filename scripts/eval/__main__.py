@@ -170,6 +170,8 @@ def run_all(tasks: list, cfg: runner.Config, meta: dict[str, Any], jobs: int) ->
             except Exception as e:  # a harness bug in one task must not lose the others
                 r = {"name": t.name, "category": t.category, "passed": False, "reason": f"harness: {type(e).__name__}: {e}"}
             results.append(r)
+            # A partial summary after every task: a run stopped early still has its figures.
+            report.write_summary(cfg.out, report.summarize(results, {**meta, "partial": f"{len(results)}/{len(tasks)}"}))
             status = "PASS" if r["passed"] else "FAIL"
             print(f"[{i:>3}/{len(tasks)}] {cfg.target:<5} {status} {t.name:<30} {float(r.get('wall_s') or 0):6.1f}s  {r['reason'][:90]}",
                   file=sys.stderr, flush=True)
