@@ -11,6 +11,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,12 +81,21 @@ def task_env(root: Path, extra: dict[str, str], *, clear_pythonpath: bool = Fals
 def wrap(cmd: list[str], root: Path, *, sandbox: bool, network: bool) -> list[str]:
     if not sandbox:
         return cmd
-    args = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-            "--bind", str(root), str(root), "--unshare-pid", "--die-with-parent", "--cap-drop", "ALL",
-            "--chdir", str(root / "work")]
+    args = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    # A checkout or venv under /tmp (a CI clone) would vanish under the fresh /tmp: show it again.
+    for keep in _under_tmp([Path(__file__).resolve().parents[2], Path(sys.prefix), Path(sys.base_prefix)]):
+        args += ["--ro-bind", str(keep), str(keep)]
+    args += ["--bind", str(root), str(root), "--unshare-pid", "--die-with-parent", "--cap-drop", "ALL",
+             "--chdir", str(root / "work")]
     if not network:  # scripted and embedded models need no network at all
         args.append("--unshare-net")
     return args + ["--"] + cmd
+
+
+def _under_tmp(paths: list[Path]) -> list[Path]:
+    tmp = Path("/tmp").resolve()
+    found = sorted({p.resolve() for p in paths if p.resolve().is_relative_to(tmp) and p.resolve() != tmp})
+    return [p for p in found if not any(p != q and p.is_relative_to(q) for q in found)]  # outermost only
 
 
 def run(cmd: list[str], root: Path, env: dict[str, str], timeout: float, *, sandbox: bool, network: bool,
