@@ -248,12 +248,14 @@ def test_async_interpreter_achat_streams_and_keeps_its_own_history() -> None:
 
 
 @pytest.mark.slow
-def test_interpreter_dash_dash_server_serves_with_the_cli_settings(tmp_path) -> None:
+@pytest.mark.parametrize("unsafe", [False, True])
+def test_interpreter_dash_dash_server_serves_with_the_cli_settings(tmp_path, unsafe) -> None:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERPRETER_")}
     env.update(INTERPRETER_API_KEY="cli-key", PYTHONPATH=str(ROOT))
     code = "import sys; from oi_local.terminal.cli import main; sys.exit(main(sys.argv[1:]))"
-    proc = subprocess.Popen([sys.executable, "-c", code, "--server", "--port", str(port), "--custom_instructions", "Be terse."],
+    flags = ["--allow_unsafe_settings"] if unsafe else []
+    proc = subprocess.Popen([sys.executable, "-c", code, "--server", "--port", str(port), "--custom_instructions", "Be terse.", *flags],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
     try:
         url = f"http://127.0.0.1:{port}"
@@ -265,6 +267,9 @@ def test_interpreter_dash_dash_server_serves_with_the_cli_settings(tmp_path) -> 
         r = httpx.get(url + "/settings/custom_instructions", headers={"Authorization": "Bearer cli-key"})
         assert r.json() == {"custom_instructions": "Be terse."}
         assert httpx.get(url + "/settings/custom_instructions").status_code == 401
+        # auto_run is privileged: only a server started with --allow_unsafe_settings accepts it.
+        r = httpx.post(url + "/settings", headers={"Authorization": "Bearer cli-key"}, json={"auto_run": True})
+        assert r.status_code == (200 if unsafe else 403), r.text
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--server", action="store_true", help="serve the interpreter over HTTP/WebSocket")
     o.add_argument("--host", help="with --server: address to listen on")
     o.add_argument("--port", type=int, help="with --server: port to listen on")
+    o.add_argument("--allow_unsafe_settings", action="store_true",
+                   help="with --server: let clients change auto_run, system_message, languages, model and keys via /settings")
     o.add_argument("-vi", "--vision", action="store_true", help="vision mode (not available yet)")
     o.add_argument("-o", "--os", action="store_true", help="OS control mode (not available yet)")
     o.add_argument("--download", action="store_true", help="download the default local model and exit")
@@ -186,7 +188,7 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -
         except ImportError:
             print(NOT_YET.format(flag="--server"), file=sys.stderr)
             return 2
-        return int(serve(interp, args.host, args.port) or 0)
+        return int(serve(interp, args.host, args.port, allow_unsafe_settings=args.allow_unsafe_settings) or 0)
     if args.conversations:
         if not _pick_conversation(interp):
             return 0
