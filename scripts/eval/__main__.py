@@ -67,7 +67,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep task folders (printed) for inspection")
     ap.add_argument("--list", action="store_true", help="list the tasks and exit")
     ap.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"), help="print two result sets side by side")
+    ap.add_argument("--merge", nargs="+", metavar="DIR", help="rebuild one summary (in --out) from the transcripts of "
+                    "runs that were stopped and resumed with the remaining --tasks; later folders win")
     args = ap.parse_args(argv)
+    if args.merge:
+        if not args.out:
+            raise SystemExit("--merge needs --out")
+        summary = report.merge_runs([Path(d) for d in args.merge], [t.name for t in load_tasks()])
+        path = report.write_summary(Path(args.out), summary)
+        print(report.format_table(summary))
+        print(f"\nwrote {path}")
+        return 0
 
     if args.compare:
         print(report.format_compare(report.load_summary(args.compare[0]), report.load_summary(args.compare[1])))

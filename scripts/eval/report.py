@@ -99,3 +99,25 @@ def format_compare(a: dict[str, Any], b: dict[str, Any]) -> str:
             lines.append(f"  {n:<28} A {'PASS' if x['passed'] else 'FAIL'}  B {'PASS' if y['passed'] else 'FAIL'}  "
                          f"{_cut(x['reason'] or y['reason'], 80)}")
     return "\n".join(lines)
+
+
+def merge_runs(dirs: list[Path], order: list[str]) -> dict[str, Any]:
+    """One summary from the per-task results kept in each run's transcripts (a stopped run has no
+    final summary.json, but every finished task's transcript holds its result)."""
+    results: dict[str, dict[str, Any]] = {}
+    metas = []
+    for d in dirs:
+        for f in sorted((d / "transcripts").glob("*.json")):
+            tr = json.loads(f.read_text(encoding="utf-8"))
+            if tr.get("result"):
+                results[tr["result"]["name"]] = tr["result"]
+        if (d / "summary.json").is_file():
+            metas.append(load_summary(d)["meta"])
+    rank = {n: i for i, n in enumerate(order)}
+    rows = sorted(results.values(), key=lambda r: rank.get(r["name"], len(rank)))
+    meta = dict(metas[-1]) if metas else {}
+    meta.update(merged_from=[str(d) for d in dirs], wall_s=round(sum(float(r.get("wall_s") or 0) for r in rows), 1))
+    meta.pop("partial", None)
+    sources = {r.get("tokens_source") for r in rows if r.get("tokens_source")}
+    meta["tokens_source"] = sources.pop() if len(sources) == 1 else "mixed"
+    return summarize(rows, meta)
