@@ -135,3 +135,24 @@ def test_model_and_target_specs(tmp_path):
         mod.main(["--target", "ours,bogus", "--tasks", "compute-multiply"])
     with pytest.raises(SystemExit, match="needs --model server"):
         mod.main(["--target", "ours,oi043", "--model", "oracle", "--tasks", "compute-multiply"])
+
+
+def test_merge_joins_stopped_and_resumed_runs(tmp_path):
+    def run(folder: str, results: list[dict]) -> Path:
+        d = tmp_path / folder / "transcripts"
+        d.mkdir(parents=True)
+        for r in results:
+            (d / f"{r['name']}.json").write_text(json.dumps({"turns": [], "result": r}))
+        return d.parent
+
+    r = lambda n, c, ok: {"name": n, "category": c, "passed": ok, "reason": "" if ok else "x", "wall_s": 2}  # noqa: E731
+    a = run("a", [r("compute-multiply", "compute", False), r("compute-weekday", "compute", True)])
+    b = run("b", [r("compute-multiply", "compute", True), r("shell-count-lines", "shell", False)])
+    subprocess.run([sys.executable, str(EVAL), "--merge", str(a), str(b), "--out", str(tmp_path / "m")],
+                   check=True, capture_output=True, text=True)
+    s = json.loads((tmp_path / "m" / "summary.json").read_text())
+    assert [t["name"] for t in s["tasks"]] == ["compute-multiply", "compute-weekday", "shell-count-lines"]
+    assert s["totals"]["passed"] == 2 and s["categories"]["compute"]["pass_rate"] == 1.0  # the later run wins
+    subprocess.run([sys.executable, str(EVAL), "--merge", str(a), str(b), "--tasks", "shell", "--out", str(tmp_path / "n")],
+                   check=True, capture_output=True, text=True)
+    assert json.loads((tmp_path / "n" / "summary.json").read_text())["totals"]["tasks"] == 1

@@ -70,14 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--merge", nargs="+", metavar="DIR", help="rebuild one summary (in --out) from the transcripts of "
                     "runs that were stopped and resumed with the remaining --tasks; later folders win")
     args = ap.parse_args(argv)
-    if args.merge:
-        if not args.out:
-            raise SystemExit("--merge needs --out")
-        summary = report.merge_runs([Path(d) for d in args.merge], [t.name for t in load_tasks()])
-        path = report.write_summary(Path(args.out), summary)
-        print(report.format_table(summary))
-        print(f"\nwrote {path}")
-        return 0
+    if args.merge and not args.out:
+        raise SystemExit("--merge needs --out")
 
     if args.compare:
         print(report.format_compare(report.load_summary(args.compare[0]), report.load_summary(args.compare[1])))
@@ -86,6 +80,13 @@ def main(argv: list[str] | None = None) -> int:
         tasks = select(load_tasks(), args.tasks)
     except TaskError as e:
         raise SystemExit(str(e))
+    if args.merge:
+        keep = [t.name for t in tasks]  # --tasks narrows the merge, e.g. to the tasks two runs share
+        summary = report.merge_runs([Path(d) for d in args.merge], keep)
+        path = report.write_summary(Path(args.out), summary)
+        print(report.format_table(summary))
+        print(f"\nwrote {path}")
+        return 0
     if args.list:
         for t in tasks:
             print(f"{t.category:<10} {t.name:<32} {len(t.prompts)} prompt(s)  {t.prompts[0][:70]!r}")

@@ -114,7 +114,7 @@ def merge_runs(dirs: list[Path], order: list[str]) -> dict[str, Any]:
         if (d / "summary.json").is_file():
             metas.append(load_summary(d)["meta"])
     rank = {n: i for i, n in enumerate(order)}
-    rows = sorted(results.values(), key=lambda r: rank.get(r["name"], len(rank)))
+    rows = sorted((r for r in results.values() if r["name"] in rank), key=lambda r: rank[r["name"]])
     meta = dict(metas[-1]) if metas else {}
     meta.update(merged_from=[str(d) for d in dirs], wall_s=round(sum(float(r.get("wall_s") or 0) for r in rows), 1))
     meta.pop("partial", None)
