@@ -31,6 +31,13 @@ def _label(s: dict[str, Any]) -> str:
     return f"{name} ({m.get('model_label', '?')})"
 
 
+def _color(s: dict[str, Any], i: int) -> str:
+    """Ours in blues, the original in orange, whatever the order."""
+    if s.get("meta", {}).get("target") == "oi043":
+        return COLORS[2]
+    return COLORS[0] if i == 0 else COLORS[1]
+
+
 def plot_pass_rates(summaries: list[dict[str, Any]], out: Path) -> Path:
     cats = sorted({c for s in summaries for c in s["categories"]}) + ["ALL"]
     width = 0.8 / len(summaries)
@@ -38,7 +45,7 @@ def plot_pass_rates(summaries: list[dict[str, Any]], out: Path) -> Path:
     for i, s in enumerate(summaries):
         rates = [100 * (s["totals"]["pass_rate"] if c == "ALL" else s["categories"].get(c, {}).get("pass_rate", 0.0)) for c in cats]
         xs = [j + (i - (len(summaries) - 1) / 2) * width for j in range(len(cats))]
-        bars = ax.bar(xs, rates, width, label=_label(s), color=COLORS[i % len(COLORS)])
+        bars = ax.bar(xs, rates, width, label=_label(s), color=_color(s, i))
         ax.bar_label(bars, fmt="%.0f", fontsize=7, padding=1)
     ax.set_xticks(range(len(cats)), cats, rotation=20)
     ax.set_ylabel("tasks passed (%)")
@@ -64,7 +71,7 @@ def plot_bench(bench: dict[str, Any], out: Path) -> Path | None:
         vals = [float(bench[t].get(k) or 0) for k in keys]
         xs = [j + (i - (len(targets) - 1) / 2) * width for j in range(len(keys))]
         bars = ax.bar(xs, vals, width, label={"ours": "oi-local", "oi043": "open-interpreter 0.4.3"}.get(t, t),
-                      color=COLORS[i % len(COLORS)])
+                      color=COLORS[2] if t == "oi043" else COLORS[0])
         ax.bar_label(bars, fmt="%.2f", fontsize=7, padding=1)
     ax.set_xticks(range(len(keys)), [k[:-2].replace("_", " ") for k in keys], rotation=15)
     ax.set_ylabel("seconds (lower is better)")
