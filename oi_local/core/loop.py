@@ -29,29 +29,23 @@ MISSING_MODULE_NUDGE = (
 )
 
 
-ERROR_NUDGE = (
-    "That code failed, so its output is not the answer. Reply with a corrected ```python block that "
-    "fixes the error (print the data first if you are unsure what it looks like)."
-)
-
-
 def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Message]:
     """Run the loop until the model answers without code (or a stopping rule fires)."""
     steps = 0
     ran: list[tuple[str, str]] = []  # code run since the last user message
     outputs: list[str] = []
-    missing_module = failed = fix_nudged = False
+    missing_module = fix_nudged = False
     extra: str | None = None
     while True:
         code_msgs: list[Message] = []
         yield from _assistant_turn(engine, code_msgs, extra_user=extra)
         extra = None
         if not code_msgs:
-            if failed and not fix_nudged and steps < engine.max_code_steps:
-                # Small models answer a traceback with a made-up result or give up ("pandas is not
-                # installed"): ask once, without storing the request, for a fixed attempt.
+            if missing_module and not fix_nudged and steps < engine.max_code_steps:
+                # Small models reach for pandas, then give up ("pandas is not installed"): ask
+                # once, without storing the request, for a standard-library attempt.
                 fix_nudged = True
-                extra = MISSING_MODULE_NUDGE if missing_module else ERROR_NUDGE
+                extra = MISSING_MODULE_NUDGE
                 continue
             if engine.loop and _needs_loop_nudge(engine, steps):
                 steps += 1
@@ -103,9 +97,6 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
             ran.append((lang, code.strip()))
             steps += 1
             missing_module = "ModuleNotFoundError: No module named" in output
-            result = engine.computer.last_result
-            # A run stopped by the user or a time limit is not an error the model should fix.
-            failed = getattr(result, "exit_code", None) not in (None, 0) and not getattr(result, "interrupted", False)
             repeated_output = bool(outputs) and output.strip() != "" and output.strip() == outputs[-1].strip()
             outputs.append(output)
             if repeated_output:
