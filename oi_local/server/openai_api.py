@@ -6,6 +6,7 @@ prose, fenced code, and the code's output. Code runs only when the server's auto
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -15,10 +16,15 @@ from typing import TYPE_CHECKING, Any, AsyncIterator
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from oi_local.server._pump import DONE, Failed, pump
-
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.server.server import Server
+
+_DONE = object()
+
+
+class _Failed:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
 
 
 def to_history(messages: Any) -> tuple[list[dict[str, Any]], str]:
@@ -160,19 +166,43 @@ async def _reply_text(server: "Server", interp: Any) -> AsyncIterator[str]:
     from oi_local.server.session import _describe
     from oi_local.server.spawn import release
 
+    loop = asyncio.get_running_loop()
+    q: asyncio.Queue[Any] = asyncio.Queue()
     cancel = threading.Event()
+
+    def put(item: Any) -> None:
+        try:
+            loop.call_soon_threadsafe(q.put_nowait, item)
+        except RuntimeError:
+            pass
 
     def approve(code_msg: dict[str, Any]) -> Any:
         return "run" if interp.auto_run and not cancel.is_set() else "skip"
 
-    thread, q = pump(lambda: interp.respond(approve), cancel, "oi-openai-request")
+    def work() -> None:
+        try:
+            gen = interp.respond(approve)
+            try:
+                for c in gen:
+                    put(c)
+                    if cancel.is_set():
+                        break
+            finally:
+                gen.close()
+        except BaseException as e:  # reported to the client, never lost
+            put(_Failed(e))
+        finally:
+            put(_DONE)
+
+    thread = threading.Thread(target=work, name="oi-openai-request", daemon=True)
+    thread.start()
     renderer = Renderer()
     try:
         while True:
             item = await q.get()
-            if item is DONE:
+            if item is _DONE:
                 break
-            if isinstance(item, Failed):  # reported to the client, never lost
+            if isinstance(item, _Failed):
                 raise _ReplyError(_describe(item.error).splitlines()[-1])
             if item.get("type") == "confirmation" and not interp.auto_run:
                 yield "\n(The code was not run: auto_run is off on this server.)\n"
