@@ -45,6 +45,7 @@ class Engine:
     empty_code_output_template = _TemplateSetting()
     code_output_sender = _TemplateSetting()
     examples = _TemplateSetting()
+    file_hints = _TemplateSetting()
 
     def __init__(self, **settings: Any) -> None:
         from oi_local.computer import Computer
@@ -67,6 +68,7 @@ class Engine:
         self.template: str | None = None  # name of the prompt set; None: chosen from the model
         self.last_trim: Trimmed | None = None
         self._counter: tuple[Any, TokenCounter] | None = None
+        self._hint: tuple[int, str, str] = (0, "", "")
         for key, value in settings.items():
             if not hasattr(self, key) and key not in type(self).__dict__:
                 raise TypeError(f"unknown setting {key!r}")
@@ -122,15 +124,44 @@ class Engine:
             code_output_sender=self.code_output_sender or "user",
         )
 
-    def build_prompt(self, extra_user: str | None = None) -> list[dict[str, Any]]:
-        """System message, few-shot examples and the conversation, fitted to the context budget."""
+    def _with_hints(self) -> list[Message]:
+        """self.messages, with workspace hints added to the newest request (a copy; never stored)."""
+        if not self.file_hints:
+            return self.messages
+        i = next((i for i in range(len(self.messages) - 1, -1, -1)
+                  if self.messages[i]["role"] == "user" and self.messages[i]["type"] == "message"), None)
+        if i is None or not isinstance(self.messages[i].get("content"), str):
+            return self.messages
+        last = self.messages[i]
+        # Once per request: later steps of the same turn keep the same text (the model may have
+        # changed the files since, and an unchanged prompt prefix keeps llama.cpp's cache warm).
+        if self._hint[:2] != (id(last), last["content"]):
+            from oi_local.core.hints import workspace_hints
+
+            try:
+                hint = workspace_hints(last["content"])
+            except OSError:
+                hint = ""
+            self._hint = (id(last), last["content"], hint)
+        if not self._hint[2]:
+            return self.messages
+        hinted = {**last, "content": f"{last['content']}\n\n{self._hint[2]}"}
+        return self.messages[:i] + [hinted] + self.messages[i + 1:]
+
+    def build_prompt(self, extra_user: str | None = None, upto: int | None = None) -> list[dict[str, Any]]:
+        """System message, few-shot examples and the conversation, fitted to the context budget.
+
+        `upto`: only the first `upto` messages (a retry that starts the answer afresh)."""
         functions = self.llm.functions_enabled()
         system = [{"role": "system", "content": self.full_system_message()}]
         if not functions:
             system += [dict(e) for e in (self.examples or [])]
-        conversation = to_chat(self.messages, self.templates(), vision=self.llm.supports_vision, functions=functions)
+        messages = self._with_hints()
+        if upto is not None:
+            messages = messages[:upto]
+        conversation = to_chat(messages, self.templates(), vision=self.llm.supports_vision, functions=functions)
         if extra_user:
-            conversation = to_chat(self.messages + [{"role": "user", "type": "message", "content": extra_user}],
+            conversation = to_chat(messages + [{"role": "user", "type": "message", "content": extra_user}],
                                    Templates(**{**self.templates().__dict__, "user_message_template": "{content}"}),
                                    vision=self.llm.supports_vision, functions=functions)
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
@@ -158,16 +189,18 @@ class Engine:
         return self._counter[1]
 
     # --- one model reply as LMC chunks ---
-    def stream_reply(self, extra_user: str | None = None) -> Iterator[Message]:
+    def stream_reply(self, extra_user: str | None = None, *, upto: int | None = None,
+                     temperature: float | None = None, seed: int | None = None) -> Iterator[Message]:
         from oi_local.llm.parser import CodeBlockParser
 
-        prompt = self.build_prompt(extra_user)
+        prompt = self.build_prompt(extra_user, upto)
         functions = self.llm.functions_enabled()
         aliases = self._aliases()
         parser = CodeBlockParser(aliases=aliases)
         tool_args: dict[int, str] = {}
         tool_emitted: dict[int, tuple[str, int]] = {}
-        stream = self.llm.stream_text(prompt, tools=[EXECUTE_TOOL] if functions else None, stop=self.stop_strings())
+        stream = self.llm.stream_text(prompt, tools=[EXECUTE_TOOL] if functions else None, stop=self.stop_strings(),
+                                      temperature=temperature, seed=seed)
         try:
             for delta in stream:
                 if "content" in delta:

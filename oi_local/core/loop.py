@@ -7,6 +7,7 @@ task with one last request for a plain answer.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from oi_local.core.lmc import Message, chunk
@@ -29,6 +30,49 @@ MISSING_MODULE_NUDGE = (
 )
 
 
+CODE_FIRST_NUDGE = (
+    "Do not answer from memory. Reply with one ```python block that finds the answer and prints it."
+)
+
+# A request with one of these words may be destructive: a reply without code there is a refusal or
+# a question, and is never pushed towards code.
+_CAREFUL_WORDS = re.compile(
+    r"\b(delet\w*|remov\w*|wipe\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|kill\w*|"
+    r"clean\w*|clear\w*|free|overwrit\w*|drop\w*|uninstall\w*|reset\w*|truncat\w*)\b", re.I)
+
+
+def _answered_from_memory(engine: "Engine") -> bool:
+    """The first reply to a request has no code, though the request needs some (small models).
+
+    Small models answer arithmetic, dates and questions about files from memory, wrongly. Not
+    pushed: a reply that asks something back, a short chat message, a possibly destructive request.
+    """
+    if not engine.template_set().get("code_first"):
+        return False
+    request = next((m for m in reversed(engine.messages) if m["role"] == "user" and m["type"] == "message"), None)
+    reply = engine.messages[-1] if engine.messages else None
+    if request is None or reply is None or reply["role"] != "assistant" or reply["type"] != "message":
+        return False
+    text, said = str(request.get("content", "")), str(reply.get("content", "")).strip()
+    if len(text.split()) < 4 or _CAREFUL_WORDS.search(text):
+        return False
+    return not said.endswith("?")
+
+
+RETRY_NOTE = (
+    "(Write one ```python block that does this and prints the result. A first try failed with: "
+    "{error} Write different code.)"
+)
+RETRY_TEMPERATURE = 0.7
+
+
+def _error_line(output: str) -> str:
+    """The line of a failed run's output that names the error (e.g. "NameError: ...")."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip() and not ln.startswith("(exit code")]
+    named = [ln for ln in lines if re.match(r"^[\w.]*(Error|Exception)\b|^\w+: ", ln)]
+    return (named or lines or ["it exited with an error."])[-1][:200]
+
+
 def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Message]:
     """Run the loop until the model answers without code (or a stopping rule fires)."""
     steps = 0
@@ -36,16 +80,35 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
     outputs: list[str] = []
     missing_module = fix_nudged = False
     extra: str | None = None
+    first = True
+    turn_start = len(engine.messages)  # where this answer begins: a fresh retry starts here again
+    failure: str | None = None  # the error of the latest failed run, until code runs cleanly
+    retries = 0
+    max_retries = int(engine.template_set().get("fresh_retries") or 0)
+    sampling: dict[str, Any] = {}
     while True:
         code_msgs: list[Message] = []
-        yield from _assistant_turn(engine, code_msgs, extra_user=extra)
-        extra = None
+        yield from _assistant_turn(engine, code_msgs, extra_user=extra, **sampling)
+        extra, sampling = None, {}
+        if not code_msgs and first and _answered_from_memory(engine):
+            first = False
+            extra = CODE_FIRST_NUDGE  # asked once and not stored: the history stays the user's
+            continue
+        first = False
         if not code_msgs:
             if missing_module and not fix_nudged and steps < engine.max_code_steps:
                 # Small models reach for pandas, then give up ("pandas is not installed"): ask
                 # once, without storing the request, for a standard-library attempt.
                 fix_nudged = True
                 extra = MISSING_MODULE_NUDGE
+                continue
+            if failure and retries < max_retries and steps < engine.max_code_steps:
+                # After a failed run a small model explains the error or makes up a result, and
+                # asked again at temperature 0 it writes the same code. A fresh answer to the request
+                # alone (without the failed attempt), sampled, with the error named, often works.
+                retries += 1
+                extra = RETRY_NOTE.format(error=failure)
+                sampling = {"upto": turn_start, "temperature": RETRY_TEMPERATURE, "seed": retries}
                 continue
             if engine.loop and _needs_loop_nudge(engine, steps):
                 steps += 1
@@ -59,8 +122,14 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
                 yield from _console_note(f"Language {lang!r} is not available here.")
                 continue
             if (lang, code.strip()) in ran:
-                # Small models re-send code that already ran instead of answering: end the task.
+                # Small models re-send code that already ran instead of answering: end the task,
+                # or after a failure, try a fresh sampled answer (see above).
                 engine.messages.remove(code_msg)
+                if failure and retries < max_retries and steps < engine.max_code_steps:
+                    retries += 1
+                    extra = RETRY_NOTE.format(error=failure)
+                    sampling = {"upto": turn_start, "temperature": RETRY_TEMPERATURE, "seed": retries}
+                    break
                 yield from _final_answer(engine)
                 return
             closed = code_msg.pop("closed", True)
@@ -97,6 +166,10 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
             ran.append((lang, code.strip()))
             steps += 1
             missing_module = "ModuleNotFoundError: No module named" in output
+            result = getattr(engine.computer, "last_result", None)
+            # A run stopped by the user or a time limit is not an error to retry.
+            failed = getattr(result, "exit_code", None) not in (None, 0) and not getattr(result, "interrupted", False)
+            failure = _error_line(output) if failed else None
             repeated_output = bool(outputs) and output.strip() != "" and output.strip() == outputs[-1].strip()
             outputs.append(output)
             if repeated_output:
@@ -109,7 +182,8 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
             return
 
 
-def _assistant_turn(engine: "Engine", code_msgs: list[Message], extra_user: str | None = None, allow_code: bool = True) -> Iterator[Message]:
+def _assistant_turn(engine: "Engine", code_msgs: list[Message], extra_user: str | None = None, allow_code: bool = True,
+                    **sampling: Any) -> Iterator[Message]:
     """Stream one model reply, storing message/code parts in engine.messages as they grow.
 
     Code blocks are collected in `code_msgs` (with a transient "closed" flag). With
@@ -118,7 +192,7 @@ def _assistant_turn(engine: "Engine", code_msgs: list[Message], extra_user: str 
     current: Message | None = None
     skipping = False
     try:
-        for c in engine.stream_reply(extra_user=extra_user):
+        for c in engine.stream_reply(extra_user=extra_user, **sampling):
             if c.get("type") == "code" and not allow_code:
                 skipping = not c.get("end")
                 continue

@@ -18,6 +18,9 @@ TEMPLATE_KEYS = (
     "empty_code_output_template",
     "code_output_sender",
     "examples",
+    "file_hints",  # true: show the first lines of files (and the names in folders) a request names
+    "code_first",  # true: a first reply without code (not a question, not a risky request) is asked for code once
+    "fresh_retries",  # N: after a failed run answered without a fix, up to N fresh sampled answers
     "system_role",  # false: the chat template has no system role; it goes into the first user turn
 )
 

@@ -162,15 +162,20 @@ class Llm:
 
     # --- streaming ---
     def stream_text(self, messages: list[dict[str, Any]], *, tools: list[dict] | None = None, max_tokens: int | None = None,
-                    stop: list[str] | None = None) -> Iterator[dict[str, Any]]:
-        """Yield normalised deltas: {"content": str} or {"tool_call": {...partial...}}."""
+                    stop: list[str] | None = None, temperature: float | None = None,
+                    seed: int | None = None) -> Iterator[dict[str, Any]]:
+        """Yield normalised deltas: {"content": str} or {"tool_call": {...partial...}}.
+
+        `temperature`/`seed` override the settings for this one request (the loop's sampled retries)."""
         params: dict[str, Any] = {
             "messages": messages,
             "model": self.model,
             "stream": True,
             "max_tokens": max_tokens or self.effective_max_tokens(),
-            "temperature": self.temperature,
+            "temperature": self.temperature if temperature is None else temperature,
         }
+        if seed is not None:
+            params["seed"] = seed
         stop = stop if stop is not None else self.stop
         if stop:
             params["stop"] = stop

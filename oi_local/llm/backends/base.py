@@ -32,6 +32,7 @@ class Backend(Protocol):
         temperature: float | None = None,
         stop: list[str] | None = None,
         tools: list[dict[str, Any]] | None = None,
+        seed: int | None = None,
     ) -> Iterator[dict[str, Any]]:
         """Stream OpenAI-style chunks for `messages` (OpenAI chat format). Closing the iterator
         early must cancel generation promptly."""

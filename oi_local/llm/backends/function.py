@@ -53,9 +53,12 @@ class FunctionBackend:
         temperature: float | None = None,
         stop: list[str] | None = None,
         tools: list[dict[str, Any]] | None = None,
+        seed: int | None = None,
     ) -> Iterator[dict[str, Any]]:
         offered = {"messages": messages, "model": model, "stream": stream, "max_tokens": max_tokens,
                    "temperature": temperature, "stop": stop, "tools": tools}
+        if seed is not None:
+            offered["seed"] = seed
         kwargs = offered if self._accepts is None else {k: v for k, v in offered.items() if k in self._accepts}
         result: Any = None
         finished = False

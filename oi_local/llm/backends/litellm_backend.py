@@ -72,6 +72,7 @@ class LiteLLMBackend:
         temperature: float | None = None,
         stop: list[str] | None = None,
         tools: list[dict[str, Any]] | None = None,
+        seed: int | None = None,
     ) -> Iterator[dict[str, Any]]:
         litellm = import_litellm()
         params: dict[str, Any] = {
@@ -83,7 +84,8 @@ class LiteLLMBackend:
         }
         for key, value in (("api_key", self.api_key), ("api_base", self.api_base),
                            ("api_version", self.api_version), ("max_tokens", max_tokens),
-                           ("temperature", temperature), ("stop", stop or None), ("tools", tools or None)):
+                           ("temperature", temperature), ("stop", stop or None), ("tools", tools or None),
+                           ("seed", seed)):
             if value is not None:
                 params[key] = value
         response: Any = None

@@ -265,6 +265,7 @@ class OpenAICompatibleBackend:
         temperature: float | None = None,
         stop: list[str] | None = None,
         tools: list[dict[str, Any]] | None = None,
+        seed: int | None = None,
     ) -> Iterator[dict[str, Any]]:
         import httpx
         import openai
@@ -279,6 +280,8 @@ class OpenAICompatibleBackend:
             params["stop"] = stop
         if tools:
             params["tools"] = tools
+        if seed is not None:
+            params["seed"] = seed
         response: Any = None
         try:
             response = self._get_client().chat.completions.create(**params)

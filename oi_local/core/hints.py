@@ -1,0 +1,98 @@
+"""Workspace hints: a short look at the files and folders a request names.
+
+A small model cannot explore before it writes code: asked about sales.csv it guesses the column
+names, asked to fix greet.py it writes a new script instead. Showing the first lines of a named
+file (or the names in a named folder) next to the request lets it write the right code the first
+time. Bounded and read-only: a few paths, a few lines each, text files only.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+MAX_PATHS = 3
+MAX_LINES = 24
+MAX_CHARS = 1200
+MAX_ENTRIES = 30
+
+# Path-like words: "sales.csv", "src/app.py", "notes/", "./data.json"
+_PATHISH = re.compile(r"[\w.~/-]*[\w/](?:\.[\w]+)?")
+_FOLDER_WORD = re.compile(r"\b(?:the\s+)?([\w.-]+)\s+(?:folder|directory|dir|subfolder)\b|\b(?:folder|directory)\s+(?:called\s+|named\s+)?([\w.-]+)", re.I)
+_HERE = re.compile(r"\b(?:this|current|the working)\s+(?:folder|directory)\b", re.I)
+
+
+def mentioned_paths(text: str, cwd: Path) -> list[Path]:
+    """Existing files/folders under `cwd` that the text names, in order of mention."""
+    found: list[Path] = []
+    base = cwd.resolve()
+
+    def add(word: str) -> None:
+        word = word.strip("`'\".,;:!?()[]{}<>")
+        if not word or word in (".", "..") or word.startswith(("/", "~")):
+            return
+        p = (base / word).resolve()
+        try:
+            p.relative_to(base)  # never look outside the working folder
+        except ValueError:
+            return
+        if p != base and p.exists() and p not in found:
+            found.append(p)
+
+    for m in _FOLDER_WORD.finditer(text):
+        add(m.group(1) or m.group(2) or "")
+    for m in _PATHISH.finditer(text):
+        w = m.group(0)
+        if "." in w.strip(".") or "/" in w:
+            add(w)
+    if _HERE.search(text) and base not in found:
+        found.append(base)
+    return found[:MAX_PATHS]
+
+
+def _file_preview(p: Path, name: str) -> str | None:
+    try:
+        with open(p, "rb") as f:
+            head = f.read(MAX_CHARS + 1)
+        size = p.stat().st_size
+    except OSError:
+        return None
+    if b"\0" in head:
+        return f"({name} is a binary file of {size} bytes.)"
+    text = head[:MAX_CHARS].decode("utf-8", errors="replace")
+    lines = text.splitlines()
+    cut = len(head) > MAX_CHARS or len(lines) > MAX_LINES
+    if len(head) > MAX_CHARS and lines:
+        lines = lines[:-1]  # the last line may be cut mid-way
+    lines = lines[:MAX_LINES]
+    if not lines:
+        return f"({name} is empty.)"
+    title = f"First lines of {name}:" if cut else f"{name} contains:"
+    return title + "\n" + "\n".join(lines)
+
+
+def _folder_preview(p: Path, name: str) -> str | None:
+    try:
+        entries = sorted(os.scandir(p), key=lambda e: e.name)
+    except OSError:
+        return None
+    names = [e.name + ("/" if e.is_dir() else "") for e in entries if not e.name.startswith(".")]
+    if not names:
+        return f"({name} is empty.)"
+    more = f" and {len(names) - MAX_ENTRIES} more" if len(names) > MAX_ENTRIES else ""
+    return f"{name} contains: " + ", ".join(names[:MAX_ENTRIES]) + more
+
+
+def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str:
+    """The previews for `text`, or "" when it names nothing that exists."""
+    base = Path(cwd or os.getcwd())
+    parts = []
+    for p in mentioned_paths(text, base):
+        name = "." if p == base.resolve() else os.path.relpath(p, base.resolve())
+        if p.is_dir():
+            preview = _folder_preview(p, "The current folder" if name == "." else f"The folder {name}/")
+        else:
+            preview = _file_preview(p, name)
+        if preview:
+            parts.append(preview)
+    return "\n\n".join(parts)

@@ -1,0 +1,128 @@
+"""The small-model prompt set's helpers: workspace hints and the code-first rule.
+
+Real files in a temporary folder, a scripted model through the public API, real code execution.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.hints import MAX_LINES, mentioned_paths, workspace_hints
+from scripted import scripted_interpreter
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "photos").mkdir()
+    for name in ("beach.jpeg", "dog.jpeg"):
+        (tmp_path / "photos" / name).write_text("x")
+    (tmp_path / "sales.csv").write_text("date,product,amount\n2024-01-02,widget,12.5\n")
+    (tmp_path / "greet.py").write_text('pritn("hi")\n')
+    (tmp_path / "big.txt").write_text("".join(f"line {i}\n" for i in range(500)))
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01\x02" * 10)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_named_file_is_shown_in_full_when_short(folder: Path) -> None:
+    hint = workspace_hints("What is the total of the amount column in sales.csv?")
+    assert hint == "sales.csv contains:\ndate,product,amount\n2024-01-02,widget,12.5"
+
+
+def test_a_long_file_shows_only_its_first_lines(folder: Path) -> None:
+    hint = workspace_hints("How many lines does big.txt have?")
+    assert hint.startswith("First lines of big.txt:\nline 0\n")
+    assert len(hint.splitlines()) == MAX_LINES + 1
+    assert "line 499" not in hint
+
+
+def test_named_folders_list_their_entries(folder: Path) -> None:
+    assert workspace_hints("Rename every .jpeg file in the photos folder to .jpg") == \
+        "The folder photos/ contains: beach.jpeg, dog.jpeg"
+    here = workspace_hints("Move the PDF files in this folder into pdfs")
+    assert here.startswith("The current folder contains: big.txt, blob.bin, greet.py, photos/, sales.csv")
+
+
+def test_nothing_outside_the_folder_and_nothing_binary(folder: Path) -> None:
+    (folder.parent / "secret.txt").write_text("do not show")
+    assert workspace_hints("print ../secret.txt and /etc/passwd and ~/.bashrc") == ""
+    assert workspace_hints("What is 2 + 2?") == ""
+    assert workspace_hints("what is in blob.bin") == "(blob.bin is a binary file of 30 bytes.)"
+    assert mentioned_paths("a.csv b.csv greet.py sales.csv big.txt photos/", folder) == \
+        [folder / "greet.py", folder / "sales.csv", folder / "big.txt"]  # at most 3, in order
+
+
+def test_hints_reach_the_model_but_not_the_history(folder: Path) -> None:
+    interp, model = scripted_interpreter(["```python\nprint(12.5)\n```", "The total is 12.5."])
+    interp.template = "small"
+    try:
+        interp.chat("What is the total of the amount column in sales.csv?", display=False)
+        first_prompt = model.prompts[0]
+        request = first_prompt[-1]["content"]
+        assert "sales.csv contains:\ndate,product,amount" in request
+        assert request.index("sales.csv contains") < request.index("(Write one")
+        assert interp.messages[0]["content"] == "What is the total of the amount column in sales.csv?"
+        # The second call of the same turn sees the same hint (stable prefix for the KV cache).
+        assert model.prompts[1][len(first_prompt) - 1]["content"] == request
+    finally:
+        interp.close()
+
+
+def test_the_plain_prompt_set_has_no_hints(folder: Path) -> None:
+    interp, model = scripted_interpreter(["The total is 12.5."])
+    try:
+        interp.chat("What is the total of the amount column in sales.csv?", display=False)
+        assert "contains:" not in model.prompts[0][-1]["content"]
+    finally:
+        interp.close()
+
+
+def _nudged(prompt: list[dict]) -> bool:
+    return "Do not answer from memory" in prompt[-1]["content"]
+
+
+def test_an_answer_from_memory_is_asked_once_for_code(folder: Path) -> None:
+    interp, model = scripted_interpreter([
+        "349808 * 38490739 is 129.",
+        "```python\nprint(349808 * 38490739)\n```",
+        "It is 13464368428112.",
+    ])
+    interp.template = "small"
+    try:
+        out = interp.chat("What is 349808 * 38490739?", display=False)
+        assert _nudged(model.prompts[1]) and not _nudged(model.prompts[2])
+        assert any(m["type"] == "console" and "13464368428112" in m["content"] for m in interp.messages)
+        assert out[-1]["content"] == "It is 13464368428112."
+        assert not any("Do not answer from memory" in str(m.get("content")) for m in interp.messages)
+    finally:
+        interp.close()
+
+
+@pytest.mark.parametrize("request_text, reply", [
+    ("Delete all the files in my home folder please", "I won't do that."),
+    ("Free up some space on my disk", "Which files can I remove?"),
+    ("hello there", "Hello! I can run code for you."),
+    ("Can you help me with something today", "Sure, what do you need?"),
+])
+def test_refusals_questions_and_chat_are_left_alone(folder: Path, request_text: str, reply: str) -> None:
+    interp, model = scripted_interpreter([reply, "```python\nprint('should not run')\n```"])
+    interp.template = "small"
+    try:
+        interp.chat(request_text, display=False)
+        assert model.calls == 1
+        assert not any(m["type"] == "code" for m in interp.messages)
+    finally:
+        interp.close()
+
+
+def test_the_rule_asks_only_once(folder: Path) -> None:
+    interp, model = scripted_interpreter(["It is Monday.", "It is still Monday."])
+    interp.template = "small"
+    try:
+        interp.chat("On what day of the week was 14 July 1789?", display=False)
+        assert model.calls == 2
+        assert [m["content"] for m in interp.messages if m["role"] == "assistant"] == ["It is Monday.", "It is still Monday."]
+    finally:
+        interp.close()
