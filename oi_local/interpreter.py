@@ -87,18 +87,18 @@ class OpenInterpreter(Engine):
 
             record(self)
 
-    def stream_reply(self, extra_user: str | None = None) -> Iterator[Message]:
+    def stream_reply(self, extra_user: str | None = None, **options: Any) -> Iterator[Message]:
         """The engine's reply, with max_budget checked before the request is sent."""
         if self.max_budget is None:
-            yield from super().stream_reply(extra_user)
+            yield from super().stream_reply(extra_user, **options)
             return
         from oi_local.terminal import budget
 
-        prompt_tokens = self._token_counter().total(self.build_prompt(extra_user))
+        prompt_tokens = self._token_counter().total(self.build_prompt(extra_user, options.get("upto")))
         budget.check(self, prompt_tokens)
         written: list[str] = []
         try:
-            for c in super().stream_reply(extra_user):
+            for c in super().stream_reply(extra_user, **options):
                 if isinstance(c.get("content"), str):
                     written.append(c["content"])
                 yield c

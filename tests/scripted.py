@@ -15,10 +15,12 @@ class ScriptedModel:
         self.piece = piece
         self.finish_reason = finish_reason
         self.prompts: list[list[dict[str, Any]]] = []
+        self.options: list[dict[str, Any]] = []  # the other arguments of each call (temperature, seed, ...)
 
     def __call__(self, messages: list[dict[str, Any]], model: Any = None, stream: bool = True,
-                 max_tokens: int | None = None, **_: Any) -> Iterator[dict[str, Any]]:
+                 max_tokens: int | None = None, **options: Any) -> Iterator[dict[str, Any]]:
         self.prompts.append([dict(m) for m in messages])
+        self.options.append(options)
         n = len(self.prompts) - 1
         reply = self.replies[n] if n < len(self.replies) else self.replies[-1]
         text = reply(messages) if callable(reply) else reply

@@ -126,3 +126,53 @@ def test_the_rule_asks_only_once(folder: Path) -> None:
         assert [m["content"] for m in interp.messages if m["role"] == "assistant"] == ["It is Monday.", "It is still Monday."]
     finally:
         interp.close()
+
+
+def test_a_failed_run_answered_in_prose_is_retried_afresh(folder: Path) -> None:
+    interp, model = scripted_interpreter([
+        "```python\nprint(len(str(factorial(100))))\n```",   # NameError
+        "The factorial of 100 is 3628800.",                    # made up, no fix
+        "```python\nimport math\nprint(len(str(math.factorial(100))))\n```",
+        "100! has 158 digits.",
+    ])
+    interp.template = "small"
+    try:
+        out = interp.chat("How many digits does 100 factorial have?", display=False)
+        retry = model.prompts[2]
+        # Afresh: the request (its reminder now naming the error) is the last thing the model sees.
+        assert "factorial(100))))" not in "".join(str(m["content"]) for m in retry[-2:])
+        assert retry[-1]["content"].startswith("How many digits does 100 factorial have?")
+        assert "A first try failed with: NameError: name 'factorial' is not defined" in retry[-1]["content"]
+        assert model.options[2]["temperature"] == 0.7 and model.options[2]["seed"] == 1
+        assert model.options[0]["temperature"] == 0.0 and "seed" not in model.options[0]
+        assert any(m["type"] == "console" and m["content"].strip() == "158" for m in interp.messages)
+        assert out[-1]["content"] == "100! has 158 digits."
+        # The history keeps everything that happened, and nothing the loop said to the model.
+        assert [m["type"] for m in interp.messages if m["role"] == "assistant"] == ["code", "message", "code", "message"]
+        assert not any("first try failed" in str(m.get("content")) for m in interp.messages)
+    finally:
+        interp.close()
+
+
+def test_the_same_failing_code_again_is_retried_too_and_retries_are_capped(folder: Path) -> None:
+    bad = "```python\nprint(1 / 0)\n```"
+    interp, model = scripted_interpreter([bad, bad, "```python\nprint(2 / 0)\n```", "Sorry.", "```python\nprint(3 / 0)\n```", "It cannot be done."])
+    interp.template = "small"
+    try:
+        interp.chat("Divide one by zero and print it for me", display=False)
+        seeds = [o.get("seed") for o in model.options]
+        assert seeds == [None, None, 1, None, 2, None]
+        assert interp.messages[-1]["content"] == "It cannot be done."
+        runs = [m["content"] for m in interp.messages if m["type"] == "code"]
+        assert runs == ["print(1 / 0)", "print(2 / 0)", "print(3 / 0)"]  # the repeat was not run again
+    finally:
+        interp.close()
+
+
+def test_the_plain_prompt_set_does_not_retry(folder: Path) -> None:
+    interp, model = scripted_interpreter(["```python\nprint(1 / 0)\n```", "It failed: division by zero."])
+    try:
+        interp.chat("Divide one by zero", display=False)
+        assert model.calls == 2
+    finally:
+        interp.close()
