@@ -31,7 +31,7 @@ MISSING_MODULE_NUDGE = (
 
 
 CODE_FIRST_NUDGE = (
-    "Do not answer from memory. Reply with one ```python block that finds the answer and prints it."
+    "(Do not answer from memory. Write one ```python block that finds the answer and prints it.)"
 )
 
 # A request with one of these words may be destructive: a reply without code there is a refusal or
@@ -91,8 +91,11 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
         yield from _assistant_turn(engine, code_msgs, extra_user=extra, **sampling)
         extra, sampling = None, {}
         if not code_msgs and first and _answered_from_memory(engine):
+            # Asked once, afresh: the guess is left out of this prompt (shown the guess, the model
+            # prints it), and the request is not stored, so the history stays the user's.
             first = False
-            extra = CODE_FIRST_NUDGE  # asked once and not stored: the history stays the user's
+            extra = CODE_FIRST_NUDGE
+            sampling = {"upto": turn_start}
             continue
         first = False
         if not code_msgs:
