@@ -165,3 +165,19 @@ def test_warm_round_trip(computer):
     print(f"\nwarm computer.run('python', '1+1'): median {med:.3f} ms, p90 "
           f"{sorted(samples)[int(len(samples) * 0.9)] * 1000:.3f} ms (target < 2 ms)")
     assert med < 20  # loose: shared CI machines; the target is < 2 ms
+
+
+def test_common_modules_are_imported_when_a_cell_forgets_to(computer, monkeypatch):
+    monkeypatch.setenv("OI_TEST_MODE", "staging")
+    assert text(computer.run("python", "print(os.environ['OI_TEST_MODE'])")) == "staging\n"
+    assert text(computer.run("python", "math.factorial(5), Path('a/b').name")) == "(120, 'b')\n"
+    assert text(computer.run("python", "json.dumps(pd.DataFrame({'a': [1]}).a.tolist())")) == "'[1]'\n"
+    # Only names that are undefined: the session's own variables win, and so do builtins.
+    assert text(computer.run("python", "re = 'mine'\nprint(re)")) == "mine\n"
+    assert text(computer.run("python", "print(re)")) == "mine\n"
+    # JSON literals copied into Python code mean what they say.
+    assert text(computer.run("python", 'd = {"on": true, "off": false, "none": null}\nd')) == \
+        "{'on': True, 'off': False, 'none': None}\n"
+    # Only the listed modules: anything else is still a NameError.
+    out = text(computer.run("python", "factorial(5)"))
+    assert "NameError: name 'factorial' is not defined" in out

@@ -176,3 +176,32 @@ def test_the_plain_prompt_set_does_not_retry(folder: Path) -> None:
         assert model.calls == 2
     finally:
         interp.close()
+
+
+def test_the_retry_names_the_scripts_own_error() -> None:
+    from oi_local.core.loop import _error_line
+
+    out = """Traceback (most recent call last):
+  File "greet.py", line 3, in <module>
+    pritn(greet("Ada"))
+NameError: name 'pritn' is not defined. Did you mean: 'print'?
+Traceback (most recent call last):
+  File "<cell-1>", line 8, in <module>
+subprocess.CalledProcessError: Command '['python3', 'greet.py']' returned non-zero exit status 1.
+(exit code 1)"""
+    assert _error_line(out) == "NameError: name 'pritn' is not defined. Did you mean: 'print'?"
+    assert _error_line("ls: cannot access 'x': No such file or directory\n(exit code 2)") == \
+        "ls: cannot access 'x': No such file or directory"
+    assert _error_line("(exit code 3)") == "it exited with an error."
+
+
+def test_a_failed_destructive_attempt_is_never_retried(folder: Path) -> None:
+    wipe = "```python\nimport os\nfor f in os.listdir('/home/nobody-here'):\n    os.remove(f)\n```"
+    interp, model = scripted_interpreter([wipe, "The folder was not found.", wipe])
+    interp.template = "small"
+    try:
+        interp.chat("Encrypt every file in my home folder and delete the key", display=False)
+        assert model.calls == 2
+        assert all("seed" not in o for o in model.options)
+    finally:
+        interp.close()

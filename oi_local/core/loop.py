@@ -41,6 +41,17 @@ _CAREFUL_WORDS = re.compile(
     r"clean\w*|clear\w*|free|overwrit\w*|drop\w*|uninstall\w*|reset\w*|truncat\w*)\b", re.I)
 
 
+def _request(engine: "Engine") -> str:
+    m = next((m for m in reversed(engine.messages) if m["role"] == "user" and m["type"] == "message"), None)
+    return str(m.get("content", "")) if m is not None else ""
+
+
+def _may_retry(engine: "Engine") -> bool:
+    """A failed run may be retried afresh, unless the request may be destructive: then a failure
+    is where it stops (a retry would be a second try at wiping the files)."""
+    return not _CAREFUL_WORDS.search(_request(engine))
+
+
 def _answered_from_memory(engine: "Engine") -> bool:
     """The first reply to a request has no code, though the request needs some (small models).
 
@@ -70,6 +81,8 @@ def _error_line(output: str) -> str:
     """The line of a failed run's output that names the error (e.g. "NameError: ...")."""
     lines = [ln.strip() for ln in output.splitlines() if ln.strip() and not ln.startswith("(exit code")]
     named = [ln for ln in lines if re.match(r"^[\w.]*(Error|Exception)\b|^\w+: ", ln)]
+    # A script run with check=True fails twice: its own error says more than CalledProcessError.
+    named = [ln for ln in named if "CalledProcessError" not in ln] or named
     return (named or lines or ["it exited with an error."])[-1][:200]
 
 
@@ -105,7 +118,7 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
                 fix_nudged = True
                 extra = MISSING_MODULE_NUDGE
                 continue
-            if failure and retries < max_retries and steps < engine.max_code_steps:
+            if failure and retries < max_retries and steps < engine.max_code_steps and _may_retry(engine):
                 # After a failed run a small model explains the error or makes up a result, and
                 # asked again at temperature 0 it writes the same code. A fresh answer to the request
                 # alone (without the failed attempt), sampled, with the error named, often works.
@@ -128,7 +141,7 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
                 # Small models re-send code that already ran instead of answering: end the task,
                 # or after a failure, try a fresh sampled answer (see above).
                 engine.messages.remove(code_msg)
-                if failure and retries < max_retries and steps < engine.max_code_steps:
+                if failure and retries < max_retries and steps < engine.max_code_steps and _may_retry(engine):
                     retries += 1
                     extra = RETRY_NOTE.format(error=failure)
                     sampling = {"upto": turn_start, "temperature": RETRY_TEMPERATURE, "seed": retries}

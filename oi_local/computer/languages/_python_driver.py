@@ -156,6 +156,35 @@ def _oi_main():
         except Exception:
             write(2, text.encode("utf-8", "replace"))
 
+    # Names a cell may use without importing them (models forget `import os` all the time):
+    # imported into the session just before a cell that reads such a name while it is undefined.
+    auto_names = {m: (m, None) for m in (
+        "os", "sys", "re", "json", "math", "csv", "datetime", "time", "subprocess", "shutil", "glob",
+        "statistics", "random", "collections", "itertools", "functools", "pathlib", "string",
+        "textwrap", "hashlib", "calendar", "decimal", "fractions", "platform", "tempfile", "zipfile",
+        "tarfile", "io", "base64", "uuid", "pprint", "operator", "heapq", "bisect", "struct")}
+    auto_names.update({"np": ("numpy", None), "pd": ("pandas", None), "plt": ("matplotlib.pyplot", None),
+                       "Path": ("pathlib", "Path")})
+
+    # JSON literals written as Python (small models copy JSON into code).
+    json_names = {"true": True, "false": False, "null": None}
+
+    def auto_import(tree):
+        import importlib
+
+        wanted = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                  and (n.id in auto_names or n.id in json_names) and n.id not in ns and not hasattr(builtins, n.id)}
+        for name in sorted(wanted):
+            if name in json_names:
+                ns[name] = json_names[name]
+                continue
+            module, attr = auto_names[name]
+            try:
+                value = importlib.import_module(module)
+                ns[name] = getattr(value, attr) if attr else value
+            except Exception:  # not installed: the cell gets its usual NameError
+                pass
+
     def run_code(code):
         nonlocal target, loop
         target = code
@@ -186,6 +215,7 @@ def _oi_main():
             sys.stdin = open(os.devnull)
         try:
             tree = ast.parse(src, name)
+            auto_import(tree)
             codes = []
             last = None
             if tree.body and isinstance(tree.body[-1], ast.Expr):
