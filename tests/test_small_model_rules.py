@@ -205,3 +205,18 @@ def test_a_failed_destructive_attempt_is_never_retried(folder: Path) -> None:
         assert all("seed" not in o for o in model.options)
     finally:
         interp.close()
+
+
+def test_each_rule_can_be_switched_off(folder: Path) -> None:
+    interp, model = scripted_interpreter(["It is 129.", "```python\nprint(1 / 0)\n```", "It failed."])
+    interp.template = "small"
+    interp.code_first = False
+    interp.fresh_retries = 0
+    interp.file_hints = False
+    try:
+        interp.chat("What is 349808 * 38490739 in sales.csv terms?", display=False)
+        assert model.calls == 1 and "contains:" not in model.prompts[0][-1]["content"]
+        interp.chat("Now divide one by zero for me please", display=False)
+        assert model.calls == 3  # code, then the prose answer: no retry
+    finally:
+        interp.close()

@@ -46,6 +46,8 @@ class Engine:
     code_output_sender = _TemplateSetting()
     examples = _TemplateSetting()
     file_hints = _TemplateSetting()
+    code_first = _TemplateSetting()
+    fresh_retries = _TemplateSetting()
 
     def __init__(self, **settings: Any) -> None:
         from oi_local.computer import Computer

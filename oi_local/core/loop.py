@@ -58,7 +58,7 @@ def _answered_from_memory(engine: "Engine") -> bool:
     Small models answer arithmetic, dates and questions about files from memory, wrongly. Not
     pushed: a reply that asks something back, a short chat message, a possibly destructive request.
     """
-    if not engine.template_set().get("code_first"):
+    if not getattr(engine, "code_first", None):
         return False
     request = next((m for m in reversed(engine.messages) if m["role"] == "user" and m["type"] == "message"), None)
     reply = engine.messages[-1] if engine.messages else None
@@ -97,7 +97,7 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
     turn_start = len(engine.messages)  # where this answer begins: a fresh retry starts here again
     failure: str | None = None  # the error of the latest failed run, until code runs cleanly
     retries = 0
-    max_retries = int(engine.template_set().get("fresh_retries") or 0)
+    max_retries = int(getattr(engine, "fresh_retries", None) or 0)
     sampling: dict[str, Any] = {}
     while True:
         code_msgs: list[Message] = []

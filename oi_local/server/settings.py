@@ -82,6 +82,9 @@ HARMLESS.update({
     "llm.stop": _stops,
     "max_output": _int(100, 1_000_000),
     "max_code_steps": _int(1, 50),
+    "file_hints": _bool,
+    "code_first": _bool,
+    "fresh_retries": _int(0, 5),
     "loop": _bool,
     "verbose": _bool,
 })
