@@ -15,6 +15,11 @@ MAX_PATHS = 3
 MAX_LINES = 24
 MAX_CHARS = 1200
 MAX_ENTRIES = 30
+MAX_DATA_BYTES = 2_000_000  # JSON/CSV summarised from the whole file up to this size
+
+# Data files are described, not shown: shown a JSON list, a small model pastes it into its code or
+# assumes a variable `users` already holds it; told the keys, it opens the file and uses them.
+_DATA_SUFFIXES = {".json", ".csv", ".tsv"}
 
 # Path-like words: "sales.csv", "src/app.py", "notes/", "./data.json"
 _PATHISH = re.compile(r"[\w.~/-]*[\w/](?:\.[\w]+)?")
@@ -50,7 +55,48 @@ def mentioned_paths(text: str, cwd: Path) -> list[Path]:
     return found[:MAX_PATHS]
 
 
+def _keys(obj: object) -> str:
+    return ", ".join(str(k) for k in list(obj)[:20]) if isinstance(obj, dict) else ""
+
+
+def _data_summary(p: Path, name: str) -> str | None:
+    """One line about a JSON or CSV file's shape, or None (not parseable, too big)."""
+    import csv
+    import json
+
+    try:
+        if p.stat().st_size > MAX_DATA_BYTES:
+            return None
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if p.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        if isinstance(data, list):
+            kinds = {type(x).__name__ for x in data}
+            if data and kinds == {"dict"}:
+                return f"The file {name} holds a JSON list of {len(data)} objects with the keys {_keys(data[0])}."
+            return f"The file {name} holds a JSON list of {len(data)} items."
+        if isinstance(data, dict):
+            return f"The file {name} holds a JSON object with the keys {_keys(data)}."
+        return None
+    rows = list(csv.reader(text.splitlines(), delimiter="\t" if p.suffix.lower() == ".tsv" else ","))
+    rows = [r for r in rows if r]
+    if not rows:
+        return None
+    first = f"; the first data row is {','.join(rows[1])}" if len(rows) > 1 else ""
+    n = len(rows) - 1
+    return f"The file {name} is a table of {n} data row{'' if n == 1 else 's'}; its header is {','.join(rows[0])}{first}."
+
+
 def _file_preview(p: Path, name: str) -> str | None:
+    if p.suffix.lower() in _DATA_SUFFIXES:
+        summary = _data_summary(p, name)
+        if summary:
+            return summary
     try:
         with open(p, "rb") as f:
             head = f.read(MAX_CHARS + 1)
