@@ -94,7 +94,7 @@ class OpenInterpreter(Engine):
             return
         from oi_local.terminal import budget
 
-        prompt_tokens = self._token_counter().total(self.build_prompt(extra_user, options.get("upto")))
+        prompt_tokens = self._token_counter().total(self.build_prompt(extra_user))
         budget.check(self, prompt_tokens)
         written: list[str] = []
         try:

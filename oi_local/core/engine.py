@@ -71,6 +71,9 @@ class Engine:
         self.last_trim: Trimmed | None = None
         self._counter: tuple[Any, TokenCounter] | None = None
         self._hint: tuple[int, str, str] = (0, "", "")
+        # Messages [a, b) left out of prompts during the current turn: a guess or a failed attempt
+        # the loop asked the model to redo (they stay in `messages`; the model starts afresh).
+        self.hidden: tuple[int, int] | None = None
         for key, value in settings.items():
             if not hasattr(self, key) and key not in type(self).__dict__:
                 raise TypeError(f"unknown setting {key!r}")
@@ -150,17 +153,16 @@ class Engine:
         hinted = {**last, "content": f"{last['content']}\n\n{self._hint[2]}"}
         return self.messages[:i] + [hinted] + self.messages[i + 1:]
 
-    def build_prompt(self, extra_user: str | None = None, upto: int | None = None) -> list[dict[str, Any]]:
-        """System message, few-shot examples and the conversation, fitted to the context budget.
-
-        `upto`: only the first `upto` messages (a retry that starts the answer afresh)."""
+    def build_prompt(self, extra_user: str | None = None) -> list[dict[str, Any]]:
+        """System message, few-shot examples and the conversation, fitted to the context budget."""
         functions = self.llm.functions_enabled()
         system = [{"role": "system", "content": self.full_system_message()}]
         if not functions:
             system += [dict(e) for e in (self.examples or [])]
         messages = self._with_hints()
-        if upto is not None:
-            messages = messages[:upto]
+        if self.hidden is not None:
+            a, b = self.hidden
+            messages = messages[:a] + messages[b:]
         conversation = to_chat(messages, self.templates(), vision=self.llm.supports_vision, functions=functions)
         if extra_user:
             conversation = to_chat(messages + [{"role": "user", "type": "message", "content": extra_user}],
@@ -191,11 +193,11 @@ class Engine:
         return self._counter[1]
 
     # --- one model reply as LMC chunks ---
-    def stream_reply(self, extra_user: str | None = None, *, upto: int | None = None,
-                     temperature: float | None = None, seed: int | None = None) -> Iterator[Message]:
+    def stream_reply(self, extra_user: str | None = None, *, temperature: float | None = None,
+                     seed: int | None = None) -> Iterator[Message]:
         from oi_local.llm.parser import CodeBlockParser
 
-        prompt = self.build_prompt(extra_user, upto)
+        prompt = self.build_prompt(extra_user)
         functions = self.llm.functions_enabled()
         aliases = self._aliases()
         parser = CodeBlockParser(aliases=aliases)

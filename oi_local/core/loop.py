@@ -60,11 +60,10 @@ def _answered_from_memory(engine: "Engine") -> bool:
     """
     if not getattr(engine, "code_first", None):
         return False
-    request = next((m for m in reversed(engine.messages) if m["role"] == "user" and m["type"] == "message"), None)
     reply = engine.messages[-1] if engine.messages else None
-    if request is None or reply is None or reply["role"] != "assistant" or reply["type"] != "message":
+    if reply is None or reply["role"] != "assistant" or reply["type"] != "message":
         return False
-    text, said = str(request.get("content", "")), str(reply.get("content", "")).strip()
+    text, said = _request(engine), str(reply.get("content", "")).strip()
     if len(text.split()) < 4 or _CAREFUL_WORDS.search(text):
         return False
     return not said.endswith("?")
@@ -88,13 +87,21 @@ def _error_line(output: str) -> str:
 
 def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Message]:
     """Run the loop until the model answers without code (or a stopping rule fires)."""
+    engine.hidden = None
+    try:
+        yield from _respond(engine, approve)
+    finally:
+        engine.hidden = None  # a new turn sees everything again
+
+
+def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
     steps = 0
     ran: list[tuple[str, str]] = []  # code run since the last user message
     outputs: list[str] = []
     missing_module = fix_nudged = False
     extra: str | None = None
     first = True
-    turn_start = len(engine.messages)  # where this answer begins: a fresh retry starts here again
+    turn_start = len(engine.messages)  # where this answer begins: a fresh start hides what follows
     failure: str | None = None  # the error of the latest failed run, until code runs cleanly
     retries = 0
     max_retries = int(getattr(engine, "fresh_retries", None) or 0)
@@ -108,7 +115,7 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
             # prints it), and the request is not stored, so the history stays the user's.
             first = False
             extra = CODE_FIRST_NUDGE
-            sampling = {"upto": turn_start}
+            engine.hidden = (turn_start, len(engine.messages))
             continue
         first = False
         if not code_msgs:
@@ -124,7 +131,8 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
                 # alone (without the failed attempt), sampled, with the error named, often works.
                 retries += 1
                 extra = RETRY_NOTE.format(error=failure)
-                sampling = {"upto": turn_start, "temperature": RETRY_TEMPERATURE, "seed": retries}
+                sampling = {"temperature": RETRY_TEMPERATURE, "seed": retries}
+                engine.hidden = (turn_start, len(engine.messages))
                 continue
             if engine.loop and _needs_loop_nudge(engine, steps):
                 steps += 1
@@ -144,7 +152,8 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
                 if failure and retries < max_retries and steps < engine.max_code_steps and _may_retry(engine):
                     retries += 1
                     extra = RETRY_NOTE.format(error=failure)
-                    sampling = {"upto": turn_start, "temperature": RETRY_TEMPERATURE, "seed": retries}
+                    sampling = {"temperature": RETRY_TEMPERATURE, "seed": retries}
+                    engine.hidden = (turn_start, len(engine.messages))
                     break
                 yield from _final_answer(engine)
                 return
