@@ -52,7 +52,7 @@ def test_a_long_file_shows_only_its_first_lines(folder: Path) -> None:
 
 def test_named_folders_list_their_entries(folder: Path) -> None:
     assert workspace_hints("Rename every .jpeg file in the photos folder to .jpg") == \
-        "The folder photos/ contains: beach.jpeg, dog.jpeg"
+        "The folder photos/ contains: photos/beach.jpeg, photos/dog.jpeg"
     here = workspace_hints("Move the PDF files in this folder into pdfs")
     assert here.startswith("The current folder contains: big.txt, blob.bin, greet.py, photos/, sales.csv")
 

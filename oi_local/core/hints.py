@@ -117,12 +117,14 @@ def _file_preview(p: Path, name: str) -> str | None:
     return title + "\n" + "\n".join(lines)
 
 
-def _folder_preview(p: Path, name: str) -> str | None:
+def _folder_preview(p: Path, name: str, prefix: str = "") -> str | None:
     try:
         entries = sorted(os.scandir(p), key=lambda e: e.name)
     except OSError:
         return None
-    names = [e.name + ("/" if e.is_dir() else "") for e in entries if not e.name.startswith(".")]
+    # Paths relative to the working folder ("logs/app.log", not "app.log"): small models use the
+    # names they are shown as paths as they are.
+    names = [prefix + e.name + ("/" if e.is_dir() else "") for e in entries if not e.name.startswith(".")]
     if not names:
         return f"({name} is empty.)"
     more = f" and {len(names) - MAX_ENTRIES} more" if len(names) > MAX_ENTRIES else ""
@@ -136,7 +138,8 @@ def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str
     for p in mentioned_paths(text, base):
         name = "." if p == base.resolve() else os.path.relpath(p, base.resolve())
         if p.is_dir():
-            preview = _folder_preview(p, "The current folder" if name == "." else f"The folder {name}/")
+            preview = _folder_preview(p, "The current folder" if name == "." else f"The folder {name}/",
+                                      "" if name == "." else f"{name}/")
         else:
             preview = _file_preview(p, name)
         if preview:
