@@ -33,7 +33,7 @@ def test_a_named_file_is_shown_in_full_when_short(folder: Path) -> None:
 
 def test_data_files_are_described_not_shown(folder: Path) -> None:
     assert workspace_hints("What is the total of the amount column in sales.csv?") == \
-        "The file sales.csv is a table of 1 data row; its header is date,product,amount; the first data row is 2024-01-02,widget,12.5."
+        "sales.csv contains:\ndate,product,amount\n2024-01-02,widget,12.5"
     (folder / "users.json").write_text('[{"id": 7, "email": "a@b"}, {"id": 42, "email": "g@b"}]')
     (folder / "config.json").write_text('{"debug": true, "port": 80}')
     (folder / "broken.json").write_text('{"debug": tru')
@@ -73,8 +73,8 @@ def test_hints_reach_the_model_but_not_the_history(folder: Path) -> None:
         interp.chat("What is the total of the amount column in sales.csv?", display=False)
         first_prompt = model.prompts[0]
         request = first_prompt[-1]["content"]
-        assert "The file sales.csv is a table of 1 data row; its header is date,product,amount" in request
-        assert request.index("The file sales.csv") < request.index("(Write one")
+        assert "sales.csv contains:\ndate,product,amount\n2024-01-02,widget,12.5" in request
+        assert request.index("sales.csv contains") < request.index("(Write one")
         assert interp.messages[0]["content"] == "What is the total of the amount column in sales.csv?"
         # The second call of the same turn sees the same hint (stable prefix for the KV cache).
         assert model.prompts[1][len(first_prompt) - 1]["content"] == request
@@ -86,7 +86,7 @@ def test_the_plain_prompt_set_has_no_hints(folder: Path) -> None:
     interp, model = scripted_interpreter(["The total is 12.5."])
     try:
         interp.chat("What is the total of the amount column in sales.csv?", display=False)
-        assert "sales.csv is a table" not in model.prompts[0][-1]["content"]
+        assert "sales.csv contains" not in model.prompts[0][-1]["content"]
     finally:
         interp.close()
 
@@ -231,7 +231,7 @@ def test_each_rule_can_be_switched_off(folder: Path) -> None:
     interp.file_hints = False
     try:
         interp.chat("What is 349808 * 38490739 in sales.csv terms?", display=False)
-        assert model.calls == 1 and "sales.csv is a table" not in model.prompts[0][-1]["content"]
+        assert model.calls == 1 and "sales.csv contains" not in model.prompts[0][-1]["content"]
         interp.chat("Now divide one by zero for me please", display=False)
         assert model.calls == 3  # code, then the prose answer: no retry
     finally:

@@ -17,9 +17,10 @@ MAX_CHARS = 1200
 MAX_ENTRIES = 30
 MAX_DATA_BYTES = 2_000_000  # JSON/CSV summarised from the whole file up to this size
 
-# Data files are described, not shown: shown a JSON list, a small model pastes it into its code or
+# JSON files are described, not shown: shown a JSON list, a small model pastes it into its code or
 # assumes a variable `users` already holds it; told the keys, it opens the file and uses them.
-_DATA_SUFFIXES = {".json", ".csv", ".tsv"}
+# (CSV summaries were tried too: the model did worse than with the first lines, so those stay.)
+_DATA_SUFFIXES = {".json"}
 
 # Path-like words: "sales.csv", "src/app.py", "notes/", "./data.json"
 _PATHISH = re.compile(r"[\w.~/-]*[\w/](?:\.[\w]+)?")
@@ -60,36 +61,22 @@ def _keys(obj: object) -> str:
 
 
 def _data_summary(p: Path, name: str) -> str | None:
-    """One line about a JSON or CSV file's shape, or None (not parseable, too big)."""
-    import csv
+    """One line about a JSON file's shape, or None (not JSON, too big)."""
     import json
 
     try:
         if p.stat().st_size > MAX_DATA_BYTES:
             return None
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
         return None
-    if p.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return None
-        if isinstance(data, list):
-            kinds = {type(x).__name__ for x in data}
-            if data and kinds == {"dict"}:
-                return f"The file {name} holds a JSON list of {len(data)} objects with the keys {_keys(data[0])}."
-            return f"The file {name} holds a JSON list of {len(data)} items."
-        if isinstance(data, dict):
-            return f"The file {name} holds a JSON object with the keys {_keys(data)}."
-        return None
-    rows = list(csv.reader(text.splitlines(), delimiter="\t" if p.suffix.lower() == ".tsv" else ","))
-    rows = [r for r in rows if r]
-    if not rows:
-        return None
-    first = f"; the first data row is {','.join(rows[1])}" if len(rows) > 1 else ""
-    n = len(rows) - 1
-    return f"The file {name} is a table of {n} data row{'' if n == 1 else 's'}; its header is {','.join(rows[0])}{first}."
+    if isinstance(data, list):
+        if data and all(isinstance(x, dict) for x in data):
+            return f"The file {name} holds a JSON list of {len(data)} objects with the keys {_keys(data[0])}."
+        return f"The file {name} holds a JSON list of {len(data)} items."
+    if isinstance(data, dict):
+        return f"The file {name} holds a JSON object with the keys {_keys(data)}."
+    return None
 
 
 def _file_preview(p: Path, name: str) -> str | None:
