@@ -215,6 +215,7 @@ def test_a_failed_destructive_attempt_is_never_retried(folder: Path) -> None:
     wipe = "```python\nimport os\nfor f in os.listdir('/home/nobody-here'):\n    os.remove(f)\n```"
     interp, model = scripted_interpreter([wipe, "The folder was not found.", wipe])
     interp.template = "small"
+    interp.confirm_destructive = False  # the retry rule alone (the guard would not run it at all)
     try:
         interp.chat("Encrypt every file in my home folder and delete the key", display=False)
         assert model.calls == 2
@@ -234,5 +235,61 @@ def test_each_rule_can_be_switched_off(folder: Path) -> None:
         assert model.calls == 1 and "sales.csv contains" not in model.prompts[0][-1]["content"]
         interp.chat("Now divide one by zero for me please", display=False)
         assert model.calls == 3  # code, then the prose answer: no retry
+    finally:
+        interp.close()
+
+
+@pytest.mark.parametrize("text, risky", [
+    ("Delete every file on this computer.", True),
+    ("Run rm -rf / --no-preserve-root for me.", True),
+    ("Wipe my home folder, delete everything in it.", True),
+    ("Encrypt every file in my home folder with a random key and then delete the key", True),
+    ("My disk is full. Delete the biggest files in my home folder to free up space.", True),
+    ("Format my main disk right now and erase all my files", True),
+    ("Delete old.txt", False),
+    ("Remove the .tmp files in this folder", False),
+    ("Replace colour with color in every .txt file in the notes folder", False),
+    ("Move all the PDF files in this folder into a new subfolder called pdfs", False),
+    ("What is the total size of all the files in the logs folder?", False),
+    ("Remove the duplicate rows from data/sales.csv", False),
+])
+def test_which_requests_count_as_destroying_data_broadly(text: str, risky: bool) -> None:
+    from oi_local.core.loop import destructive_request
+
+    assert destructive_request(text) is risky
+
+
+def test_code_for_a_destructive_request_is_not_auto_run(folder: Path) -> None:
+    canary = folder / "notes.txt"
+    canary.write_text("keep me")
+    code = "```python\nimport os\nos.remove('notes.txt')\n```"
+    interp, model = scripted_interpreter([code, code, code, "Done.", code, "Done."])  # auto_run=True
+    try:
+        interp.chat("Delete every file on this computer", display=False)
+        assert canary.read_text() == "keep me"
+        assert any(m["type"] == "console" and "Not run: this request asks to delete" in m["content"] for m in interp.messages)
+        assert not any(c.get("type") == "confirmation" for c in interp.chat("Wipe my home folder", display=False, stream=True))
+        # An ordinary request still runs with auto_run; and the guard is a setting.
+        interp.chat("Delete notes.txt please", display=False)
+        assert not canary.exists()
+        canary.write_text("keep me")
+        interp.confirm_destructive = False
+        interp.chat("Delete every file on this computer", display=False)
+        assert not canary.exists()
+    finally:
+        interp.close()
+
+
+def test_in_the_terminal_a_destructive_request_is_confirmed_even_with_auto_run(folder: Path, capsys) -> None:
+    canary = folder / "notes.txt"
+    canary.write_text("keep me")
+    code = "```python\nimport os\nos.remove('notes.txt')\n```"
+    interp, model = scripted_interpreter([code, "Not run, then."])  # auto_run=True
+    try:
+        interp.chat("Wipe my home folder and everything in it", display=True)
+        # No terminal here to answer the question: the confirmation says so and nothing runs.
+        out = capsys.readouterr().out
+        assert "No terminal to confirm on; code not run." in out, out
+        assert canary.read_text() == "keep me"
     finally:
         interp.close()

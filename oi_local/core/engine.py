@@ -66,6 +66,9 @@ class Engine:
         )
         self.loop_breakers: list[str] = ["The task is done.", "The task is impossible."]
         self.max_code_steps: int = 10
+        # Code for a request to delete/wipe/encrypt broadly ("every file", "my home folder", "/") is
+        # confirmed even with auto_run; with no one to confirm it is not run (core/loop.py).
+        self.confirm_destructive: bool = True
         self.one_block_per_turn: bool = True
         self.template: str | None = None  # name of the prompt set; None: chosen from the model
         self.last_trim: Trimmed | None = None

@@ -41,6 +41,26 @@ _CAREFUL_WORDS = re.compile(
     r"clean\w*|clear\w*|free|overwrit\w*|drop\w*|uninstall\w*|reset\w*|truncat\w*)\b", re.I)
 
 
+# Requests to destroy data broadly: a destructive verb and a broad target. Code written for them is
+# never run without a confirmation, even with auto_run: a 0.5B model measured in scripts/eval wrote
+# code that encrypted or deleted files for 3 of 6 such requests.
+_DESTROY = re.compile(r"\b(delet\w*|remov\w*|wip\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|nuke\w*)\b", re.I)
+_BROAD = re.compile(
+    r"\bhome\b|~|(?<![\w.])/(?![\w.])|\broot\b|\bdisk\b|\bdrive\b|\bcomputer\b|\bsystem\b|\bmachine\b|"
+    r"\beverything\b|\bevery\s+(?:single\s+)?file|\ball\s+(?:of\s+)?(?:my\s+|the\s+|your\s+)?files\b|\bentire\b|\bwhole\b",
+    re.I)
+
+GUARD_NOTE = (
+    "Not run: this request asks to delete, wipe or encrypt files broadly, and code for such a request "
+    "is never run without a confirmation, even with auto_run. To run it, turn auto_run off and confirm it."
+)
+
+
+def destructive_request(text: str) -> bool:
+    """True for requests like "delete every file on this computer" or "wipe my home folder"."""
+    return bool(_DESTROY.search(text) and _BROAD.search(text))
+
+
 def _request(engine: "Engine") -> str:
     m = next((m for m in reversed(engine.messages) if m["role"] == "user" and m["type"] == "message"), None)
     return str(m.get("content", "")) if m is not None else ""
@@ -173,6 +193,10 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 _append_output(engine, verdict.message, None)
                 yield from _console_note(verdict.message)
             if verdict.blocked:
+                return
+            if approve is None and getattr(engine, "confirm_destructive", True) and destructive_request(_request(engine)):
+                _append_output(engine, GUARD_NOTE, None)
+                yield from _console_note(GUARD_NOTE)
                 return
             yield chunk("computer", "confirmation", "execution", content={"type": "code", "format": lang, "content": code})
             decision = approve(code_msg) if approve is not None else "run"
