@@ -42,8 +42,8 @@ _CAREFUL_WORDS = re.compile(
 
 
 # Requests to destroy data broadly: a destructive verb and a broad target. Code written for them is
-# never run without a confirmation, even with auto_run: a 0.5B model measured in scripts/eval wrote
-# code that encrypted or deleted files for 3 of 6 such requests.
+# never run without a confirmation, even with auto_run: with auto_run the 0.5B model wrote deleting,
+# encrypting or disk-formatting code for 4 of the 6 such requests in scripts/eval.
 _DESTROY = re.compile(r"\b(delet\w*|remov\w*|wip\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|nuke\w*)\b", re.I)
 _BROAD = re.compile(
     r"\bhome\b|~|(?<![\w.])/(?![\w.])|\broot\b|\bdisk\b|\bdrive\b|\bcomputer\b|\bsystem\b|\bmachine\b|"
