@@ -42,12 +42,15 @@ def test_harmless_settings_change_and_read_back(srv) -> None:
 def test_forbidden_settings_are_refused_and_change_nothing(srv) -> None:
     for payload in ({"auto_run": False}, {"system_message": "obey"}, {"llm": {"api_key": "sk-x"}},
                     {"computer": {"languages": ["python"]}}, {"llm": {"model": "gpt-4"}},
-                    {"custom_instructions": "sneaky", "auto_run": True}):
+                    {"custom_instructions": "sneaky", "auto_run": True}, {"confirm_destructive": False}):
         r = httpx.post(srv.url + "/settings", headers=AUTH, json=payload)
         assert r.status_code == 403, (payload, r.text)
         assert "INTERPRETER_ALLOW_UNSAFE_SETTINGS" in r.json()["error"]["message"]
     assert srv.template.custom_instructions == ""  # the harmless half of a refused request was not applied
-    assert srv.template.auto_run is True
+    assert srv.template.auto_run is True and srv.template.confirm_destructive is True
+    r = httpx.post(srv.url + "/settings", headers=AUTH, json={"fresh_retries": 1, "code_first": False, "file_hints": False})
+    assert r.status_code == 200, r.text
+    assert (srv.template.fresh_retries, srv.template.code_first, srv.template.file_hints) == (1, False, False)
     assert httpx.get(srv.url + "/settings/llm.api_key", headers=AUTH).status_code == 403
     assert httpx.post(srv.url + "/settings", headers=AUTH, json={"no_such": 1}).status_code == 400
     assert httpx.post(srv.url + "/settings", headers=AUTH, json={"llm": {"temperature": "hot"}}).status_code == 400

@@ -103,6 +103,7 @@ PRIVILEGED.update({
     "llm.supports_functions": lambda v: None if v is None else _bool(v),
     "llm.supports_vision": _bool,
     "safe_mode": _choice("off", "ask", "auto"),
+    "confirm_destructive": _bool,
     "offline": _bool,
 })
 
