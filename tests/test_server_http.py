@@ -240,7 +240,8 @@ def test_async_interpreter_achat_streams_and_keeps_its_own_history() -> None:
 
     first, second = asyncio.run(main())
     try:
-        assert any(c.get("type") == "console" and c.get("content") == "42\n" for c in first)
+        # Output may arrive in pieces ("42", "\n" under load): join the output chunks.
+        assert "".join(c.get("content") or "" for c in first if c.get("format") == "output") == "42\n"
         assert "".join(c.get("content") or "" for c in second if c.get("type") == "message") == "notes: note one"
         assert [m["role"] for m in ai.messages][:1] == ["user"] and len(ai.messages) >= 5
         other = ai.spawn()
