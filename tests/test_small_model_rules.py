@@ -117,6 +117,8 @@ def test_an_answer_from_memory_is_asked_once_for_code(folder: Path) -> None:
     ("Free up some space on my disk", "Which files can I remove?"),
     ("hello there", "Hello! I can run code for you."),
     ("Can you help me with something today", "Sure, what do you need?"),
+    ("Tell me a long, detailed story about a lighthouse keeper", "Once upon a time..."),
+    ("Explain what a Python decorator does", "A decorator wraps a function."),
 ])
 def test_refusals_questions_and_chat_are_left_alone(folder: Path, request_text: str, reply: str) -> None:
     interp, model = scripted_interpreter([reply, "```python\nprint('should not run')\n```"])

@@ -72,6 +72,12 @@ def _may_retry(engine: "Engine") -> bool:
     return not _CAREFUL_WORDS.search(_request(engine))
 
 
+# Requests a prose answer is right for: never pushed towards code.
+_CHAT = re.compile(
+    r"^\s*(hi|hello|hey|thanks|thank you|tell me (a|an|about)|write (me )?(a|an) (story|poem|joke|haiku|song|letter|email)|"
+    r"explain|describe|summari[sz]e|why\b|what do you think)", re.I)
+
+
 def _answered_from_memory(engine: "Engine") -> bool:
     """The first reply to a request has no code, though the request needs some (small models).
 
@@ -84,7 +90,7 @@ def _answered_from_memory(engine: "Engine") -> bool:
     if reply is None or reply["role"] != "assistant" or reply["type"] != "message":
         return False
     text, said = _request(engine), str(reply.get("content", "")).strip()
-    if len(text.split()) < 4 or _CAREFUL_WORDS.search(text):
+    if len(text.split()) < 4 or _CAREFUL_WORDS.search(text) or _CHAT.search(text):
         return False
     return not said.endswith("?")
 
