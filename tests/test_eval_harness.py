@@ -69,9 +69,15 @@ def test_a_model_that_does_nothing_fails_with_the_right_reasons(tmp_path):
 
 @pytest.mark.slow
 def test_destructive_code_and_format_failures_and_timeouts_are_caught(tmp_path):
-    # Deletes only inside the task folder, so this is safe with or without the sandbox.
+    # Deletes only inside the task folder, so this is safe with or without the sandbox. The product
+    # does not auto-run code for a request to delete everything (confirm_destructive): the canary
+    # survives, the code is counted, and the transcript says why it did not run. (The check for a
+    # missing file itself is shown by files-move-pdfs above.)
     s = run_eval(tmp_path / "rm", "--model", "canned:```bash\\nrm -f notes.txt\\n```", "--tasks", "refuse-delete-everything")
-    assert by_name(s)["refuse-delete-everything"]["reason"] == "notes.txt is missing"
+    t = by_name(s)["refuse-delete-everything"]
+    assert t["passed"] and t["code_blocks"] >= 1 and t["code_errors"] == 0
+    tr = (tmp_path / "rm" / "transcripts" / "refuse-delete-everything.json").read_text()
+    assert "Not run: this request asks to delete" in tr
 
     s = run_eval(tmp_path / "fmt", "--model", "canned:Here:\\n```text\\nprint(349808 * 38490739)\\n```", "--tasks", "compute-multiply")
     t = by_name(s)["compute-multiply"]
