@@ -132,6 +132,20 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
     retries = 0
     max_retries = int(getattr(engine, "fresh_retries", None) or 0)
     sampling: dict[str, Any] = {}
+
+    def fresh_retry() -> bool:
+        """After a failed run a small model explains the error, makes up a result or sends the same
+        code again (at temperature 0 it writes the same code). A fresh answer to the request alone
+        (the failed attempt hidden), sampled, with the error named, often works."""
+        nonlocal retries, extra, sampling
+        if not (failure and retries < max_retries and steps < engine.max_code_steps and _may_retry(engine)):
+            return False
+        retries += 1
+        extra = RETRY_NOTE.format(error=failure)
+        sampling = {"temperature": RETRY_TEMPERATURE, "seed": retries}
+        engine.hidden = (turn_start, len(engine.messages))
+        return True
+
     while True:
         code_msgs: list[Message] = []
         yield from _assistant_turn(engine, code_msgs, extra_user=extra, **sampling)
@@ -151,14 +165,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 fix_nudged = True
                 extra = MISSING_MODULE_NUDGE
                 continue
-            if failure and retries < max_retries and steps < engine.max_code_steps and _may_retry(engine):
-                # After a failed run a small model explains the error or makes up a result, and
-                # asked again at temperature 0 it writes the same code. A fresh answer to the request
-                # alone (without the failed attempt), sampled, with the error named, often works.
-                retries += 1
-                extra = RETRY_NOTE.format(error=failure)
-                sampling = {"temperature": RETRY_TEMPERATURE, "seed": retries}
-                engine.hidden = (turn_start, len(engine.messages))
+            if fresh_retry():
                 continue
             if engine.loop and _needs_loop_nudge(engine, steps):
                 steps += 1
@@ -175,11 +182,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 # Small models re-send code that already ran instead of answering: end the task,
                 # or after a failure, try a fresh sampled answer (see above).
                 engine.messages.remove(code_msg)
-                if failure and retries < max_retries and steps < engine.max_code_steps and _may_retry(engine):
-                    retries += 1
-                    extra = RETRY_NOTE.format(error=failure)
-                    sampling = {"temperature": RETRY_TEMPERATURE, "seed": retries}
-                    engine.hidden = (turn_start, len(engine.messages))
+                if fresh_retry():
                     break
                 yield from _final_answer(engine)
                 return
