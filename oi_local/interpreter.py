@@ -8,12 +8,7 @@ from typing import Any, Iterator
 
 from oi_local.core.engine import Engine
 from oi_local.core.lmc import Message
-from oi_local.core.loop import destructive_request
-
-
-def _last_request(messages: list[Message]) -> str:
-    m = next((m for m in reversed(messages) if m.get("role") == "user" and m.get("type") == "message"), None)
-    return str(m.get("content", "")) if m is not None else ""
+from oi_local.core.loop import destructive_request, last_request
 
 
 class OpenInterpreter(Engine):
@@ -79,7 +74,7 @@ class OpenInterpreter(Engine):
             with Display(self) as view:
                 # Safe mode turns auto_run off: code is always shown and confirmed; so does a request
                 # to destroy files broadly (the user is here to confirm it).
-                risky = self.confirm_destructive and destructive_request(_last_request(self.messages))
+                risky = self.confirm_destructive and destructive_request(last_request(self.messages))
                 approve = None if self.auto_run and self.safe_mode == "off" and not risky else view.approve
                 for c in self.respond(approve):
                     view.feed(c)

@@ -15,7 +15,7 @@ MAX_PATHS = 3
 MAX_LINES = 24
 MAX_CHARS = 1200
 MAX_ENTRIES = 30
-MAX_DATA_BYTES = 2_000_000  # JSON/CSV summarised from the whole file up to this size
+MAX_DATA_BYTES = 2_000_000  # JSON files are summarised from the whole file up to this size
 
 # JSON files are described, not shown: shown a JSON list, a small model pastes it into its code or
 # assumes a variable `users` already holds it; told the keys, it opens the file and uses them.

@@ -61,9 +61,14 @@ def destructive_request(text: str) -> bool:
     return bool(_DESTROY.search(text) and _BROAD.search(text))
 
 
-def _request(engine: "Engine") -> str:
-    m = next((m for m in reversed(engine.messages) if m["role"] == "user" and m["type"] == "message"), None)
+def last_request(messages: list[Message]) -> str:
+    """The text of the newest user message ("" if none)."""
+    m = next((m for m in reversed(messages) if m["role"] == "user" and m["type"] == "message"), None)
     return str(m.get("content", "")) if m is not None else ""
+
+
+def _request(engine: "Engine") -> str:
+    return last_request(engine.messages)
 
 
 def _may_retry(engine: "Engine") -> bool:
