@@ -181,3 +181,20 @@ def test_common_modules_are_imported_when_a_cell_forgets_to(computer, monkeypatc
     # Only the listed modules: anything else is still a NameError.
     out = text(computer.run("python", "factorial(5)"))
     assert "NameError: name 'factorial' is not defined" in out
+
+
+def test_stopping_a_cell_ends_the_shell_jobs_it_started_only(computer):
+    # `sh -c 'cmd &'` starts cmd with SIGINT ignored: the KeyboardInterrupt alone leaves it running.
+    from procs import alive
+
+    start = "import subprocess\np = subprocess.Popen('sleep 300 & echo $!', shell=True, stdout=subprocess.PIPE)\n"
+    kept = int(text(computer.run("python", start + "print(p.stdout.readline().decode().strip())")))
+    threading.Timer(1.0, computer.stop).start()
+    out = text(computer.run("python", start + "print('PID', p.stdout.readline().decode().strip(), flush=True)\n"
+                                        "import time; time.sleep(60)"))
+    started = int(out.split("PID ")[1].split()[0])
+    assert "KeyboardInterrupt" in out
+    deadline = time.monotonic() + 5
+    while alive(started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(started) and alive(kept)

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from oi_local.computer import Computer
+from procs import alive
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -117,6 +118,20 @@ def test_background_process_does_not_block_the_run(computer):
     computer.run("shell", "sleep 30 &\necho started")
     assert time.monotonic() - t0 < 2
     assert text(computer.run("shell", "echo next")) == "next\n"
+
+
+def test_stopping_a_run_ends_what_it_started_in_the_background_only(computer):
+    # bash starts `cmd &` with SIGINT ignored: the stop's SIGINT alone would leave it running.
+    kept = int(text(computer.run("shell", "sleep 300 &\necho $!")))
+    threading.Timer(1.0, computer.stop).start()
+    out = text(computer.run("shell", "sleep 300 & echo PID=$!; wait"))
+    started = int(out.split("PID=")[1].split()[0])
+    deadline = time.monotonic() + 5
+    while alive(started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(started)
+    assert alive(kept)  # a finished run's background job (a server the user keeps) survives
+    assert text(computer.run("shell", "echo still here")) == "still here\n"
 
 
 def test_tight_loop_is_not_slowed_much_by_tracing(computer):

@@ -16,6 +16,7 @@ import pytest
 
 from oi_local.server.config import ServerConfig
 from oi_local.server.server import Server
+from procs import alive
 from test_server_ws import KEY, make_template
 
 AUTH = {"Authorization": f"Bearer {KEY}"}
@@ -211,8 +212,6 @@ def test_async_interpreter_import_does_not_load_fastapi() -> None:
 def test_openai_stream_closed_by_the_client_stops_its_code(srv) -> None:
     import re
 
-    import psutil
-
     body = {"model": "x", "stream": True, "messages": [{"role": "user", "content": "run shell: sleep 300 & echo PID=$!; wait"}]}
     pid = None
     with httpx.stream("POST", srv.url + "/openai/chat/completions", headers=AUTH, json=body, timeout=30) as r:
@@ -223,9 +222,9 @@ def test_openai_stream_closed_by_the_client_stops_its_code(srv) -> None:
                 break  # leaving the block closes the connection mid-reply
     assert pid is not None
     deadline = time.monotonic() + 15
-    while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+    while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not alive(pid)
 
 
 def test_async_interpreter_achat_streams_and_keeps_its_own_history() -> None:

@@ -10,11 +10,11 @@ import time
 from typing import Any
 
 import httpx
-import psutil
 import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
+from procs import alive
 from oi_local.server.async_interpreter import AsyncInterpreter
 from oi_local.server.config import ServerConfig
 from oi_local.server.server import Server
@@ -371,9 +371,9 @@ def test_disconnecting_client_stops_its_running_code(start, named: bool) -> None
 
     pid = asyncio.run(main())  # leaving the `async with` closes the socket mid-run
     deadline = time.monotonic() + 15
-    while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+    while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not alive(pid)
     if named:  # the conversation waits for the client to come back; its code does not run on
         assert "keeper" in srv.sessions
 

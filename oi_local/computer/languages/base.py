@@ -26,8 +26,8 @@ from typing import Any
 LMC = dict[str, Any]
 
 CHUNK = 64 * 1024
-# After stop(): SIGINT (repeated every RESEND s); GRACE s later SIGKILL the group's other
-# processes (the session survives); 2*GRACE s later SIGKILL the session itself: never a hang.
+# After stop(): SIGINT (repeated every RESEND s); GRACE s later SIGKILL the other processes the
+# run started (the session survives); 2*GRACE s later SIGKILL the session itself: never a hang.
 GRACE = 1.5
 POLL = 0.25  # the wait loop also wakes this often, so stop() from another thread acts promptly
 RESEND = 0.5  # SIGINT is repeated this often until the stopped run ends
@@ -49,13 +49,27 @@ def _signal_name(num: int) -> str:
         return str(num)
 
 
-def _group_pids(pgid: int) -> list[int]:
-    """Processes in process group `pgid` (Linux /proc; empty elsewhere)."""
-    pids = []
+def _run_mark() -> tuple[int, int]:
+    """(now in the clock ticks since boot that /proc/<pid>/stat gives a process's start in, the
+    last pid the kernel handed out): what tells a run's own processes from older ones."""
+    try:
+        ticks = int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+    except (AttributeError, OSError, ValueError):  # not Linux: there is no /proc to look in either
+        return 0, 0
+    try:
+        with open("/proc/sys/kernel/ns_last_pid", "rb") as f:
+            return ticks, int(f.read())
+    except (OSError, ValueError):
+        return ticks + 1, 0  # only what started a tick later counts as the run's
+
+
+def _group_procs(pgid: int) -> list[tuple[int, int]]:
+    """(pid, start in boot ticks) of the processes in group `pgid` (Linux /proc; empty elsewhere)."""
+    procs = []
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return pids
+        return procs
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -65,9 +79,9 @@ def _group_pids(pgid: int) -> list[int]:
         except OSError:
             continue
         fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 2 and int(fields[2]) == pgid:
-            pids.append(int(entry))
-    return pids
+        if len(fields) > 19 and int(fields[2]) == pgid:
+            procs.append((int(entry), int(fields[19])))
+    return procs
 
 
 def _reset_sigint() -> None:
@@ -77,11 +91,11 @@ def _reset_sigint() -> None:
 
 def _kill_group(proc: subprocess.Popen, fds: list[int]) -> None:
     """Finalizer: kill the child's whole process group and close our pipe ends."""
+    try:  # also when the session itself is gone: what it started in the background may not be
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
     if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
         try:
             proc.wait(timeout=5)
         except (subprocess.TimeoutExpired, OSError):
@@ -117,6 +131,7 @@ class SubprocessLanguage:
         self.previous_run_stopped = False  # the run before this one was sent SIGINT
         self._sigint_at = 0.0
         self._children_killed = False
+        self._mark = (0, 0)  # _run_mark() when the current run began
         self._deadline: float | None = None
         self._ctlbuf = b""
         self._out_eof = False
@@ -236,6 +251,7 @@ class SubprocessLanguage:
         self.previous_run_stopped = self._stop_at is not None
         self._stop_at = None
         self._children_killed = False
+        self._mark = _run_mark()
         self._deadline = deadline
         self._at_line_start = True
         self._decoder.reset()
@@ -297,18 +313,30 @@ class SubprocessLanguage:
         if elapsed >= GRACE:
             if not self._children_killed:  # e.g. a program that ignores SIGINT: the session survives
                 self._children_killed = True
-                for pid in _group_pids(proc.pid):
-                    if pid != proc.pid:
-                        try:
-                            os.kill(pid, signal.SIGKILL)
-                        except OSError:
-                            pass
+                self._kill_run_children()
             return min(POLL, 2 * GRACE - elapsed)
         if now - self._sigint_at >= RESEND:
             # A SIGINT that lands between the child reading the cell and starting it is ignored
             # (the drivers only act on it inside a cell), so repeat it until the run ends.
             self._signal(signal.SIGINT)
         return min(POLL, RESEND)
+
+    def _kill_run_children(self) -> None:
+        """SIGKILL the processes this run started, other than the session. What earlier, finished
+        runs started in the background (a server the user means to keep) is left alone."""
+        proc = self._proc
+        ticks, last_pid = self._mark
+        if proc is None or not ticks:
+            return
+        for pid, started in _group_procs(proc.pid):
+            # Start times have clock-tick resolution: within the run's first tick, only pids
+            # handed out after it began are its own.
+            ours = started > ticks or (started == ticks and pid > last_pid)
+            if ours and pid != proc.pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
     def _signal(self, sig: int) -> None:
         proc = self._proc  # read once: stop() may run in another thread
@@ -400,6 +428,8 @@ class SubprocessLanguage:
                 yield from self._read_output(once=False)  # everything the run printed is in the pipe
                 yield from self._flush_decoder()
                 self.last_exit_code = int(line[1:])
+                if self._stop_at is not None:
+                    self._kill_run_children()
                 self._busy = False
                 self._ctlbuf = b""
                 return

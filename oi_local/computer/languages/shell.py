@@ -36,12 +36,22 @@ exec {__oi_c}>&@CTL@ @CTL@>&- @CMD@<&-
 __oi_f=@FILE@
 __oi_T=@DEBUG_TRAP@
 __oi_I=@INT_TRAP@
-__oi_pre() { __oi_i=; __oi_l=; __oi_n=0; trap "$__oi_I" INT; trap "$__oi_T" DEBUG; set -T; }
+__oi_pre() { __oi_i=; __oi_l=; __oi_n=0; jobs -p >"$__oi_f.jobs"; trap "$__oi_I" INT; trap "$__oi_T" DEBUG; set -T; }
 __oi_post() {
-  local s=$1
-  [[ -n $__oi_i ]] && { s=130; echo "Interrupted (SIGINT)." >&2; }
+  local s=$1 stopped=$__oi_i
   trap - DEBUG; shopt -u extdebug; set +T; __oi_i=
+  [[ -n $stopped ]] && { s=130; __oi_reap; echo "Interrupted (SIGINT)." >&2; }
   printf 'D%s\n' "$s" >&$__oi_c
+}
+__oi_reap() {
+  # A stopped cell's background jobs go too: bash starts `cmd &` with SIGINT ignored, so the stop
+  # does not reach them. Jobs of earlier cells (a server the user keeps) stay. `wait` collects
+  # them here, so bash prints no "Killed" notice into the next cell's output.
+  local old p new=()
+  mapfile -t old <"$__oi_f.jobs"
+  old=" ${old[*]} "
+  for p in $(jobs -p); do [[ $old == *" $p "* ]] || new+=("$p"); done
+  ((${#new[@]})) && { kill -KILL "${new[@]}"; wait "${new[@]}"; } 2>/dev/null
 }
 read() {
   # Cells run with stdin from /dev/null: say why `read` gets nothing instead of failing silently.
