@@ -48,6 +48,7 @@ class Engine:
     file_hints = _TemplateSetting()
     code_first = _TemplateSetting()
     fresh_retries = _TemplateSetting()
+    recipes = _TemplateSetting()
 
     def __init__(self, **settings: Any) -> None:
         from oi_local.computer import Computer
@@ -74,6 +75,7 @@ class Engine:
         self.last_trim: Trimmed | None = None
         self._counter: tuple[Any, TokenCounter] | None = None
         self._hint: tuple[int, str, str] = (0, "", "")
+        self._recipe: tuple[int, str, int, list[dict[str, str]]] = (0, "", 0, [])
         # Messages [a, b) left out of prompts during the current turn: a guess or a failed attempt
         # the loop asked the model to redo (they stay in `messages`; the model starts afresh).
         self.hidden: tuple[int, int] | None = None
@@ -132,13 +134,40 @@ class Engine:
             code_output_sender=self.code_output_sender or "user",
         )
 
+    def _newest_request(self) -> int | None:
+        i = next((i for i in range(len(self.messages) - 1, -1, -1)
+                  if self.messages[i]["role"] == "user" and self.messages[i]["type"] == "message"), None)
+        if i is None or not isinstance(self.messages[i].get("content"), str):
+            return None
+        return i
+
+    def _recipe_messages(self) -> list[dict[str, str]]:
+        """Worked examples like the newest request (core/recipes.py), least alike first."""
+        try:
+            n = int(self.recipes or 0)
+        except (TypeError, ValueError):
+            n = 0
+        i = self._newest_request() if n > 0 else None
+        if i is None:
+            return []
+        last = self.messages[i]
+        if self._recipe[:3] != (id(last), last["content"], n):
+            from oi_local.core.loop import destructive_request
+            from oi_local.core.recipes import as_messages, pick
+
+            try:  # no worked code next to a request to wipe or encrypt things
+                chosen = [] if destructive_request(last["content"]) else as_messages(list(reversed(pick(last["content"], n))))
+            except (OSError, ValueError):  # a missing or broken recipe file must not stop the chat
+                chosen = []
+            self._recipe = (id(last), last["content"], n, chosen)
+        return [dict(m) for m in self._recipe[3]]
+
     def _with_hints(self) -> list[Message]:
         """self.messages, with workspace hints added to the newest request (a copy; never stored)."""
         if not self.file_hints:
             return self.messages
-        i = next((i for i in range(len(self.messages) - 1, -1, -1)
-                  if self.messages[i]["role"] == "user" and self.messages[i]["type"] == "message"), None)
-        if i is None or not isinstance(self.messages[i].get("content"), str):
+        i = self._newest_request()
+        if i is None:
             return self.messages
         last = self.messages[i]
         # Once per request: later steps of the same turn keep the same text (the model may have
@@ -172,7 +201,10 @@ class Engine:
                                    Templates(**{**self.templates().__dict__, "user_message_template": "{content}"}),
                                    vision=self.llm.supports_vision, functions=functions)
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
-        prompt, info = fit(system, conversation, budget, self._token_counter())
+        recipes = [] if functions else self._recipe_messages()
+        prompt, info = fit(system + recipes, conversation, budget, self._token_counter())
+        if recipes and (info.dropped_messages or info.shortened_messages):
+            prompt, info = fit(system, conversation, budget, self._token_counter())  # the conversation first
         self.last_trim = info
         if self.template_set().get("system_role") is False:
             prompt = _fold_system(prompt)

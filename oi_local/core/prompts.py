@@ -21,6 +21,7 @@ TEMPLATE_KEYS = (
     "file_hints",  # true: show the first lines of files (and the names in folders) a request names
     "code_first",  # true: a first reply without code (not a question, not a risky request) is asked for code once
     "fresh_retries",  # N: after a failed run answered without a fix, up to N fresh sampled answers
+    "recipes",  # N: show the N worked examples from templates/recipes.yaml most like the request
     "system_role",  # false: the chat template has no system role; it goes into the first user turn
 )
 

@@ -85,6 +85,7 @@ HARMLESS.update({
     "file_hints": _bool,
     "code_first": _bool,
     "fresh_retries": _int(0, 5),
+    "recipes": _int(0, 5),
     "loop": _bool,
     "verbose": _bool,
 })

@@ -1,0 +1,131 @@
+"""Recipes: worked examples picked by word overlap from templates/recipes.yaml and shown to small
+models before the conversation. Real recipe file, a scripted model through the public API."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from oi_local._paths import bundled
+from oi_local.core.recipes import MIN_SCORE, as_messages, pick, words
+from scripted import scripted_interpreter
+
+
+def _requests(recipes: list[dict]) -> list[str]:
+    return [r["request"].split("\n\n")[0] for r in recipes]
+
+
+@pytest.mark.parametrize("request_text, expected", [
+    ("Rename all the .log files in the archive folder so they end in .txt", "Rename every .txt file"),
+    ("Move the .mp3 files into a new folder called audio", "Move all the .png images"),
+    ("How many lines contain the word TODO in main.c?", "How many lines in build.log contain"),
+    ("Commit all my changes to a new git repo", "Turn the current folder into a git repository"),
+    ("calc.py crashes with a NameError. Fix it.", "hello.py crashes. Fix it."),
+    ("In prefs.json set the language to fr, keep the rest", 'In settings.json, set "theme"'),
+])
+def test_the_closest_recipe_comes_first(request_text: str, expected: str) -> None:
+    chosen = pick(request_text, 2)
+    assert chosen and _requests(chosen)[0].startswith(expected), _requests(chosen)
+
+
+@pytest.mark.parametrize("request_text", ["Tell me a joke", "hi", "What is 2 + 2?", "What time is it?", ""])
+def test_chat_and_unrelated_requests_get_none(request_text: str) -> None:
+    assert pick(request_text, 2) == []
+
+
+def test_numbers_and_filler_words_do_not_count() -> None:
+    assert words("How many of the 3 files are there?") == set()
+    assert words("Renamed the photos") == {"renam", "photo"}
+
+
+def test_the_picks_are_capped_and_a_weak_second_is_left_out() -> None:
+    assert len(pick("How many lines in server.log contain ERROR?", 1)) == 1
+    assert pick("How many lines in server.log contain ERROR?", 0) == []
+    both = pick("What is the total size in bytes of the files in the logs folder?", 5)
+    assert 1 <= len(both) <= 5
+
+
+def test_every_recipe_is_valid_code() -> None:
+    recipes = yaml.safe_load((bundled("templates") / "recipes.yaml").read_text())
+    assert len(recipes) >= 30
+    for r in recipes:
+        assert r["request"].strip() and r["code"].strip()
+        assert all(isinstance(k, str) for k in r.get("keywords") or []), r["request"]
+        if (r.get("language") or "python") == "python":
+            ast.parse(r["code"])
+        else:
+            assert subprocess.run(["bash", "-n"], input=r["code"], text=True).returncode == 0
+
+
+def test_a_recipe_really_does_its_task(tmp_path: Path) -> None:
+    # The rename recipe run for real in a folder like the one its request describes.
+    (tmp_path / "notes").mkdir()
+    for name in ("a.txt", "b.txt", "keep.csv"):
+        (tmp_path / "notes" / name).write_text("x")
+    recipe = pick("Rename every .txt file in the notes folder so that it ends in .md instead.", 1)[0]
+    out = subprocess.run([sys.executable, "-c", recipe["code"]], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in (tmp_path / "notes").iterdir()) == ["a.md", "b.md", "keep.csv"]
+
+
+def test_recipes_reach_a_small_model_before_the_conversation_and_are_not_stored(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    interp, model = scripted_interpreter(["```python\nprint(3)\n```", "3 lines."])
+    interp.template = "small"
+    try:
+        interp.chat("How many lines in server.log contain the word ERROR?", display=False)
+        prompt = model.prompts[0]
+        shown = [m["content"] for m in prompt]
+        i = shown.index("How many lines in build.log contain the word WARNING?")
+        assert prompt[i + 1]["role"] == "assistant" and "grep -c" in prompt[i + 1]["content"]
+        assert prompt[-1]["content"].startswith("How many lines in server.log")  # the request comes after
+        assert all("build.log" not in str(m.get("content")) for m in interp.messages)
+        # The same examples for every call of the turn (an unchanged prefix keeps the KV cache warm).
+        assert model.prompts[1][: len(prompt) - 1] == prompt[:-1]
+    finally:
+        interp.close()
+
+
+def test_no_recipes_for_risky_requests_plain_prompts_or_when_off(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    grep = "How many lines in build.log contain the word WARNING?"
+    for setup, text in [
+        ({"template": "small"}, "My disk is full. Delete the biggest files in my home folder to free up space."),
+        ({}, "How many lines in server.log contain the word ERROR?"),  # a function model: the plain set
+        ({"template": "small", "recipes": 0}, "How many lines in server.log contain the word ERROR?"),
+    ]:
+        interp, model = scripted_interpreter(["No."])
+        for k, v in setup.items():
+            setattr(interp, k, v)
+        try:
+            interp.chat(text, display=False)
+            assert grep not in [m["content"] for m in model.prompts[0]], setup
+        finally:
+            interp.close()
+
+
+def test_recipes_give_way_to_the_conversation_when_the_context_is_short(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    interp, model = scripted_interpreter(["ok"] * 5, code_first=False)
+    interp.template = "small"
+    try:
+        base = len(interp.build_prompt())
+        interp.messages = [{"role": "user", "type": "message", "content": "How many lines in server.log contain ERROR? " + "x " * 40}]
+        with_recipes = interp.build_prompt()
+        assert len(with_recipes) > base
+        interp.llm.context_window = interp.llm.max_tokens + interp.last_trim.prompt_tokens - 20
+        squeezed = interp.build_prompt()
+        assert squeezed[-1]["content"].startswith("How many lines in server.log")
+        assert "How many lines in build.log contain the word WARNING?" not in [m["content"] for m in squeezed]
+    finally:
+        interp.close()
+
+
+def test_as_messages_shows_the_language() -> None:
+    msgs = as_messages([{"request": "count lines", "code": "wc -l f\n", "language": "shell"}])
+    assert msgs == [{"role": "user", "content": "count lines"}, {"role": "assistant", "content": "```shell\nwc -l f\n```"}]
+    assert MIN_SCORE > 0
