@@ -129,3 +129,12 @@ def test_as_messages_shows_the_language() -> None:
     msgs = as_messages([{"request": "count lines", "code": "wc -l f\n", "language": "shell"}])
     assert msgs == [{"role": "user", "content": "count lines"}, {"role": "assistant", "content": "```shell\nwc -l f\n```"}]
     assert MIN_SCORE > 0
+
+
+def test_a_two_step_recipe_shows_the_first_run_and_the_fix() -> None:
+    fix = pick("calc.py crashes with a NameError. Fix it.", 1)[0]
+    msgs = as_messages([fix], lambda out: f"OUT:\n{out}")
+    assert [m["role"] for m in msgs] == ["user", "assistant", "user", "assistant"]
+    assert msgs[1]["content"].startswith("```shell\npython3 ")
+    assert msgs[2]["content"].startswith("OUT:\nTraceback") and "NameError" in msgs[2]["content"]
+    assert msgs[3]["content"].startswith("```python\n") and ".replace(" in msgs[3]["content"]

@@ -13,7 +13,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that say nothing about the kind of task.
@@ -71,11 +71,16 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
     return [recipes[i] for neg, i in scored[:n] if -neg >= 0.6 * -scored[0][0]]
 
 
-def as_messages(recipes: list[dict[str, Any]]) -> list[dict[str, str]]:
-    """Chat messages showing each recipe as a request and the code block that answered it."""
+def as_messages(recipes: list[dict[str, Any]], output_message: Callable[[str], str] = str) -> list[dict[str, str]]:
+    """Chat messages showing each recipe as a request and the code block that answered it; a
+    two-step recipe (`output`, `then`) also shows what the first block printed (as
+    `output_message` words it) and the code that followed."""
     out = []
     for r in recipes:
         lang = r.get("language") or "python"
         out.append({"role": "user", "content": r["request"].strip()})
         out.append({"role": "assistant", "content": f"```{lang}\n{r['code'].rstrip()}\n```"})
+        if r.get("then"):
+            out.append({"role": "user", "content": output_message(str(r.get("output") or "").rstrip())})
+            out.append({"role": "assistant", "content": f"```{r.get('then_language') or 'python'}\n{r['then'].rstrip()}\n```"})
     return out
