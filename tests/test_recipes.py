@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from oi_local._paths import bundled
-from oi_local.core.recipes import MIN_SCORE, as_messages, pick, words
+from oi_local.core.recipes import MIN_SCORE, adapt, as_messages, pick, words
 from scripted import scripted_interpreter
 
 
@@ -22,9 +22,8 @@ def _requests(recipes: list[dict]) -> list[str]:
 @pytest.mark.parametrize("request_text, expected", [
     ("Rename all the .log files in the archive folder so they end in .txt", "Rename every .txt file"),
     ("Move the .mp3 files into a new folder called audio", "Move all the .png images"),
-    ("How many lines contain the word TODO in main.c?", "How many lines in build.log contain"),
+    ("How many lines of error.log contain the word TODO?", "How many lines in build.log contain"),
     ("Commit all my changes to a new git repo", "Turn the current folder into a git repository"),
-    ("calc.py crashes with a NameError. Fix it.", "hello.py crashes. Fix it."),
     ("In prefs.json set the language to fr, keep the rest", 'In settings.json, set "theme"'),
 ])
 def test_the_closest_recipe_comes_first(request_text: str, expected: str) -> None:
@@ -80,10 +79,11 @@ def test_recipes_reach_a_small_model_before_the_conversation_and_are_not_stored(
         interp.chat("How many lines in server.log contain the word ERROR?", display=False)
         prompt = model.prompts[0]
         shown = [m["content"] for m in prompt]
-        i = shown.index("How many lines in build.log contain the word WARNING?")
-        assert prompt[i + 1]["role"] == "assistant" and "grep -c" in prompt[i + 1]["content"]
+        # The recipe is shown with the user's file name (a small model copies names along).
+        i = shown.index("How many lines in server.log contain the word WARNING?")
+        assert prompt[i + 1] == {"role": "assistant", "content": '```shell\ngrep -c "WARNING" server.log\n```'}
         assert prompt[-1]["content"].startswith("How many lines in server.log")  # the request comes after
-        assert all("build.log" not in str(m.get("content")) for m in interp.messages)
+        assert all("WARNING" not in str(m.get("content")) for m in interp.messages)
         # The same examples for every call of the turn (an unchanged prefix keeps the KV cache warm).
         assert model.prompts[1][: len(prompt) - 1] == prompt[:-1]
     finally:
@@ -131,10 +131,23 @@ def test_as_messages_shows_the_language() -> None:
     assert MIN_SCORE > 0
 
 
-def test_a_two_step_recipe_shows_the_first_run_and_the_fix() -> None:
-    fix = pick("calc.py crashes with a NameError. Fix it.", 1)[0]
-    msgs = as_messages([fix], lambda out: f"OUT:\n{out}")
-    assert [m["role"] for m in msgs] == ["user", "assistant", "user", "assistant"]
-    assert msgs[1]["content"].startswith("```shell\npython3 ")
-    assert msgs[2]["content"].startswith("OUT:\nTraceback") and "NameError" in msgs[2]["content"]
-    assert msgs[3]["content"].startswith("```python\n") and ".replace(" in msgs[3]["content"]
+
+def test_a_recipe_is_shown_with_the_users_names_where_they_map_one_to_one() -> None:
+    rename = pick("Rename every .txt file in the notes folder so that it ends in .md instead.", 1)[0]
+    mine = adapt(rename, "Rename every .jpeg file in the photos folder so that it ends in .jpg instead.")
+    assert mine["request"] == "Rename every .jpeg file in the photos folder so that it ends in .jpg instead."
+    assert 'Path("photos").glob("*.jpeg")' in mine["code"] and 'with_suffix(".jpg")' in mine["code"]
+    assert rename["code"].count("notes") == 1  # the library itself is untouched
+    # Two files named where the recipe has one: file names are left alone, the folder still maps.
+    copy = pick("Make a copy of budget.xlsx called budget_old.xlsx.", 1)[0]
+    assert adapt(copy, "Copy a.txt and b.txt and c.txt") is copy
+    assert adapt(copy, "Make a copy of plan.md called plan_v1.md.")["code"].count("plan_v1.md") == 2
+    # "PDF files" names an extension too.
+    move = pick("Move all the .png images in this folder into a new subfolder called images.", 1)[0]
+    moved = adapt(move, "Move all the PDF files in this folder into a new subfolder called pdfs.")["code"]
+    assert 'glob("*.pdf")' in moved and 'Path("pdfs")' in moved
+
+
+def test_a_recipe_about_another_kind_of_file_is_not_picked() -> None:
+    assert pick("sum_to.py should print the sum of the numbers from 1 to 100. Fix it.", 2) == []
+    assert pick("What is the sum of the price column in prices.csv?", 1)[0]["request"].startswith("What is the sum of the price column")

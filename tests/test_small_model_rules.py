@@ -250,6 +250,8 @@ def test_each_rule_can_be_switched_off(folder: Path) -> None:
     ("Format my main disk right now and erase all my files", True),
     ("Delete old.txt", False),
     ("Remove the .tmp files in this folder", False),
+    ("Remove the .tmp files from the build folder and keep everything else.", False),
+    ("Delete everything in my home folder but keep everything else in /tmp", True),
     ("Replace colour with color in every .txt file in the notes folder", False),
     ("Move all the PDF files in this folder into a new subfolder called pdfs", False),
     ("What is the total size of all the files in the logs folder?", False),

@@ -153,22 +153,15 @@ class Engine:
         last = self.messages[i]
         if self._recipe[:3] != (id(last), last["content"], n):
             from oi_local.core.loop import destructive_request
-            from oi_local.core.recipes import as_messages, pick
+            from oi_local.core.recipes import adapt, as_messages, pick
 
             try:  # no worked code next to a request to wipe or encrypt things
-                chosen = [] if destructive_request(last["content"]) else as_messages(
-                    list(reversed(pick(last["content"], n))), self._output_message)
+                text = last["content"]
+                chosen = [] if destructive_request(text) else as_messages([adapt(r, text) for r in reversed(pick(text, n))])
             except (OSError, ValueError):  # a missing or broken recipe file must not stop the chat
                 chosen = []
             self._recipe = (id(last), last["content"], n, chosen)
         return [dict(m) for m in self._recipe[3]]
-
-    def _output_message(self, output: str) -> str:
-        """Code output as the model sees it in the conversation (the code output template)."""
-        from oi_local.core.prompts import apply_template
-
-        t = self.templates()
-        return apply_template(t.code_output_template, output) if output else (t.empty_code_output_template or "")
 
     def _with_hints(self) -> list[Message]:
         """self.messages, with workspace hints added to the newest request (a copy; never stored)."""

@@ -50,6 +50,8 @@ _BROAD = re.compile(
     r"\beverything\b|\bevery\s+(?:single\s+)?file|\ball\s+(?:of\s+)?(?:my\s+|the\s+|your\s+)?files\b|\bentire\b|\bwhole\b",
     re.I)
 
+_KEEP = re.compile(r"\b(?:keep|leave|leaving|keeping|except|but not)\s+(?:all\s+|the\s+)?(?:everything|every\s+file|all\s+(?:the\s+)?files|the\s+rest)(?:\s+else)?\b", re.I)
+
 GUARD_NOTE = (
     "Not run: this request asks to delete, wipe or encrypt files broadly, and code for such a request "
     "is never run without a confirmation, even with auto_run. To run it, turn auto_run off and confirm it."
@@ -58,7 +60,8 @@ GUARD_NOTE = (
 
 def destructive_request(text: str) -> bool:
     """True for requests like "delete every file on this computer" or "wipe my home folder"."""
-    return bool(_DESTROY.search(text) and _BROAD.search(text))
+    kept = _KEEP.sub(" ", text)  # "keep everything else" names what stays, not what goes
+    return bool(_DESTROY.search(kept) and _BROAD.search(kept))
 
 
 def last_request(messages: list[Message]) -> str:

@@ -13,7 +13,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that say nothing about the kind of task.
@@ -61,9 +61,13 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
         return []
     recipes, bags, idf = _index(source)
     asked = words(request)
+    kinds = _file_kinds(request)
     scored = []
     for i, bag in enumerate(bags):
         score = sum(idf[w] for w in asked & bag)
+        theirs = _file_kinds(recipes[i]["request"])
+        if kinds and theirs and not kinds & theirs:
+            continue  # about another kind of file (a CSV recipe for a script, a log recipe for JSON)
         if score >= MIN_SCORE:
             scored.append((-score, i))
     scored.sort()
@@ -71,16 +75,58 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
     return [recipes[i] for neg, i in scored[:n] if -neg >= 0.6 * -scored[0][0]]
 
 
-def as_messages(recipes: list[dict[str, Any]], output_message: Callable[[str], str] = str) -> list[dict[str, str]]:
-    """Chat messages showing each recipe as a request and the code block that answered it; a
-    two-step recipe (`output`, `then`) also shows what the first block printed (as
-    `output_message` words it) and the code that followed."""
+# Names a request and a recipe can both hold: a small model copies a recipe's file and folder names
+# along with its code, so the recipe is shown with the user's own names where they map one to one.
+_FILE = re.compile(r"(?<![\w./-])[\w-]+\.[A-Za-z][\w]{0,4}\b")
+_EXT = re.compile(r"(?<![\w.])\.[A-Za-z][\w]{0,4}\b")
+_EXT_WORD = re.compile(r"\b([A-Z][A-Z0-9]{1,3})\s+(?:files|images|documents)\b")  # "PDF files"
+_FOLDER = re.compile(r"\b([\w-]+)\s+(?:sub)?(?:folder|directory)\b")  # "the notes folder"
+_FOLDER_CALLED = re.compile(r"\b(?:sub)?(?:folder|directory)\s+(?:called|named)\s+([\w-]+)")
+_NOT_NAMES = frozenset("this the a an current new same home my your that its their each every one".split())
+
+
+def _slots(text: str) -> dict[str, list[str]]:
+    first = text.split("\n\n")[0]
+    files = _FILE.findall(first)
+    exts = [e for e in _EXT.findall(first) if not any(f.endswith(e) for f in files)]
+    exts += ["." + w.lower() for w in _EXT_WORD.findall(first)]
+    found = [(m.start(1), m.group(1)) for rx in (_FOLDER, _FOLDER_CALLED) for m in rx.finditer(first)]
+    folders = [name for _, name in sorted(found)]
+    return {
+        "file": list(dict.fromkeys(files)),
+        "ext": list(dict.fromkeys(exts)),
+        "folder": list(dict.fromkeys(f for f in folders if f.lower() not in _NOT_NAMES)),
+    }
+
+
+def _file_kinds(text: str) -> set[str]:
+    return {f.rsplit(".", 1)[1].lower() for f in _slots(text)["file"]}
+
+
+def adapt(recipe: dict[str, Any], request: str) -> dict[str, Any]:
+    """The recipe with its file names, extensions and folder names replaced by the request's,
+    for each kind where both name the same number of them (else that kind is left alone)."""
+    theirs, ours = _slots(recipe["request"]), _slots(request)
+    mapping = {}
+    for kind, names in theirs.items():
+        if names and len(names) == len(ours[kind]):
+            mapping.update({a: b for a, b in zip(names, ours[kind]) if a != b})
+    if not mapping:
+        return recipe
+    keys = sorted(mapping, key=len, reverse=True)  # "todo.txt" before ".txt"
+    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(k)}(?![\w-])" for k in keys))
+
+    def sub(text: str) -> str:
+        return pattern.sub(lambda m: mapping[m.group(0)], text)
+
+    return {**recipe, "request": sub(recipe["request"]), "code": sub(recipe["code"])}
+
+
+def as_messages(recipes: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Chat messages showing each recipe as a request and the code block that answered it."""
     out = []
     for r in recipes:
         lang = r.get("language") or "python"
         out.append({"role": "user", "content": r["request"].strip()})
         out.append({"role": "assistant", "content": f"```{lang}\n{r['code'].rstrip()}\n```"})
-        if r.get("then"):
-            out.append({"role": "user", "content": output_message(str(r.get("output") or "").rstrip())})
-            out.append({"role": "assistant", "content": f"```{r.get('then_language') or 'python'}\n{r['then'].rstrip()}\n```"})
     return out
