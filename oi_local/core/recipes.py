@@ -1,8 +1,7 @@
 """Recipes: worked examples picked for the request at hand.
 
 A small model writes much better code when it has just seen code for a similar request: shown how
-to rename files by extension it uses `with_suffix` instead of slicing names by hand; shown a fix
-done with `str.replace` it edits the one broken line instead of copying the script unchanged. The
+to rename files by extension it uses `with_suffix` instead of slicing names by hand. The
 fixed few-shot examples cannot cover every kind of task without making every prompt long, so a
 small library (templates/recipes.yaml) is searched by word overlap and the best one or two go into
 the prompt as earlier exchanges. Deterministic and cheap: no embeddings, no model call.
@@ -21,8 +20,8 @@ _STOP = frozenset(
     "a an the and or of to in on at for from by with into onto as is are be it its this that these those "
     "my me i you your we our please can could would should will do does did make made so then than "
     "there what which who how many much all every each new one two some any file files folder "
-    "current named called so that it has have had was were there here if what when where why about "
-    "want need like just also only get give tell show put use using many first time times number numbers "
+    "current named called has have had was were here if when where why about "
+    "want need like just also only get give tell show put use using first time times number numbers "
     "long big".split()
 )
 MIN_SCORE = 2.5  # below this the best recipe shares only common words with the request
@@ -41,31 +40,31 @@ def words(text: str) -> set[str]:
 
 
 @lru_cache(maxsize=4)
-def _index(source: str) -> tuple[list[dict[str, Any]], list[set[str]], dict[str, float]]:
+def _index(source: str) -> tuple[list[dict[str, Any]], list[set[str]], dict[str, float], list[set[str]]]:
     from oi_local._paths import bundled
 
     import yaml
 
     path = bundled("templates") / source
     recipes = [r for r in (yaml.safe_load(path.read_text(encoding="utf-8")) or []) if r.get("request") and r.get("code")]
-    # Only a request's first paragraph: what follows is the file content it shows (fix recipes).
+    # Only a request's first paragraph: what follows would be file content it shows.
     bags = [words(r["request"].split("\n\n")[0] + " " + " ".join(map(str, r.get("keywords") or []))) for r in recipes]
     df = Counter(w for bag in bags for w in bag)
     idf = {w: math.log(1 + len(bags) / n) for w, n in df.items()}
-    return recipes, bags, idf
+    return recipes, bags, idf, [_file_kinds(r["request"]) for r in recipes]
 
 
 def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, Any]]:
     """Up to `n` recipes most like `request` (best first), none if nothing is close enough."""
     if n <= 0 or not request.strip():
         return []
-    recipes, bags, idf = _index(source)
+    recipes, bags, idf, recipe_kinds = _index(source)
     asked = words(request)
     kinds = _file_kinds(request)
     scored = []
     for i, bag in enumerate(bags):
         score = sum(idf[w] for w in asked & bag)
-        theirs = _file_kinds(recipes[i]["request"])
+        theirs = recipe_kinds[i]
         if kinds and theirs and not kinds & theirs:
             continue  # about another kind of file (a CSV recipe for a script, a log recipe for JSON)
         if score >= MIN_SCORE:
