@@ -94,6 +94,21 @@ def test_qwen_writes_a_code_block(qwen: EmbeddedBackend) -> None:
     assert "qwen2" in info["description"]
 
 
+def test_a_reply_prefix_is_continued_by_the_model(qwen: EmbeddedBackend) -> None:
+    # Asked for words, the model still goes on from the fence it is given: the loop's way to get
+    # code from a small model that keeps explaining instead.
+    msgs = [{"role": "system", "content": SYSTEM},
+            {"role": "user", "content": "What is 2 to the power of 20? Answer in words, no code."}]
+    plain = text_of(list(qwen.completions(messages=msgs, max_tokens=60, temperature=0, seed=1)))
+    assert not plain.startswith("```"), plain
+    chunks = list(qwen.completions(messages=msgs, max_tokens=60, temperature=0, seed=1, reply_prefix="```python\n"))
+    text = text_of(chunks)
+    assert text.startswith("```python\n") and len(text) > len("```python\n") + 3, text
+    assert "2" in text[len("```python\n"):], text
+    # The prefix counts as prompt, not as generated text.
+    assert usage_of(chunks)["prompt_tokens"] > qwen.count_tokens(msgs)
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("which", ["smollm2_path", "qwen_path"])
 def test_count_tokens_is_exact(which: str, request: pytest.FixtureRequest) -> None:

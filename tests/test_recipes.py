@@ -146,6 +146,11 @@ def test_a_recipe_is_shown_with_the_users_names_where_they_map_one_to_one() -> N
     move = pick("Move all the .png images in this folder into a new subfolder called images.", 1)[0]
     moved = adapt(move, "Move all the PDF files in this folder into a new subfolder called pdfs.")["code"]
     assert 'glob("*.pdf")' in moved and 'Path("pdfs")' in moved
+    # "this folder" is "." (the 0.5B model searched the recipe's "reports" folder for the user's files).
+    count = pick("How many .csv files are there in the reports folder and its subfolders?", 1)[0]
+    here = adapt(count, "How many Python (.py) files are there in this folder, including its subfolders?")
+    assert here["request"] == "How many .py files are there in this folder and its subfolders?"
+    assert 'Path(".").rglob("*.py")' in here["code"] and "reports" not in here["code"]
 
 
 def test_a_recipe_about_another_kind_of_file_is_not_picked() -> None:

@@ -4,6 +4,8 @@ Real files in a temporary folder, a scripted model through the public API, real 
 """
 from __future__ import annotations
 
+import json
+
 import os
 from pathlib import Path
 
@@ -38,8 +40,13 @@ def test_data_files_are_described_not_shown(folder: Path) -> None:
     (folder / "config.json").write_text('{"debug": true, "port": 80}')
     (folder / "broken.json").write_text('{"debug": tru')
     assert workspace_hints("email of user 42 in users.json") == \
-        "The file users.json holds a JSON list of 2 objects with the keys id, email."
-    assert workspace_hints("set debug off in config.json") == "The file config.json holds a JSON object with the keys debug, port."
+        'The file users.json holds a JSON list of 2 objects with the keys id, email. The first one is:\n{"id": 7, "email": "a@b"}'
+    assert workspace_hints("set debug off in config.json") == \
+        'The file config.json holds a JSON object with the keys debug, port. It is:\n{"debug": true, "port": 80}'
+    # Too long to show whole: the keys only.
+    (folder / "big.json").write_text(json.dumps([{"id": i, "text": "x" * 500} for i in range(3)]))
+    assert workspace_hints("how many records in big.json?") == \
+        "The file big.json holds a JSON list of 3 objects with the keys id, text."
     assert workspace_hints("fix broken.json") == 'broken.json contains:\n{"debug": tru'  # not JSON: shown as text
 
 

@@ -49,6 +49,7 @@ class Engine:
     code_first = _TemplateSetting()
     fresh_retries = _TemplateSetting()
     recipes = _TemplateSetting()
+    prefill_code = _TemplateSetting()
 
     def __init__(self, **settings: Any) -> None:
         from oi_local.computer import Computer
@@ -230,7 +231,7 @@ class Engine:
 
     # --- one model reply as LMC chunks ---
     def stream_reply(self, extra_user: str | None = None, *, temperature: float | None = None,
-                     seed: int | None = None) -> Iterator[Message]:
+                     seed: int | None = None, reply_prefix: str | None = None) -> Iterator[Message]:
         from oi_local.llm.parser import CodeBlockParser
 
         prompt = self.build_prompt(extra_user)
@@ -240,7 +241,7 @@ class Engine:
         tool_args: dict[int, str] = {}
         tool_emitted: dict[int, tuple[str, int]] = {}
         stream = self.llm.stream_text(prompt, tools=[EXECUTE_TOOL] if functions else None, stop=self.stop_strings(),
-                                      temperature=temperature, seed=seed)
+                                      temperature=temperature, seed=seed, reply_prefix=reply_prefix)
         try:
             for delta in stream:
                 if "content" in delta:

@@ -56,12 +56,27 @@ def mentioned_paths(text: str, cwd: Path) -> list[Path]:
     return found[:MAX_PATHS]
 
 
+MAX_SAMPLE = 400  # characters of JSON shown as a sample
+
+
 def _keys(obj: object) -> str:
     return ", ".join(str(k) for k in list(obj)[:20]) if isinstance(obj, dict) else ""
 
 
+def _sample(obj: object) -> str | None:
+    """`obj` as one line of JSON if it is short enough to show whole, else None.
+
+    A small model guesses nested key names ("unit_price", "count") from the top-level keys alone;
+    one whole record shows them.
+    """
+    import json
+
+    text = json.dumps(obj, ensure_ascii=False)
+    return text if len(text) <= MAX_SAMPLE else None
+
+
 def _data_summary(p: Path, name: str) -> str | None:
-    """One line about a JSON file's shape, or None (not JSON, too big)."""
+    """A line or two about a JSON file's shape, or None (not JSON, too big)."""
     import json
 
     try:
@@ -72,10 +87,14 @@ def _data_summary(p: Path, name: str) -> str | None:
         return None
     if isinstance(data, list):
         if data and all(isinstance(x, dict) for x in data):
-            return f"The file {name} holds a JSON list of {len(data)} objects with the keys {_keys(data[0])}."
+            line = f"The file {name} holds a JSON list of {len(data)} objects with the keys {_keys(data[0])}."
+            first = _sample(data[0])
+            return line + (f" The first one is:\n{first}" if first else "")
         return f"The file {name} holds a JSON list of {len(data)} items."
     if isinstance(data, dict):
-        return f"The file {name} holds a JSON object with the keys {_keys(data)}."
+        line = f"The file {name} holds a JSON object with the keys {_keys(data)}."
+        whole = _sample(data)
+        return line + (f" It is:\n{whole}" if whole else "")
     return None
 
 

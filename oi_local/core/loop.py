@@ -110,6 +110,12 @@ RETRY_NOTE = (
 RETRY_TEMPERATURE = 0.7
 
 
+def _code_prefix(engine: "Engine") -> dict[str, Any]:
+    """When the loop asks for code, the reply may start with the fence already written: asked
+    again for code, a small model still often writes prose about the error instead."""
+    return {"reply_prefix": "```python\n"} if getattr(engine, "prefill_code", None) else {}
+
+
 def _error_line(output: str) -> str:
     """The line of a failed run's output that names the error (e.g. "NameError: ...")."""
     lines = [ln.strip() for ln in output.splitlines() if ln.strip() and not ln.startswith("(exit code")]
@@ -150,7 +156,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
             return False
         retries += 1
         extra = RETRY_NOTE.format(error=failure)
-        sampling = {"temperature": RETRY_TEMPERATURE, "seed": retries}
+        sampling = {"temperature": RETRY_TEMPERATURE, "seed": retries, **_code_prefix(engine)}
         engine.hidden = (turn_start, len(engine.messages))
         return True
 
@@ -163,6 +169,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
             # prints it), and the request is not stored, so the history stays the user's.
             first = False
             extra = CODE_FIRST_NUDGE
+            sampling = _code_prefix(engine)
             engine.hidden = (turn_start, len(engine.messages))
             continue
         first = False
@@ -172,6 +179,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 # once, without storing the request, for a standard-library attempt.
                 fix_nudged = True
                 extra = MISSING_MODULE_NUDGE
+                sampling = _code_prefix(engine)
                 continue
             if fresh_retry():
                 continue

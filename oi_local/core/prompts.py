@@ -22,6 +22,7 @@ TEMPLATE_KEYS = (
     "code_first",  # true: a first reply without code (not a question, not a risky request) is asked for code once
     "fresh_retries",  # N: after a failed run answered without a fix, up to N fresh sampled answers
     "recipes",  # N: show the N worked examples from templates/recipes.yaml most like the request
+    "prefill_code",  # true: a reply the loop asks code for starts with a code fence (back ends that can continue a reply)
     "system_role",  # false: the chat template has no system role; it goes into the first user turn
 )
 

@@ -81,6 +81,7 @@ _EXT = re.compile(r"(?<![\w.])\.[A-Za-z][\w]{0,4}\b")
 _EXT_WORD = re.compile(r"\b([A-Z][A-Z0-9]{1,3})\s+(?:files|images|documents)\b")  # "PDF files"
 _FOLDER = re.compile(r"\b([\w-]+)\s+(?:sub)?(?:folder|directory)\b")  # "the notes folder"
 _FOLDER_CALLED = re.compile(r"\b(?:sub)?(?:folder|directory)\s+(?:called|named)\s+([\w-]+)")
+_HERE = re.compile(r"\b(?:this|the current|current)\s+(?:folder|directory)\b", re.I)
 _NOT_NAMES = frozenset("this the a an current new same home my your that its their each every one".split())
 
 
@@ -90,11 +91,13 @@ def _slots(text: str) -> dict[str, list[str]]:
     exts = [e for e in _EXT.findall(first) if not any(f.endswith(e) for f in files)]
     exts += ["." + w.lower() for w in _EXT_WORD.findall(first)]
     found = [(m.start(1), m.group(1)) for rx in (_FOLDER, _FOLDER_CALLED) for m in rx.finditer(first)]
-    folders = [name for _, name in sorted(found)]
+    folders = [name for _, name in sorted(found) if name.lower() not in _NOT_NAMES]
+    if not folders and _HERE.search(first):
+        folders = ["."]  # "in this folder": a recipe's "reports" folder becomes "."
     return {
         "file": list(dict.fromkeys(files)),
         "ext": list(dict.fromkeys(exts)),
-        "folder": list(dict.fromkeys(f for f in folders if f.lower() not in _NOT_NAMES)),
+        "folder": list(dict.fromkeys(folders)),
     }
 
 
@@ -118,7 +121,11 @@ def adapt(recipe: dict[str, Any], request: str) -> dict[str, Any]:
     def sub(text: str) -> str:
         return pattern.sub(lambda m: mapping[m.group(0)], text)
 
-    return {**recipe, "request": sub(recipe["request"]), "code": sub(recipe["code"])}
+    request = recipe["request"]
+    for a, b in mapping.items():
+        if b == ".":  # "the reports folder" reads "this folder", not "the . folder"
+            request = re.sub(rf"\bthe {re.escape(a)} (folder|directory)\b", r"this \1", request)
+    return {**recipe, "request": sub(request), "code": sub(recipe["code"])}
 
 
 def as_messages(recipes: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -163,10 +163,12 @@ class Llm:
     # --- streaming ---
     def stream_text(self, messages: list[dict[str, Any]], *, tools: list[dict] | None = None, max_tokens: int | None = None,
                     stop: list[str] | None = None, temperature: float | None = None,
-                    seed: int | None = None) -> Iterator[dict[str, Any]]:
+                    seed: int | None = None, reply_prefix: str | None = None) -> Iterator[dict[str, Any]]:
         """Yield normalised deltas: {"content": str} or {"tool_call": {...partial...}}.
 
-        `temperature`/`seed` override the settings for this one request (the loop's sampled retries)."""
+        `temperature`/`seed` override the settings for this one request (the loop's sampled retries).
+        `reply_prefix` is where the reply must start (e.g. a code fence), for back ends that can
+        continue a reply (the embedded one); the others ignore it."""
         params: dict[str, Any] = {
             "messages": messages,
             "model": self.model,
@@ -181,6 +183,8 @@ class Llm:
             params["stop"] = stop
         if tools:
             params["tools"] = tools
+        if reply_prefix and self.kind() == "embedded":
+            params["reply_prefix"] = reply_prefix
         fn = self.completions
         if self._completions is not None:
             params = _accepted(fn, params)

@@ -86,6 +86,7 @@ HARMLESS.update({
     "code_first": _bool,
     "fresh_retries": _int(0, 5),
     "recipes": _int(0, 5),
+    "prefill_code": _bool,
     "loop": _bool,
     "verbose": _bool,
 })

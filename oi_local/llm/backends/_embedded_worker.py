@@ -164,12 +164,13 @@ class Worker:
             raise RuntimeError("no model loaded")
         return self.llm
 
-    def _prompt(self, messages: list[dict[str, Any]], tools: Any = None) -> tuple[list[int], Any]:
+    def _prompt(self, messages: list[dict[str, Any]], tools: Any = None, prefix: str = "") -> tuple[list[int], Any]:
         """Format with the model's chat template (generation prompt added) and tokenize, exactly
-        as llama_cpp's chat handler does, so count == what chat evaluates."""
+        as llama_cpp's chat handler does, so count == what chat evaluates. `prefix` is the start of
+        the reply, already written: the model goes on from it."""
         llm = self._need_model()
         result = self.formatter(messages=_normalise(messages), tools=tools)
-        tokens = llm.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
+        tokens = llm.tokenize((result.prompt + prefix).encode("utf-8"), add_bos=not result.added_special, special=True)
         return tokens, result
 
     def count(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -223,7 +224,10 @@ class Worker:
         prompt_tokens: int | None = None
         cached = 0
         if self.formatter is not None:
-            tokens, result = self._prompt(req["messages"], req.get("tools"))
+            prefix = str(req.get("prefix") or "")
+            tokens, result = self._prompt(req["messages"], req.get("tools"), prefix)
+            if prefix:  # part of the reply: the caller sees it like any other text
+                self.out.send({"id": rid, "type": "delta", "content": prefix})
             prompt_tokens = len(tokens)
             # What llama_cpp's prefix reuse will skip (it always re-evaluates at least one token).
             cached = min(Llama.longest_token_prefix(llm._input_ids.tolist(), tokens), len(tokens) - 1)

@@ -283,13 +283,15 @@ class EmbeddedBackend:
         stop: list[str] | None = None,
         tools: list[dict[str, Any]] | None = None,
         seed: int | None = None,
+        reply_prefix: str | None = None,
     ) -> Iterator[dict[str, Any]]:
         """Stream OpenAI-style chunks. Always streams (`stream` and `model` are accepted for the
-        common signature). `tools` reach the chat template only; tool calls come back as text."""
+        common signature). `tools` reach the chat template only; tool calls come back as text.
+        `reply_prefix` starts the reply (streamed back first) and the model continues it."""
         w = self._ensure()
         try:
             rid, q = w.start("chat", messages=messages, max_tokens=max_tokens, temperature=temperature,
-                             stop=stop, tools=tools, seed=seed)
+                             stop=stop, tools=tools, seed=seed, prefix=reply_prefix)
         except _Dead as e:
             raise self._crashed(w, e.args[0]) from None
         finished = False
