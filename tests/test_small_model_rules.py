@@ -30,7 +30,11 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_named_file_is_shown_in_full_when_short(folder: Path) -> None:
     hint = workspace_hints("greet.py crashes. Fix it.")
-    assert hint == 'greet.py contains:\npritn("hi")'
+    # A script comes with what makes it fail, found by reading it (never by running it).
+    assert hint == ('greet.py contains:\npritn("hi")\n\nProblems in greet.py:\nline 1: pritn is not defined (did you mean print?)'
+                    '\n\nWith that corrected, greet.py would be:\nprint("hi")')
+    (folder / "greet.py").write_text('print("hi")\n')
+    assert workspace_hints("greet.py crashes. Fix it.") == 'greet.py contains:\nprint("hi")'
 
 
 def test_data_files_are_described_not_shown(folder: Path) -> None:
@@ -302,5 +306,48 @@ def test_in_the_terminal_a_destructive_request_is_confirmed_even_with_auto_run(f
         out = capsys.readouterr().out
         assert "No terminal to confirm on; code not run." in out, out
         assert canary.read_text() == "keep me"
+    finally:
+        interp.close()
+
+
+def test_code_deleting_files_the_request_did_not_name_is_not_auto_run(folder: Path) -> None:
+    # What the 0.5B model wrote for scripts/eval's ho2-files-remove-tmp: every name it was shown.
+    build = folder / "build"
+    build.mkdir()
+    for name in ("a.tmp", "b.tmp", "app.bin", "notes.txt"):
+        (build / name).write_text(name)
+    greedy = "```shell\nrm build/a.tmp build/app.bin build/b.tmp build/notes.txt\n```"
+    narrow = "```shell\nrm build/a.tmp build/b.tmp\n```"
+    interp, model = scripted_interpreter([greedy, narrow, "Removed the two .tmp files."])  # auto_run=True
+    try:
+        interp.chat("Remove the .tmp files from the build folder and keep everything else.", display=False)
+        assert sorted(p.name for p in build.iterdir()) == ["app.bin", "notes.txt"]
+        # The model was told why its first code did not run (not the names of the files to keep: it
+        # copies names), and its narrower code then ran.
+        told = str(model.prompts[1])
+        assert "deletes more files than were asked for. Write code that deletes only the .tmp files." in told
+        assert "app.bin" not in told.split("Not run")[1]
+        assert model.calls == 3
+        # Twice too greedy: the turn ends there, nothing deleted.
+        (build / "a.tmp").write_text("a")
+        interp.messages = []
+        model.replies, model.prompts = [greedy, greedy, greedy, "Sorry."], []
+        interp.chat("Remove the .tmp files from the build folder and keep everything else.", display=False)
+        assert sorted(p.name for p in build.iterdir()) == ["a.tmp", "app.bin", "notes.txt"]
+        assert model.calls == 2
+    finally:
+        interp.close()
+
+
+def test_a_person_confirming_is_warned_about_files_the_request_did_not_name(folder: Path, capsys) -> None:
+    (folder / "old.log").write_text("x")
+    (folder / "new.log").write_text("x")
+    interp, model = scripted_interpreter(["```shell\nrm old.log new.log\n```", "Done."])
+    interp.auto_run = False
+    try:
+        interp.chat("Delete old.log", display=True)  # no terminal: the confirmation declines
+        out = capsys.readouterr().out
+        assert "Careful: this code would also delete new.log, which the request did not name." in out, out
+        assert (folder / "new.log").exists()
     finally:
         interp.close()

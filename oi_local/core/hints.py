@@ -15,6 +15,7 @@ MAX_PATHS = 3
 MAX_LINES = 24
 MAX_CHARS = 1200
 MAX_ENTRIES = 30
+MAX_CHECK_BYTES = 200_000  # Python files read whole for problems (pycheck) up to this size
 MAX_DATA_BYTES = 2_000_000  # JSON files are summarised from the whole file up to this size
 
 # JSON files are described, not shown: shown a JSON list, a small model pastes it into its code or
@@ -120,7 +121,18 @@ def _file_preview(p: Path, name: str) -> str | None:
     if not lines:
         return f"({name} is empty.)"
     title = f"First lines of {name}:" if cut else f"{name} contains:"
-    return title + "\n" + "\n".join(lines)
+    preview = title + "\n" + "\n".join(lines)
+    if p.suffix == ".py" and size <= MAX_CHECK_BYTES:
+        from oi_local.core.pycheck import corrected, problems
+
+        code = p.read_text(encoding="utf-8", errors="replace")
+        found = problems(code, name)
+        if found:  # where it fails: a small model asked to fix a script copies it back unchanged otherwise
+            preview += f"\n\nProblems in {name}:\n" + "\n".join(found)
+            fixed = corrected(code, name)
+            if fixed is not None and len(fixed) <= MAX_CHARS:  # and it copies a corrected version as readily
+                preview += f"\n\nWith that corrected, {name} would be:\n" + fixed.rstrip("\n")
+    return preview
 
 
 def _folder_preview(p: Path, name: str, prefix: str = "") -> str | None:

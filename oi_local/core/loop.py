@@ -52,6 +52,24 @@ _BROAD = re.compile(
 
 _KEEP = re.compile(r"\b(?:keep|leave|leaving|keeping|except|but not)\s+(?:all\s+|the\s+)?(?:everything|every\s+file|all\s+(?:the\s+)?files|the\s+rest)(?:\s+else)?\b", re.I)
 
+# The model is not told the names of the files it must keep: shown them, the 0.5B model wrote code
+# deleting exactly those.
+UNASKED_NOTE = "Not run: this code deletes more files than were asked for. Write code that deletes only {asked}."
+UNASKED_WARNING = "this code would also delete {paths}, which the request did not name."
+
+
+def _unasked_deletions(engine: "Engine", lang: str, code: str) -> list[str]:
+    """Files the code deletes beyond what a deleting request named (auto_run or not)."""
+    if not getattr(engine, "confirm_destructive", True):
+        return []
+    request = _request(engine)
+    if not _DESTROY.search(request):
+        return []
+    from oi_local.core.deletions import unasked_deletions
+
+    return unasked_deletions(request, lang, code)[:5]
+
+
 GUARD_NOTE = (
     "Not run: this request asks to delete, wipe or encrypt files broadly, and code for such a request "
     "is never run without a confirmation, even with auto_run. To run it, turn auto_run off and confirm it."
@@ -144,6 +162,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
     turn_start = len(engine.messages)  # where this answer begins: a fresh start hides what follows
     failure: str | None = None  # the error of the latest failed run, until code runs cleanly
     retries = 0
+    overreach = 0  # code not run because it would delete files the request did not name
     max_retries = int(getattr(engine, "fresh_retries", None) or 0)
     sampling: dict[str, Any] = {}
 
@@ -223,6 +242,18 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 _append_output(engine, GUARD_NOTE, None)
                 yield from _console_note(GUARD_NOTE)
                 return
+            unasked = _unasked_deletions(engine, lang, code)
+            if unasked and approve is None:  # auto_run: not run, and the model hears why
+                from oi_local.core.deletions import asked
+
+                _append_output(engine, UNASKED_NOTE.format(asked=asked(_request(engine))), None)
+                yield from _console_note("Not run: " + UNASKED_WARNING.format(paths=", ".join(unasked)))
+                overreach += 1
+                if overreach > 1:
+                    return
+                break
+            if unasked:  # the person deciding sees it before the question
+                yield from _console_note("Careful: " + UNASKED_WARNING.format(paths=", ".join(unasked)))
             yield chunk("computer", "confirmation", "execution", content={"type": "code", "format": lang, "content": code})
             decision = approve(code_msg) if approve is not None else "run"
             if isinstance(decision, tuple) and decision[0] == "run":

@@ -1,0 +1,121 @@
+"""Which files a piece of code would delete, and whether the request asked for them.
+
+A small model asked to "remove the .tmp files from build" wrote `rm build/a.tmp build/app.bin
+build/b.tmp build/notes.txt`: every name it had been shown. Code is read, not run: only paths
+written out literally are found (a loop over a glob is not), so this catches the slip above, not
+every way code can delete files. It never runs anything.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import shlex
+from pathlib import PurePosixPath
+
+_SHELL_DELETERS = {"rm", "unlink", "rmdir", "shred"}
+_PY_FUNCS = {"remove", "unlink", "rmdir", "rmtree", "removedirs"}  # os.remove(p), shutil.rmtree(p), ...
+_PY_METHODS = {"unlink", "rmdir"}  # Path(p).unlink()
+_SEPARATORS = re.compile(r"&&|\|\||[;|\n&]")
+
+# What a request names: files ("a.tmp"), extensions (".tmp", "tmp files") and folders are matched
+# against each deleted path.
+_FILE = re.compile(r"(?<![\w/.-])[\w./-]*\w\.[A-Za-z0-9]{1,8}\b")
+_EXT = re.compile(r"(?<![\w/])\*?\.([A-Za-z0-9]{1,8})\b")
+_EXT_WORD = re.compile(r"\b([A-Za-z0-9]{1,6})\s+files\b", re.I)
+
+
+def deleted_paths(language: str, code: str) -> list[str]:
+    """The literal paths `code` deletes (in the order written), or [] if it names none."""
+    try:
+        if language in ("shell", "bash", "sh", "zsh"):
+            return _shell(code)
+        if language == "python":
+            return _python(code)
+    except (SyntaxError, ValueError):
+        pass
+    return []
+
+
+def _shell(code: str) -> list[str]:
+    found = []
+    for segment in _SEPARATORS.split(code):
+        try:
+            words = shlex.split(segment, comments=True)
+        except ValueError:
+            continue
+        while words and ("=" in words[0] or words[0] in ("sudo", "command", "xargs")):
+            words = words[1:]
+        if words and PurePosixPath(words[0]).name in _SHELL_DELETERS:
+            found += [w for w in words[1:] if not w.startswith("-") and not any(c in w for c in "*?[$`")]
+    return found
+
+
+def _literal(node: ast.AST, names: dict[str, list[str]]) -> list[str]:
+    """The strings a path expression stands for: "a", Path("a"), Path("d") / "a", a loop variable."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Name):
+        return names.get(node.id, [])
+    if isinstance(node, ast.Call) and len(node.args) == 1 and _name(node.func) in ("Path", "PurePath", "str"):
+        return _literal(node.args[0], names)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left, right = _literal(node.left, names), _literal(node.right, names)
+        return [f"{a}/{b}" for a in left for b in right]
+    return []
+
+
+def _name(func: ast.AST) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _python(code: str) -> list[str]:
+    tree = ast.parse(code)
+    names: dict[str, list[str]] = {}  # loop variables over literal lists: for f in ["a", "b"]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, ast.Name) \
+                and isinstance(node.iter, (ast.List, ast.Tuple, ast.Set)):
+            names[node.target.id] = [s for el in node.iter.elts for s in _literal(el, names)]
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _PY_METHODS and not node.args:
+            found += _literal(func.value, names)  # Path("a").unlink()
+        elif _name(func) in _PY_FUNCS and node.args:
+            found += _literal(node.args[0], names)
+    return found
+
+
+def _asked(request: str) -> tuple[set[str], set[str]]:
+    """The file names and extensions (lower case, no dot) a request names."""
+    files = {PurePosixPath(f).name.lower() for f in _FILE.findall(request)}
+    exts = {e.lower() for e in _EXT.findall(request)}
+    exts |= {w.lower() for w in _EXT_WORD.findall(request) if w.isupper() or w.lower() in ("tmp", "log", "bak", "txt")}
+    exts -= {f.rsplit(".", 1)[1] for f in files}  # "a.tmp" names a file, not every .tmp
+    return files, exts
+
+
+def asked(request: str) -> str:
+    """What a request names for deletion, in words: "the .tmp files", "old.log and the .bak files"."""
+    files, exts = _asked(request)
+    parts = sorted(files) + [f"the .{e} files" for e in sorted(exts)]
+    return " and ".join(parts)
+
+
+def unasked_deletions(request: str, language: str, code: str) -> list[str]:
+    """Paths `code` deletes that `request` does not name, when the request names what to delete
+    (files or extensions); [] when it names neither, as then there is nothing to compare with."""
+    files, exts = _asked(request)
+    if not files and not exts:
+        return []
+    out = []
+    for path in deleted_paths(language, code):
+        name = PurePosixPath(path.rstrip("/")).name.lower()
+        if name in files or any(name.endswith("." + e) for e in exts):
+            continue
+        if path not in out:
+            out.append(path)
+    return out
