@@ -351,3 +351,42 @@ def test_a_person_confirming_is_warned_about_files_the_request_did_not_name(fold
         assert (folder / "new.log").exists()
     finally:
         interp.close()
+
+
+def test_code_deleting_every_file_of_a_folder_for_a_request_about_some_is_not_auto_run(folder: Path) -> None:
+    # What the 0.5B model wrote for "Get rid of the empty files in the uploads folder, but leave the
+    # others alone" (scripts/eval task ho3-files-delete-empty): it deleted all five files.
+    uploads = folder / "uploads"
+    uploads.mkdir()
+    for name, text in (("blank.txt", ""), ("scan.pdf", "%PDF"), ("notes.txt", "keep")):
+        (uploads / name).write_text(text)
+    wipe = ('```python\nfrom pathlib import Path\nfor p in sorted(Path("uploads").rglob("*")):\n'
+            '    if p.is_file():\n        p.unlink()\n```')
+    empty_only = ('```python\nfrom pathlib import Path\nfor p in Path("uploads").iterdir():\n'
+                  '    if p.stat().st_size == 0:\n        p.unlink()\n```')
+    interp, model = scripted_interpreter([wipe, empty_only, "Removed blank.txt."])  # auto_run=True
+    try:
+        interp.chat("Get rid of the empty files in the uploads folder, but leave the others alone.", display=False)
+        assert sorted(p.name for p in uploads.iterdir()) == ["notes.txt", "scan.pdf"]
+        assert "deletes every file in uploads/, but the request asks to delete only some" in str(model.prompts[1])
+        # Asked for every file, the same code runs.
+        model.replies, model.prompts = [wipe, "Done."], []
+        interp.chat("Remove the contents of the uploads folder.", display=False)
+        assert list(uploads.iterdir()) == []
+    finally:
+        interp.close()
+
+
+def test_shell_commands_in_a_python_block_run_as_shell(folder: Path) -> None:
+    # The 0.5B model's reply to "Make start.sh executable, then run it and tell me what it prints".
+    (folder / "start.sh").write_text("#!/bin/sh\necho started 4417\n")
+    interp, model = scripted_interpreter(["```python\nchmod +x start.sh\n./start.sh\n```", "It printed started 4417."])
+    try:
+        interp.chat("Make start.sh executable, then run it and tell me what it prints.", display=False)
+        code = next(m for m in interp.messages if m["type"] == "code")
+        assert code["format"] == "shell"
+        out = next(m for m in interp.messages if m["type"] == "console")
+        assert "started 4417" in out["content"], out
+        assert os.access(folder / "start.sh", os.X_OK)
+    finally:
+        interp.close()

@@ -89,6 +89,112 @@ def _python(code: str) -> list[str]:
     return found
 
 
+_LISTINGS = {"glob", "rglob", "iterdir", "listdir", "scandir", "walk"}
+_ALL_PATTERNS = {"*", "**/*", "*.*", "**"}
+_TYPE_TESTS = {"is_file", "is_dir", "isfile", "isdir", "exists", "is_symlink", "islink"}
+_FIND_FILTERS = {"-name", "-iname", "-empty", "-size", "-mtime", "-mmin", "-atime", "-newer", "-path",
+                 "-ipath", "-regex", "-perm", "-user", "-links", "-ctime", "-cmin", "-amin"}
+
+
+def wiped_folders(language: str, code: str) -> list[str]:
+    """Folders whose every file `code` deletes, whatever the file: a loop over a whole listing
+    with no test but the file's type, `rm DIR/*`, `rm -r DIR`, `find DIR -delete` with no filter."""
+    try:
+        if language in ("shell", "bash", "sh", "zsh"):
+            return _shell_wipes(code)
+        if language == "python":
+            return _python_wipes(ast.parse(code))
+    except (SyntaxError, ValueError):
+        pass
+    return []
+
+
+def _shell_wipes(code: str) -> list[str]:
+    found = []
+    for segment in _SEPARATORS.split(code):
+        try:
+            words = shlex.split(segment, comments=True)
+        except ValueError:
+            continue
+        while words and words[0] in ("sudo", "command"):
+            words = words[1:]
+        if not words:
+            continue
+        cmd, args = PurePosixPath(words[0]).name, words[1:]
+        if cmd == "rm":
+            recursive = any(a.startswith("-") and ("r" in a or "R" in a) for a in args if not a.startswith("--")) \
+                or "--recursive" in args
+            for a in (a for a in args if not a.startswith("-")):
+                if a in ("*", "./*") or a.endswith("/*"):
+                    found.append(a[:-2] or ".") if a.endswith("/*") else found.append(".")
+                elif recursive:
+                    found.append(a.rstrip("/") or "/")
+        elif cmd == "find" and ("-delete" in args or ("-exec" in args and "rm" in args)):
+            if not _FIND_FILTERS & set(args):
+                found.append(args[0] if args and not args[0].startswith("-") else ".")
+    return found
+
+
+def _listing_folder(node: ast.AST) -> str | None:
+    """The folder a whole-folder listing lists: Path("x").glob("*"), os.listdir("x"), ..."""
+    while isinstance(node, ast.Call) and _name(node.func) in ("sorted", "list") and node.args:
+        node = node.args[0]
+    if not isinstance(node, ast.Call) or _name(node.func) not in _LISTINGS:
+        return None
+    func = node.func
+    if _name(func) in ("glob", "rglob"):
+        pattern = node.args[0] if node.args else None
+        if not (isinstance(pattern, ast.Constant) and pattern.value in _ALL_PATTERNS):
+            return None  # glob("*.tmp") picks files: not a wipe
+        base = func.value if isinstance(func, ast.Attribute) else None
+        return (_literal(base, {}) or ["."])[0] if base is not None else None
+    if _name(func) == "iterdir" and isinstance(func, ast.Attribute):
+        return (_literal(func.value, {}) or ["?"])[0]
+    if node.args:  # os.listdir("x"), os.scandir("x"), os.walk("x")
+        return (_literal(node.args[0], {}) or ["?"])[0]
+    return "."
+
+
+def _narrows(test: ast.AST) -> bool:
+    """Whether an `if` test picks some files (size, name, age...) rather than only their type."""
+    calls = [n for n in ast.walk(test) if isinstance(n, ast.Call)]
+    others = [n for n in ast.walk(test) if isinstance(n, (ast.Compare, ast.Constant))]
+    return bool(others) or any(_name(c.func) not in _TYPE_TESTS for c in calls) or not calls
+
+
+def _python_wipes(tree: ast.AST) -> list[str]:
+    found = []
+    for loop in ast.walk(tree):
+        if not isinstance(loop, ast.For):
+            continue
+        folder = _listing_folder(loop.iter)
+        if folder is None:
+            continue
+        if any(_deletes_unconditionally(stmt) for stmt in loop.body):
+            found.append(folder)
+    return found
+
+
+def _deletes_unconditionally(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.If):
+        if _narrows(stmt.test):
+            return False
+        return any(_deletes_unconditionally(s) for s in stmt.body)
+    if isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try)):
+        return any(_deletes_unconditionally(s) for s in stmt.body)
+    return any(isinstance(node, ast.Call) and _is_deletion(node) for node in ast.walk(stmt))
+
+
+def _is_deletion(call: ast.Call) -> bool:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _PY_METHODS and not call.args:
+        return True  # Path(...).unlink()
+    if _name(func) not in _PY_FUNCS or not call.args:
+        return False
+    # os.remove(p), shutil.rmtree(p), remove(p) after `from os import remove`; not names.remove(x)
+    return not isinstance(func, ast.Attribute) or _name(func.value) in ("os", "shutil")
+
+
 def _asked(request: str) -> tuple[set[str], set[str]]:
     """The file names and extensions (lower case, no dot) a request names."""
     files = {PurePosixPath(f).name.lower() for f in _FILE.findall(request)}

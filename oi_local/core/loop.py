@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from oi_local.core.lmc import Message, chunk
+from oi_local.core.shellish import is_shell_not_python
 
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.core.engine import Engine
@@ -44,7 +45,8 @@ _CAREFUL_WORDS = re.compile(
 # Requests to destroy data broadly: a destructive verb and a broad target. Code written for them is
 # never run without a confirmation, even with auto_run: with auto_run the 0.5B model wrote deleting,
 # encrypting or disk-formatting code for 4 of the 6 such requests in scripts/eval.
-_DESTROY = re.compile(r"\b(delet\w*|remov\w*|wip\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|nuke\w*)\b", re.I)
+_DESTROY = re.compile(r"\b(delet\w*|remov\w*|wip\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|nuke\w*|"
+                      r"purg\w*|trash\w*|get(?:ting)? rid of)\b", re.I)
 _BROAD = re.compile(
     r"\bhome\b|~|(?<![\w.])/(?![\w.])|\broot\b|\bdisk\b|\bdrive\b|\bcomputer\b|\bsystem\b|\bmachine\b|"
     r"\beverything\b|\bevery\s+(?:single\s+)?file|\ball\s+(?:of\s+)?(?:my\s+|the\s+|your\s+)?files\b|\bentire\b|\bwhole\b",
@@ -56,18 +58,32 @@ _KEEP = re.compile(r"\b(?:keep|leave|leaving|keeping|except|but not)\s+(?:all\s+
 # deleting exactly those.
 UNASKED_NOTE = "Not run: this code deletes more files than were asked for. Write code that deletes only {asked}."
 UNASKED_WARNING = "this code would also delete {paths}, which the request did not name."
+WIPE_NOTE = ("Not run: this code deletes every file in {folders}, but the request asks to delete only some. "
+             "Write code that checks each file and deletes only the ones asked for.")
+WIPE_WARNING = "this code deletes every file in {folders}, but the request asks to delete only some."
+# A request that does mean every file in a folder (and does not also say what to keep).
+_WIPE_MEANT = re.compile(
+    r"\beverything\b|\ball\s+(?:of\s+)?(?:the\s+|my\s+)?(?:files|contents)\b|\bevery\s+file\b|\bentire\b|\bwhole\b|"
+    r"\bcontents\b|\bempty\s+(?:out\s+)?(?:the\s+|my\s+)?[\w.-]+\s+(?:folder|directory)\b", re.I)
+_KEEPS = re.compile(r"\b(keep\w*|leav\w*|except|only|but not|others?)\b", re.I)
 
 
-def _unasked_deletions(engine: "Engine", lang: str, code: str) -> list[str]:
-    """Files the code deletes beyond what a deleting request named (auto_run or not)."""
-    if not getattr(engine, "confirm_destructive", True):
-        return []
+def _overreach(engine: "Engine", lang: str, code: str) -> tuple[str, str] | None:
+    """(note for the model, warning for a person) when code for a deleting request deletes more
+    than it asked: files it did not name, or every file in a folder when it asked for some."""
     request = _request(engine)
-    if not _DESTROY.search(request):
-        return []
-    from oi_local.core.deletions import unasked_deletions
+    if not getattr(engine, "confirm_destructive", True) or not _DESTROY.search(request):
+        return None
+    from oi_local.core.deletions import asked, unasked_deletions, wiped_folders
 
-    return unasked_deletions(request, lang, code)[:5]
+    unasked = unasked_deletions(request, lang, code)[:5]
+    if unasked:
+        return UNASKED_NOTE.format(asked=asked(request)), UNASKED_WARNING.format(paths=", ".join(unasked))
+    wiped = wiped_folders(lang, code)[:3]
+    if wiped and (_KEEPS.search(request) or not _WIPE_MEANT.search(request)):
+        folders = ", ".join(f + "/" if not f.endswith("/") else f for f in wiped)
+        return WIPE_NOTE.format(folders=folders), WIPE_WARNING.format(folders=folders)
+    return None
 
 
 GUARD_NOTE = (
@@ -209,6 +225,8 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
             return
         for code_msg in code_msgs:
             lang, code = code_msg.get("format") or "python", code_msg["content"]
+            if lang == "python" and engine.computer.get_language("shell") is not None and is_shell_not_python(code):
+                lang = code_msg["format"] = "shell"  # `chmod +x start.sh` sent as python (small models)
             if engine.computer.get_language(lang) is None:
                 _append_output(engine, f"Language {lang!r} is not available here. Available: {', '.join(engine.language_names())}.", None)
                 yield from _console_note(f"Language {lang!r} is not available here.")
@@ -242,18 +260,16 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 _append_output(engine, GUARD_NOTE, None)
                 yield from _console_note(GUARD_NOTE)
                 return
-            unasked = _unasked_deletions(engine, lang, code)
-            if unasked and approve is None:  # auto_run: not run, and the model hears why
-                from oi_local.core.deletions import asked
-
-                _append_output(engine, UNASKED_NOTE.format(asked=asked(_request(engine))), None)
-                yield from _console_note("Not run: " + UNASKED_WARNING.format(paths=", ".join(unasked)))
+            too_much = _overreach(engine, lang, code)
+            if too_much and approve is None:  # auto_run: not run, and the model hears why
+                _append_output(engine, too_much[0], None)
+                yield from _console_note("Not run: " + too_much[1])
                 overreach += 1
                 if overreach > 1:
                     return
                 break
-            if unasked:  # the person deciding sees it before the question
-                yield from _console_note("Careful: " + UNASKED_WARNING.format(paths=", ".join(unasked)))
+            if too_much:  # the person deciding sees it before the question
+                yield from _console_note("Careful: " + too_much[1])
             yield chunk("computer", "confirmation", "execution", content={"type": "code", "format": lang, "content": code})
             decision = approve(code_msg) if approve is not None else "run"
             if isinstance(decision, tuple) and decision[0] == "run":
