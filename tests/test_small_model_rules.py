@@ -93,6 +93,25 @@ def test_hints_reach_the_model_but_not_the_history(folder: Path) -> None:
         interp.close()
 
 
+def test_a_follow_up_that_names_no_file_gets_the_previous_requests_files_as_they_are_now(folder: Path) -> None:
+    # multi-csv-followup: "What is the total amount for the product widget?" after a question about
+    # sales.csv; without its header the 0.5B model guessed a "price" column.
+    interp, model = scripted_interpreter(["```python\nprint(1)\n```", "One row.",
+                                          "```python\nprint(12.5)\n```", "12.5.", "Hello!"])
+    interp.template = "small"
+    try:
+        interp.chat("How many rows does sales.csv have?", display=False)
+        (folder / "sales.csv").write_text("date,product,amount\n2024-01-02,widget,12.5\n2024-01-03,gadget,3\n")
+        interp.chat("What is the total amount for the product widget?", display=False)
+        request = model.prompts[2][-1]["content"]
+        assert request.startswith("What is the total amount for the product widget?\n\nsales.csv contains:\n")
+        assert "2024-01-03,gadget,3" in request  # the file as it is now
+        interp.chat("Say hello to the team in three words.", display=False)  # names nothing, nor did the request before
+        assert "contains" not in model.prompts[4][-1]["content"]
+    finally:
+        interp.close()
+
+
 def test_the_plain_prompt_set_has_no_hints(folder: Path) -> None:
     interp, model = scripted_interpreter(["The total is 12.5."])
     try:

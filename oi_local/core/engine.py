@@ -179,6 +179,10 @@ class Engine:
 
             try:
                 hint = workspace_hints(last["content"])
+                if not hint:  # "and what is the total?": the files the previous request named, as they are now
+                    earlier = next((m["content"] for m in reversed(self.messages[:i]) if m["role"] == "user"
+                                    and m["type"] == "message" and isinstance(m.get("content"), str)), "")
+                    hint = workspace_hints(earlier) if earlier else ""
             except OSError:
                 hint = ""
             self._hint = (id(last), last["content"], hint)
