@@ -34,3 +34,19 @@ def test_problems_with_one_obvious_correction_are_corrected() -> None:
     assert corrected("print(1)\n") is None
     assert corrected("print(undefined_thing_xyz)\n") is None
     assert corrected("for w in ['a']:\nprint(w)\n") is None
+
+
+def test_files_opened_for_reading_must_exist_in_the_folder_it_runs_in(tmp_path) -> None:
+    (tmp_path / "config.ini").write_text("[ui]\ntheme = dark\n")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "sales.csv").write_text("a\n")
+    code = ('with open("settings/config.ini") as f:\n    print(f.read())\n'
+            'open("report.txt", "w").write("x")\nopen("data/salse.csv")\nopen("nowhere.bin")\n')
+    assert problems(code, "read.py", tmp_path) == [
+        "line 1: there is no file settings/config.ini (did you mean config.ini?)",
+        "line 4: there is no file data/salse.csv (did you mean data/sales.csv?)",
+        "line 5: there is no file nowhere.bin",
+    ]  # the file opened for writing is not a problem
+    fixed = corrected(code, "read.py", tmp_path)
+    assert 'open("config.ini")' in fixed and 'open("data/sales.csv")' in fixed and 'open("nowhere.bin")' in fixed
+    assert problems(code, "read.py") == []  # no folder given: not checked

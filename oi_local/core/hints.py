@@ -99,7 +99,7 @@ def _data_summary(p: Path, name: str) -> str | None:
     return None
 
 
-def _file_preview(p: Path, name: str) -> str | None:
+def _file_preview(p: Path, name: str, base: Path | None = None) -> str | None:
     if p.suffix.lower() in _DATA_SUFFIXES:
         summary = _data_summary(p, name)
         if summary:
@@ -126,10 +126,10 @@ def _file_preview(p: Path, name: str) -> str | None:
         from oi_local.core.pycheck import corrected, problems
 
         code = p.read_text(encoding="utf-8", errors="replace")
-        found = problems(code, name)
+        found = problems(code, name, base)
         if found:  # where it fails: a small model asked to fix a script copies it back unchanged otherwise
             preview += f"\n\nProblems in {name}:\n" + "\n".join(found)
-            fixed = corrected(code, name)
+            fixed = corrected(code, name, base)
             if fixed is not None and len(fixed) <= MAX_CHARS:  # and it copies a corrected version as readily
                 preview += f"\n\nWith that corrected, {name} would be:\n" + fixed.rstrip("\n")
     return preview
@@ -159,7 +159,7 @@ def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str
             preview = _folder_preview(p, "The current folder" if name == "." else f"The folder {name}/",
                                       "" if name == "." else f"{name}/")
         else:
-            preview = _file_preview(p, name)
+            preview = _file_preview(p, name, base.resolve())
         if preview:
             parts.append(preview)
     return "\n\n".join(parts)

@@ -1,4 +1,5 @@
-"""Problems in a Python script that show without running it: syntax errors and undefined names.
+"""Problems in a Python script that show without running it: syntax errors, undefined names and,
+given the folder it runs in, files it opens for reading that are not there.
 
 Asked to fix a script, a small model copies it back unchanged unless it is told where the fault
 is (the 0.5B model rewrote `pritn(...)` as `pritn(...)`). pyflakes reads the code (it never runs
@@ -11,24 +12,26 @@ import builtins
 import difflib
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 MAX_PROBLEMS = 3
+MAX_FILES = 500  # files looked at for a missing path's likely correction
 
 
-def problems(code: str, filename: str = "<script>") -> list[str]:
+def problems(code: str, filename: str = "<script>", folder: Path | None = None) -> list[str]:
     """Lines such as "line 4: pritn is not defined (did you mean print?)"; [] if none were found
     or pyflakes is not installed."""
-    return [text for text, _ in _check(code, filename)]
+    return [text for text, _ in _check(code, filename, folder)]
 
 
-def corrected(code: str, filename: str = "<script>") -> str | None:
+def corrected(code: str, filename: str = "<script>", folder: Path | None = None) -> str | None:
     """`code` with the problems that have one obvious correction corrected (a misspelt name, a
     missing standard-library import), or None when there is none to make."""
     lines = code.splitlines(keepends=True)
     imports: list[str] = []
     changed = False
-    for _, fix in _check(code, filename):
+    for _, fix in _check(code, filename, folder):
         if fix is None:
             continue
         lineno, name, replacement = fix
@@ -45,7 +48,7 @@ def corrected(code: str, filename: str = "<script>") -> str | None:
     return "".join(f"{i}\n" for i in imports) + "".join(lines)
 
 
-def _check(code: str, filename: str) -> list[tuple[str, tuple[int, str, str] | None]]:
+def _check(code: str, filename: str, folder: Path | None = None) -> list[tuple[str, tuple[int, str, str] | None]]:
     """(problem text, (line, name, correction) or None), in line order, at most MAX_PROBLEMS."""
     try:
         from pyflakes import api, messages
@@ -72,6 +75,8 @@ def _check(code: str, filename: str) -> list[tuple[str, tuple[int, str, str] | N
                               None if fix is None else (m.lineno, name, fix)))
 
     api.check(code, filename, _Reporter())
+    if folder is not None:
+        found += _missing_files(code, folder)
     return [(text, fix) for _, text, fix in sorted(found, key=lambda f: f[0])][:MAX_PROBLEMS]
 
 
@@ -99,3 +104,57 @@ def _defined(code: str) -> set[str]:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
     return names
+
+
+def _read_paths(code: str) -> list[tuple[int, str]]:
+    """(line, path) of files opened for reading by a literal name: open("x"), Path("x").read_text()."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        first = node.args[0]
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.strip()):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+        mode_text = mode.value if isinstance(mode, ast.Constant) and isinstance(mode.value, str) else "r"
+        if name == "open" and not set(mode_text) & set("wax+"):
+            found.append((node.lineno, first.value))
+        elif name in ("read_csv", "read_json", "load_workbook"):
+            found.append((node.lineno, first.value))
+    return found
+
+
+def _missing_files(code: str, folder: Path) -> list[tuple[int, str, tuple[int, str, str] | None]]:
+    out = []
+    for lineno, path in _read_paths(code):
+        if "{" in path or (folder / path).exists():
+            continue
+        guess = _likely_file(path, folder)
+        hint = f" (did you mean {guess}?)" if guess else ""
+        out.append((lineno, f"line {lineno}: there is no file {path}{hint}", (lineno, path, guess) if guess else None))
+    return out
+
+
+def _likely_file(path: str, folder: Path) -> str | None:
+    """The file under `folder` most likely meant by a path that does not exist: the same name
+    elsewhere, else a close spelling."""
+    files = []
+    try:
+        for p in folder.rglob("*"):
+            if len(files) >= MAX_FILES:
+                break
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts):
+                files.append(p.relative_to(folder).as_posix())
+    except OSError:
+        return None
+    name = Path(path).name
+    same = [f for f in files if Path(f).name == name]
+    if len(same) == 1:
+        return same[0]
+    close = difflib.get_close_matches(path, files, n=1, cutoff=0.8)
+    return close[0] if close else None
