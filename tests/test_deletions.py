@@ -20,6 +20,8 @@ REQUEST = "Remove the .tmp files from the build folder and keep everything else.
     ("python", "import shutil\nshutil.rmtree('build')", ["build"]),
     ("python", "import os\nfor f in ['a.tmp', 'keep.bin']:\n    os.remove(f)", ["a.tmp", "keep.bin"]),
     ("python", "import os, glob\nfor f in glob.glob('build/*.tmp'):\n    os.remove(f)", []),
+    ("python", "from pathlib import Path\nfor p in Path('u').iterdir():\n    if p.name in ['a.txt', 'b.pdf']:\n        p.unlink()",
+     ["a.txt", "b.pdf"]),
     ("python", "x = [1, 2]\nx.remove(1)", []),  # list.remove(1): not a path
     ("python", "os.remove(", []),  # not Python: nothing found, no error
     ("javascript", "fs.unlinkSync('a.txt')", []),

@@ -383,8 +383,17 @@ def test_code_deleting_every_file_of_a_folder_for_a_request_about_some_is_not_au
             '    if p.is_file():\n        p.unlink()\n```')
     empty_only = ('```python\nfrom pathlib import Path\nfor p in Path("uploads").iterdir():\n'
                   '    if p.stat().st_size == 0:\n        p.unlink()\n```')
-    interp, model = scripted_interpreter([wipe, empty_only, "Removed blank.txt."])  # auto_run=True
+    # Told not to, it listed every file by name (the same run): not run either.
+    by_name = ('```python\nfrom pathlib import Path\nfor p in sorted(Path("uploads").rglob("*")):\n'
+               '    if p.name in ["blank.txt", "scan.pdf", "notes.txt"]:\n        p.unlink()\n```')
+    interp, model = scripted_interpreter([wipe, by_name, "Sorry."])  # auto_run=True
     try:
+        interp.chat("Get rid of the empty files in the uploads folder, but leave the others alone.", display=False)
+        assert sorted(p.name for p in uploads.iterdir()) == ["blank.txt", "notes.txt", "scan.pdf"]
+        assert model.calls == 2  # twice too much: the turn ends
+        assert any("deletes files picked by name" in str(m["content"]) for m in interp.messages)
+        interp.messages = []
+        model.replies, model.prompts = [wipe, empty_only, "Removed blank.txt."], []
         interp.chat("Get rid of the empty files in the uploads folder, but leave the others alone.", display=False)
         assert sorted(p.name for p in uploads.iterdir()) == ["notes.txt", "scan.pdf"]
         assert "deletes every file in uploads/, but the request asks to delete only some" in str(model.prompts[1])

@@ -86,6 +86,12 @@ def _python(code: str) -> list[str]:
             found += _literal(func.value, names)  # Path("a").unlink()
         elif _name(func) in _PY_FUNCS and node.args:
             found += _literal(node.args[0], names)
+    # if p.name in ["a.txt", "b.pdf"]: p.unlink() -- files picked by a literal list of names
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
+                and isinstance(node.test.ops[0], ast.In) and isinstance(node.test.comparators[0], (ast.List, ast.Tuple, ast.Set)) \
+                and any(isinstance(n, ast.Call) and _is_deletion(n) for s in node.body for n in ast.walk(s)):
+            found += [s for el in node.test.comparators[0].elts for s in _literal(el, {})]
     return found
 
 

@@ -61,6 +61,9 @@ UNASKED_WARNING = "this code would also delete {paths}, which the request did no
 WIPE_NOTE = ("Not run: this code deletes every file in {folders}, but the request asks to delete only some. "
              "Write code that checks each file and deletes only the ones asked for.")
 WIPE_WARNING = "this code deletes every file in {folders}, but the request asks to delete only some."
+BY_NAME_NOTE = ("Not run: this code deletes files picked by name, but the request asks for files of a kind and to "
+                "keep the others. Write code that checks each file and deletes only the ones asked for.")
+BY_NAME_WARNING = "this code deletes {paths} by name, but the request asks for files of a kind and to keep the others."
 # A request that does mean every file in a folder (and does not also say what to keep).
 _WIPE_MEANT = re.compile(
     r"\beverything\b|\ball\s+(?:of\s+)?(?:the\s+|my\s+)?(?:files|contents)\b|\bevery\s+file\b|\bentire\b|\bwhole\b|"
@@ -74,11 +77,18 @@ def _overreach(engine: "Engine", lang: str, code: str) -> tuple[str, str] | None
     request = _request(engine)
     if not getattr(engine, "confirm_destructive", True) or not _DESTROY.search(request):
         return None
-    from oi_local.core.deletions import asked, unasked_deletions, wiped_folders
+    from oi_local.core.deletions import asked, deleted_paths, unasked_deletions, wiped_folders
 
     unasked = unasked_deletions(request, lang, code)[:5]
     if unasked:
         return UNASKED_NOTE.format(asked=asked(request)), UNASKED_WARNING.format(paths=", ".join(unasked))
+    if not asked(request) and _KEEPS.search(request):
+        # "the empty files ..., leave the others alone": files of a kind, found by checking each; a
+        # list of names is the model guessing (the 0.5B model, told not to wipe a folder, listed
+        # every file in it by name)
+        named = deleted_paths(lang, code)[:5]
+        if named:
+            return BY_NAME_NOTE, BY_NAME_WARNING.format(paths=", ".join(named))
     wiped = wiped_folders(lang, code)[:3]
     if wiped and (_KEEPS.search(request) or not _WIPE_MEANT.search(request)):
         folders = ", ".join(f + "/" if not f.endswith("/") else f for f in wiped)
