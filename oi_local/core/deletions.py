@@ -11,6 +11,7 @@ import ast
 import re
 import shlex
 from pathlib import PurePosixPath
+from typing import Callable, Iterator
 
 _SHELL_DELETERS = {"rm", "unlink", "rmdir", "shred"}
 _PY_FUNCS = {"remove", "unlink", "rmdir", "rmtree", "removedirs"}  # os.remove(p), shutil.rmtree(p), ...
@@ -26,18 +27,22 @@ _EXT_WORD = re.compile(r"\b([A-Za-z0-9]{1,6})\s+files\b", re.I)
 
 def deleted_paths(language: str, code: str) -> list[str]:
     """The literal paths `code` deletes (in the order written), or [] if it names none."""
+    return _read(language, code, _shell, _python)
+
+
+def _read(language: str, code: str, shell: Callable[[str], list[str]], python: Callable[[str], list[str]]) -> list[str]:
     try:
         if language in ("shell", "bash", "sh", "zsh"):
-            return _shell(code)
+            return shell(code)
         if language == "python":
-            return _python(code)
+            return python(code)
     except (SyntaxError, ValueError):
         pass
     return []
 
 
-def _shell(code: str) -> list[str]:
-    found = []
+def _commands(code: str) -> Iterator[tuple[str, list[str]]]:
+    """(command name, arguments) of each simple command, after `VAR=x`, sudo, command, xargs."""
     for segment in _SEPARATORS.split(code):
         try:
             words = shlex.split(segment, comments=True)
@@ -45,8 +50,15 @@ def _shell(code: str) -> list[str]:
             continue
         while words and ("=" in words[0] or words[0] in ("sudo", "command", "xargs")):
             words = words[1:]
-        if words and PurePosixPath(words[0]).name in _SHELL_DELETERS:
-            found += [w for w in words[1:] if not w.startswith("-") and not any(c in w for c in "*?[$`")]
+        if words:
+            yield PurePosixPath(words[0]).name, words[1:]
+
+
+def _shell(code: str) -> list[str]:
+    found = []
+    for cmd, args in _commands(code):
+        if cmd in _SHELL_DELETERS:
+            found += [w for w in args if not w.startswith("-") and not any(c in w for c in "*?[$`")]
     return found
 
 
@@ -105,28 +117,12 @@ _FIND_FILTERS = {"-name", "-iname", "-empty", "-size", "-mtime", "-mmin", "-atim
 def wiped_folders(language: str, code: str) -> list[str]:
     """Folders whose every file `code` deletes, whatever the file: a loop over a whole listing
     with no test but the file's type, `rm DIR/*`, `rm -r DIR`, `find DIR -delete` with no filter."""
-    try:
-        if language in ("shell", "bash", "sh", "zsh"):
-            return _shell_wipes(code)
-        if language == "python":
-            return _python_wipes(ast.parse(code))
-    except (SyntaxError, ValueError):
-        pass
-    return []
+    return _read(language, code, _shell_wipes, lambda text: _python_wipes(ast.parse(text)))
 
 
 def _shell_wipes(code: str) -> list[str]:
     found = []
-    for segment in _SEPARATORS.split(code):
-        try:
-            words = shlex.split(segment, comments=True)
-        except ValueError:
-            continue
-        while words and words[0] in ("sudo", "command"):
-            words = words[1:]
-        if not words:
-            continue
-        cmd, args = PurePosixPath(words[0]).name, words[1:]
+    for cmd, args in _commands(code):
         if cmd == "rm":
             recursive = any(a.startswith("-") and ("r" in a or "R" in a) for a in args if not a.startswith("--")) \
                 or "--recursive" in args

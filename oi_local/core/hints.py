@@ -123,13 +123,11 @@ def _file_preview(p: Path, name: str, base: Path | None = None) -> str | None:
     title = f"First lines of {name}:" if cut else f"{name} contains:"
     preview = title + "\n" + "\n".join(lines)
     if p.suffix == ".py" and size <= MAX_CHECK_BYTES:
-        from oi_local.core.pycheck import corrected, problems
+        from oi_local.core.pycheck import review
 
-        code = p.read_text(encoding="utf-8", errors="replace")
-        found = problems(code, name, base)
+        found, fixed = review(p.read_text(encoding="utf-8", errors="replace"), name, base)
         if found:  # where it fails: a small model asked to fix a script copies it back unchanged otherwise
             preview += f"\n\nProblems in {name}:\n" + "\n".join(found)
-            fixed = corrected(code, name, base)
             if fixed is not None and len(fixed) <= MAX_CHARS:  # and it copies a corrected version as readily
                 preview += f"\n\nWith that corrected, {name} would be:\n" + fixed.rstrip("\n")
     return preview

@@ -19,19 +19,29 @@ MAX_PROBLEMS = 3
 MAX_FILES = 500  # files looked at for a missing path's likely correction
 
 
+def review(code: str, filename: str = "<script>", folder: Path | None = None) -> tuple[list[str], str | None]:
+    """problems() and corrected() from one reading of the code."""
+    found = _check(code, filename, folder)
+    return [text for text, _ in found], _apply(code, found)
+
+
 def problems(code: str, filename: str = "<script>", folder: Path | None = None) -> list[str]:
     """Lines such as "line 4: pritn is not defined (did you mean print?)"; [] if none were found
     or pyflakes is not installed."""
-    return [text for text, _ in _check(code, filename, folder)]
+    return review(code, filename, folder)[0]
 
 
 def corrected(code: str, filename: str = "<script>", folder: Path | None = None) -> str | None:
     """`code` with the problems that have one obvious correction corrected (a misspelt name, a
-    missing standard-library import), or None when there is none to make."""
+    missing standard-library import, a file that is elsewhere), or None when there is none to make."""
+    return review(code, filename, folder)[1]
+
+
+def _apply(code: str, found: list[tuple[str, tuple[int, str, str] | None]]) -> str | None:
     lines = code.splitlines(keepends=True)
     imports: list[str] = []
     changed = False
-    for _, fix in _check(code, filename, folder):
+    for _, fix in found:
         if fix is None:
             continue
         lineno, name, replacement = fix
