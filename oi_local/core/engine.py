@@ -72,6 +72,9 @@ class Engine:
         # confirmed even with auto_run; with no one to confirm it is not run (core/loop.py).
         self.confirm_destructive: bool = True
         self.one_block_per_turn: bool = True
+        # A request to fix a named script ends with the script changed: asked once more otherwise
+        # (core/fixes.py).
+        self.check_fixes: bool = True
         self.template: str | None = None  # name of the prompt set; None: chosen from the model
         self.last_trim: Trimmed | None = None
         self._counter: tuple[Any, TokenCounter] | None = None

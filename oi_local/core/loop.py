@@ -154,6 +154,29 @@ RETRY_NOTE = (
 RETRY_TEMPERATURE = 0.7
 
 
+MAX_FIX_ASKS = 2  # "not fixed yet" at most twice a turn: more only repeats itself
+
+
+def _fix_targets(engine: "Engine") -> dict[Any, str]:
+    """The scripts the request asks to fix, with their text before the turn (see core/fixes.py)."""
+    request = _request(engine)
+    if not getattr(engine, "check_fixes", True) or _CAREFUL_WORDS.search(request):
+        return {}
+    from oi_local.core.fixes import targets
+
+    try:
+        return targets(request)
+    except OSError:
+        return {}
+
+
+def _asks_back(engine: "Engine") -> bool:
+    """The newest reply is a question to the user ("Shall I save it?"): theirs to answer."""
+    reply = engine.messages[-1] if engine.messages else None
+    return bool(reply and reply["role"] == "assistant" and reply["type"] == "message"
+                and str(reply.get("content", "")).strip().endswith("?"))
+
+
 def _code_prefix(engine: "Engine") -> dict[str, Any]:
     """When the loop asks for code, the reply may start with the fence already written: asked
     again for code, a small model still often writes prose about the error instead."""
@@ -191,6 +214,9 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
     overreach = 0  # code not run because it would delete files the request did not name
     max_retries = int(getattr(engine, "fresh_retries", None) or 0)
     sampling: dict[str, Any] = {}
+    fixing = _fix_targets(engine)  # scripts a fixing request names, as they were
+    worked: list[str] = []  # python code that ran without error in this turn
+    fix_asked = 0
 
     def fresh_retry() -> bool:
         """After a failed run a small model explains the error, makes up a result or sends the same
@@ -228,6 +254,14 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 continue
             if fresh_retry():
                 continue
+            if fixing and fix_asked < MAX_FIX_ASKS and steps and steps < engine.max_code_steps and not _asks_back(engine):
+                fix_asked += 1
+                from oi_local.core.fixes import follow_up
+
+                extra = follow_up(fixing, worked)
+                if extra:
+                    sampling = _code_prefix(engine)
+                    continue
             if engine.loop and _needs_loop_nudge(engine, steps):
                 steps += 1
                 engine.messages.append({"role": "user", "type": "message", "content": engine.loop_message})
@@ -301,6 +335,8 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
             # A run stopped by the user or a time limit is not an error to retry.
             failed = getattr(result, "exit_code", None) not in (None, 0) and not getattr(result, "interrupted", False)
             failure = _error_line(output) if failed else None
+            if lang == "python" and getattr(result, "exit_code", None) in (None, 0) and not getattr(result, "interrupted", False):
+                worked.append(code)
             repeated_output = bool(outputs) and output.strip() != "" and output.strip() == outputs[-1].strip()
             outputs.append(output)
             if repeated_output:

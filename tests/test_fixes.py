@@ -1,0 +1,137 @@
+"""A request to fix a script ends with the script fixed on disk, not only in the session."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.fixes import follow_up, targets
+from scripted import scripted_interpreter
+
+BROKEN = "total = 0\nfor n in range(1, 100):\n    total += n\nprint(total)\n"
+FIXED = BROKEN.replace("range(1, 100)", "range(1, 101)")
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "sum_to.py").write_text(BROKEN)
+    (tmp_path / "stats.py").write_text('values = [3, 4, 5, 6]\nprint("Mean:", statistics.mean(values))\n')
+    (tmp_path / "notes.txt").write_text("fix the roof\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _run(path: Path) -> str:
+    return subprocess.run([sys.executable, path.name], cwd=path.parent, capture_output=True, text=True).stdout
+
+
+def _block(messages: list[dict]) -> str:
+    """A model that copies the block it was shown in the newest message."""
+    found = re.findall(r"```python\n(.*?)```", str(messages[-1]["content"]), re.S)
+    return f"```python\n{found[-1]}```" if found else "Done."
+
+
+@pytest.mark.parametrize("request_text, names", [
+    ("sum_to.py prints a wrong number. Fix the script.", ["sum_to.py"]),
+    ("stats.py crashes, can you repair it?", ["stats.py"]),
+    ("stats.py doesn't work", ["stats.py"]),
+    ("How many lines does sum_to.py have?", []),        # not a fixing request
+    ("Fix the typo in notes.txt", []),                   # not a script
+    ("Fix missing.py", []),                              # no such file
+])
+def test_which_requests_name_scripts_to_fix(folder: Path, request_text: str, names: list[str]) -> None:
+    found = targets(request_text)
+    assert [p.name for p in found] == names
+    for p, text in found.items():
+        assert text == p.read_text()
+
+
+def test_code_that_worked_in_the_session_but_was_never_saved_is_offered_for_saving(folder: Path) -> None:
+    interp, model = scripted_interpreter([
+        f"```python\n{FIXED}```",               # the right code, run in the session only
+        "The correct output is 5050.",
+        _block,                                  # copies the save block it is offered
+        "I fixed sum_to.py; it prints 5050.",
+    ])
+    interp.template = "small"
+    try:
+        out = interp.chat("sum_to.py should print 5050 but it prints a wrong number. Fix the script.", display=False)
+        asked = str(model.prompts[2][-1]["content"])
+        assert "sum_to.py still has the old code" in asked and "range(1, 101)" in asked
+        assert (folder / "sum_to.py").read_text() == FIXED
+        assert _run(folder / "sum_to.py").strip() == "5050"
+        assert out[-1]["content"] == "I fixed sum_to.py; it prints 5050."
+        assert model.calls == 4
+        assert not any("still has the old code" in str(m.get("content")) for m in interp.messages)
+    finally:
+        interp.close()
+
+
+def test_a_script_written_back_with_its_fault_gets_the_corrected_version(folder: Path) -> None:
+    copy_back = ('```python\nopen("stats.py", "w").write(\'values = [3, 4, 5, 6]\\n'
+                 'print("Mean:", statistics.mean(values))\\n\')\nprint("saved")\n```')
+    interp, model = scripted_interpreter([copy_back, "Saved.", _block, "stats.py prints Mean: 4.5 now."])
+    interp.template = "small"
+    try:
+        interp.chat("stats.py should print Mean: 4.5 but it crashes. Fix it.", display=False)
+        asked = str(model.prompts[2][-1]["content"])
+        assert "statistics is not defined" in asked and "import statistics" in asked
+        assert _run(folder / "stats.py").strip() == "Mean: 4.5"
+    finally:
+        interp.close()
+
+
+def test_a_fixed_script_is_not_asked_about_again(folder: Path) -> None:
+    save = f'```python\nopen("sum_to.py", "w").write({FIXED!r})\nprint("saved")\n```'
+    interp, model = scripted_interpreter([save, "Fixed: it prints 5050."])
+    interp.template = "small"
+    try:
+        interp.chat("sum_to.py prints a wrong number. Fix it.", display=False)
+        assert model.calls == 2
+    finally:
+        interp.close()
+
+
+def test_no_asking_when_the_model_asks_back_or_the_check_is_off(folder: Path) -> None:
+    interp, model = scripted_interpreter([f"```python\n{FIXED}```", "Shall I save this into sum_to.py?"])
+    interp.template = "small"
+    try:
+        interp.chat("sum_to.py prints a wrong number. Fix it.", display=False)
+        assert model.calls == 2
+        interp.messages = []
+        interp.check_fixes = False
+        model.replies = [f"```python\n{FIXED}```", "It prints 5050."]
+        model.prompts.clear()
+        interp.chat("sum_to.py prints a wrong number. Fix it.", display=False)
+        assert model.calls == 2 and (folder / "sum_to.py").read_text() == BROKEN
+    finally:
+        interp.close()
+
+
+def test_asked_at_most_twice_a_turn(folder: Path) -> None:
+    calls = iter(range(100))
+
+    def stubborn(messages: list[dict]) -> str:  # new code each time (repeated code ends a turn anyway), never saved
+        n = next(calls)
+        return f"```python\nprint({n})\n```" if n % 2 == 0 else "It prints 5050."
+
+    interp, model = scripted_interpreter([stubborn])
+    interp.template = "small"
+    try:
+        interp.chat("sum_to.py prints a wrong number. Fix it.", display=False)
+        nudges = [p for p in model.prompts if "still has the old code" in str(p[-1]["content"])]
+        assert len(nudges) == 2 and model.calls == 6
+        assert (folder / "sum_to.py").read_text() == BROKEN  # nothing saved that the model did not write
+    finally:
+        interp.close()
+
+
+def test_follow_up_leaves_scripts_changed_and_clean_alone(folder: Path) -> None:
+    before = targets("Fix sum_to.py")
+    (folder / "sum_to.py").write_text(FIXED)
+    assert follow_up(before, []) is None
+    (folder / "sum_to.py").write_text(BROKEN)
+    assert "Find the mistake" in (follow_up(before, ["print(1)"]) or "")  # unrelated code is not offered
