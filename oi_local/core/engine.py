@@ -50,6 +50,7 @@ class Engine:
     fresh_retries = _TemplateSetting()
     recipes = _TemplateSetting()
     prefill_code = _TemplateSetting()
+    error_notes = _TemplateSetting()
 
     def __init__(self, **settings: Any) -> None:
         from oi_local.computer import Computer

@@ -8,6 +8,7 @@ task with one last request for a plain answer.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from oi_local.core.lmc import Message, chunk
@@ -64,6 +65,11 @@ WIPE_WARNING = "this code deletes every file in {folders}, but the request asks 
 BY_NAME_NOTE = ("Not run: this code deletes files picked by name, but the request asks for files of a kind and to "
                 "keep the others. Write code that checks each file and deletes only the ones asked for.")
 BY_NAME_WARNING = "this code deletes {paths} by name, but the request asks for files of a kind and to keep the others."
+# A question changes nothing: code for one that overwrites or deletes an existing file is a slip (the
+# 0.5B model, asked how many IPs were in access.log, copied its fix example and overwrote the log).
+QUESTION_NOTE = ("Not run: this code changes {paths}, but the request only asks a question. Write code that "
+                 "reads the files and prints the answer, without writing to any file.")
+QUESTION_WARNING = "this code changes {paths}, but the request only asks a question."
 # A request that does mean every file in a folder (and does not also say what to keep).
 _WIPE_MEANT = re.compile(
     r"\beverything\b|\ball\s+(?:of\s+)?(?:the\s+|my\s+)?(?:files|contents)\b|\bevery\s+file\b|\bentire\b|\bwhole\b|"
@@ -73,9 +79,20 @@ _KEEPS = re.compile(r"\b(keep\w*|leav\w*|except|only|but not|others?)\b", re.I)
 
 def _overreach(engine: "Engine", lang: str, code: str) -> tuple[str, str] | None:
     """(note for the model, warning for a person) when code for a deleting request deletes more
-    than it asked: files it did not name, or every file in a folder when it asked for some."""
+    than it asked (files it did not name, or every file in a folder when it asked for some), or
+    code for a question changes a file that exists."""
     request = _request(engine)
-    if not getattr(engine, "confirm_destructive", True) or not _DESTROY.search(request):
+    if not getattr(engine, "confirm_destructive", True):
+        return None
+    from oi_local.core.writes import changed_existing, question
+
+    if question(request):
+        changed = changed_existing(lang, code, Path.cwd())[:5]
+        if changed:
+            paths = ", ".join(changed)
+            return QUESTION_NOTE.format(paths=paths), QUESTION_WARNING.format(paths=paths)
+        return None
+    if not _DESTROY.search(request):
         return None
     from oi_local.core.deletions import asked, deleted_paths, unasked_deletions, wiped_folders
 
@@ -335,6 +352,9 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
             # A run stopped by the user or a time limit is not an error to retry.
             failed = getattr(result, "exit_code", None) not in (None, 0) and not getattr(result, "interrupted", False)
             failure = _error_line(output) if failed else None
+            advice = _error_advice(engine, lang, output) if failed else None
+            if failure and advice:  # a fresh retry hears it too
+                failure += "\n" + advice + "\n"
             if lang == "python" and getattr(result, "exit_code", None) in (None, 0) and not getattr(result, "interrupted", False):
                 worked.append(code)
             repeated_output = bool(outputs) and output.strip() != "" and output.strip() == outputs[-1].strip()
@@ -426,6 +446,7 @@ def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
     images = 0
     text_parts: list[str] = []
     result = None
+    advice: str | None = None
     try:
         for c in engine.computer.run(lang, code, stream=True):
             c = dict(c)
@@ -452,15 +473,32 @@ def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
             out_msg["content"] = out_msg["content"].rstrip("\n") + note
             out_msg["exit_code"] = code_exit
             text_parts.append(note)
+            advice = _error_advice(engine, lang, out_msg["content"])
+            if advice:
+                out_msg["content"] += "\n" + advice
         if out_msg is None and not images:
             # Silent code still gets an (empty) output message, so the model is told it ran
             # (empty_code_output_template) instead of seeing its own code as the last word.
             engine.messages.append({"role": "computer", "type": "console", "format": "output", "content": ""})
+    if advice:  # shown as it is stored, so the person sees what the model was told
+        yield chunk("computer", "console", "output", content="\n" + advice + "\n")
     end = chunk("computer", "console", end=True)
     if result is not None:
         end["exit_code"] = getattr(result, "exit_code", None)
     yield end
     return "".join(text_parts)
+
+
+def _error_advice(engine: "Engine", lang: str, output: str) -> str | None:
+    """A line on what to do about a failed run's error (core/errors.py), when the prompt set asks."""
+    if lang != "python" or not getattr(engine, "error_notes", None):
+        return None
+    from oi_local.core.errors import note
+
+    try:
+        return note(output, _request(engine))
+    except OSError:
+        return None
 
 
 def _review(engine: "Engine", lang: str, code: str, mode: str) -> Any:

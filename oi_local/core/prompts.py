@@ -23,6 +23,7 @@ TEMPLATE_KEYS = (
     "fresh_retries",  # N: after a failed run answered without a fix, up to N fresh sampled answers
     "recipes",  # N: show the N worked examples from templates/recipes.yaml most like the request
     "prefill_code",  # true: a reply the loop asks code for starts with a code fence (back ends that can continue a reply)
+    "error_notes",  # true: a failed run's output ends with a line on what to do about a few common errors
     "system_role",  # false: the chat template has no system role; it goes into the first user turn
 )
 

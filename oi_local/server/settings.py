@@ -87,6 +87,7 @@ HARMLESS.update({
     "fresh_retries": _int(0, 5),
     "recipes": _int(0, 5),
     "prefill_code": _bool,
+    "error_notes": _bool,
     "loop": _bool,
     "verbose": _bool,
 })

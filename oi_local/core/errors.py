@@ -1,0 +1,90 @@
+"""A short note on what to do about a few Python errors that small models answer badly.
+
+Shown `NameError: name 'sales' is not defined`, the 0.5B model explains that `sales` is not
+defined, then types the data in by hand; shown `can't multiply sequence by non-int of type 'str'`
+it converts one operand and not the other, three times in a row. One line naming the way out (read
+sales.csv in the code; CSV values are strings) is what a person would tell it. Only errors with one
+likely cause get a note; everything else gets none.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from pathlib import Path
+
+MAX_FILES = 200  # folder entries looked at
+
+_NAME = re.compile(r"NameError: name '(\w+)' is not defined")
+_STR_MATH = re.compile(
+    r"TypeError: (?:can't multiply sequence by non-int of type '\w+'|unsupported operand type\(s\) for .*'str'|"
+    r"can only concatenate str \(not \"(?:int|float)\"\) to str|'<|>' not supported between instances of 'str' and '(?:int|float)')")
+_FILE_OBJ = re.compile(r"TypeError: expected string or bytes-like object, got '_io\.\w+'")
+_NO_FILE = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: '([^']+)'")
+
+_LOADERS = {
+    ".csv": 'import csv\nwith open("{f}", newline="") as f:\n    {v} = list(csv.DictReader(f))',
+    ".json": 'import json\nwith open("{f}") as f:\n    {v} = json.load(f)',
+}
+_TEXT_LOADER = 'with open("{f}") as f:\n    {v} = f.read().splitlines()'
+
+
+def _files(folder: Path) -> list[str]:
+    out: list[str] = []
+    try:
+        for p in folder.rglob("*"):
+            if len(out) >= MAX_FILES:
+                break
+            rel = p.relative_to(folder)
+            if p.is_file() and not any(part.startswith(".") for part in rel.parts):
+                out.append(rel.as_posix())
+    except OSError:
+        pass
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def _data_file(name: str, files: list[str], request: str) -> str | None:
+    """The file a made-up variable most likely stands for: `sales` for sales.csv, `access_log` for
+    access.log; among several, the one the request names."""
+    want = _words(name) | {name.lower()}
+    matches = [f for f in files if _words(Path(f).stem) & want or _words(Path(f).name.replace(".", "_")) >= want]
+    named = [f for f in matches if f in request or Path(f).name in request]
+    pick = named or matches
+    return pick[0] if len(pick) == 1 or named else None
+
+
+def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None) -> str | None:
+    """One line of advice for the error in `output`, or None."""
+    if "Error" not in output:
+        return None
+    base = Path(cwd or os.getcwd())
+    m = _NAME.search(output)
+    if m:
+        name = m.group(1)
+        if name in sys.stdlib_module_names:
+            return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
+        f = _data_file(name, _files(base), request)
+        if f:
+            loader = _LOADERS.get(Path(f).suffix.lower(), _TEXT_LOADER).format(f=f, v=name)
+            return (f"Note: nothing called {name} exists yet. The data is in the file {f}: read it at the top of "
+                    f"the same code, for example:\n{loader}")
+        return None
+    if _STR_MATH.search(output):
+        return ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
+                "before doing arithmetic or comparing them with numbers.")
+    if _FILE_OBJ.search(output):
+        return "Note: that is the file object, not its text. Use f.read() to get the text of the file."
+    m = _NO_FILE.search(output)
+    if m:
+        missing = m.group(1)
+        files = _files(base)
+        same = [f for f in files if Path(f).name == Path(missing).name]
+        close = same[:1] or difflib.get_close_matches(missing, files, n=1, cutoff=0.7)
+        if close and close[0] != missing:
+            return f"Note: there is no file {missing}, but there is {close[0]}."
+    return None

@@ -1,0 +1,89 @@
+"""Code that changes files, written for a request that only asks a question.
+
+Asked "How many different IP addresses appear in access.log?", the 0.5B model copied the shape of
+its fix example and wrote `open("access.log", "w").write(...)`: the user's log, gone, for a
+question. A question changes nothing, so code for one that overwrites, appends to or deletes a file
+that exists is not run without a person's yes. Read, not run: literal paths only, like deletions.py.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from oi_local.core.deletions import _commands, _literal, _name, _read, deleted_paths
+
+# A request that asks something and says to change nothing.
+_QUESTION = re.compile(
+    r"^\s*(how\b|what\b|which\b|who\b|when\b|where\b|why\b|is\b|are\b|does\b|do\b|did\b|was\b|were\b|"
+    r"count\b|tell me\b|show me\b|list\b|find out\b)|\?\s*$", re.I)
+_STEMS = (  # verbs without a final e, so that one suffix list fits "save", "saves", "saved", "saving"
+    "add append writ sav chang edit updat replac renam mov copy copi creat mak fix repair correct sort convert insert "
+    "remov delet set put stor join merg split format clean fill modif modifi strip revers overwrit generat build "
+    "install run execut compress zip unzip extract truncat empt empti clear reset drop keep turn undo encrypt decrypt "
+    "download upload send appl appli patch resiz trim dedupl dedup lowercas uppercas capitaliz capitalis rotat crop "
+    "tidy tidi organiz organis archiv backup back restor purg wip eras kill stop start restart chmod touch mkdir"
+).split()
+_CHANGES = re.compile(r"\b(?:" + "|".join(_STEMS) + r")(?:e|es|ed|d|s|ing|ion|ions|y|ies|ied)?\b|"
+                      r"\b(?:written|wrote|made|kept|ran|put)\b", re.I)
+
+_SHELL_WRITERS = {"tee", "truncate", "dd"}
+_REDIRECT = re.compile(r"(?<![0-9&<])>>?\s*([^\s;&|<>]+)")
+
+
+def question(request: str) -> bool:
+    """True for "How many lines does notes.txt have?", not for "Add a line to notes.txt"."""
+    return bool(_QUESTION.search(request)) and not _CHANGES.search(request)
+
+
+def changed_paths(language: str, code: str) -> list[str]:
+    """The literal paths `code` writes, appends to or deletes (in the order written)."""
+    return _read(language, code, _shell, _python) + deleted_paths(language, code)
+
+
+def _shell(code: str) -> list[str]:
+    found = [m.group(1) for m in _REDIRECT.finditer(code) if m.group(1) not in ("/dev/null", "&1", "&2")]
+    for cmd, args in _commands(code):
+        plain = [a for a in args if not a.startswith("-")]
+        if cmd in _SHELL_WRITERS or (cmd == "sed" and any(a.startswith("-i") for a in args)):
+            found += plain[1:] if cmd == "sed" else plain
+        elif cmd in ("mv", "cp") and len(plain) >= 2:
+            found.append(plain[-1])
+    return found
+
+
+_WRITE_METHODS = {"write_text", "write_bytes"}
+
+
+def _python(code: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(code)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if _name(func) == "open":
+            module_call = not isinstance(func, ast.Attribute) or _name(func.value) in ("io", "builtins", "codecs")
+            # open("f", "w") / io.open("f", "w"), or Path("f").open("w")
+            path, rest = (node.args[0] if node.args else None, node.args[1:]) if module_call else (func.value, node.args)
+            mode = rest[0] if rest else next((k.value for k in node.keywords if k.arg == "mode"), None)
+            if path is not None and isinstance(mode, ast.Constant) and isinstance(mode.value, str) \
+                    and set(mode.value) & set("wax+"):
+                found += _literal(path, {})
+        elif isinstance(func, ast.Attribute) and func.attr in _WRITE_METHODS:
+            found += _literal(func.value, {})
+        elif _name(func) in ("move", "copy", "copyfile", "copy2", "rename", "replace") and len(node.args) >= 2 \
+                and (not isinstance(func, ast.Attribute) or _name(func.value) in ("shutil", "os")):
+            found += _literal(node.args[1], {})
+    return found
+
+
+def changed_existing(language: str, code: str, cwd: Path) -> list[str]:
+    """The paths among changed_paths() that exist under `cwd` now."""
+    out = []
+    for p in changed_paths(language, code):
+        try:
+            if (cwd / p).exists() and p not in out:
+                out.append(p)
+        except (OSError, ValueError):
+            continue
+    return out

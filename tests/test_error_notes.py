@@ -1,0 +1,117 @@
+"""A failed run's output ends with one line on what to do, for a few errors small models answer badly;
+and code for a question never changes the files it asks about."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.errors import note
+from oi_local.core.writes import changed_paths, question
+from scripted import scripted_interpreter
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "sales.csv").write_text("date,product,amount\n2024-01-02,widget,12.5\n2024-01-03,gadget,3\n")
+    (tmp_path / "orders.json").write_text('[{"id": 1, "total": 5}]')
+    (tmp_path / "access.log").write_text("10.0.0.5 GET /\n10.0.0.6 GET /\n")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "report.txt").write_text("ok\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("error, request_text, expected", [
+    ("NameError: name 'sales' is not defined", "How many rows does sales.csv have?", 'sales = list(csv.DictReader(f))'),
+    ("NameError: name 'orders' is not defined", "Total of orders.json?", "orders = json.load(f)"),
+    ("NameError: name 'access_log' is not defined", "Requests in access.log?", 'with open("access.log") as f'),
+    ("NameError: name 'math' is not defined", "", "add `import math`"),
+    ("TypeError: can't multiply sequence by non-int of type 'str'", "", "values read from a CSV"),
+    ("TypeError: unsupported operand type(s) for +=: 'int' and 'str'", "", "int() or float()"),
+    ("TypeError: expected string or bytes-like object, got '_io.TextIOWrapper'", "", "f.read()"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'report.txt'", "", "there is data/report.txt"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'sale.csv'", "", "there is sales.csv"),
+])
+def test_errors_with_one_likely_cause_get_a_note(folder: Path, error: str, request_text: str, expected: str) -> None:
+    assert expected in (note("Traceback ...\n" + error + "\n(exit code 1)", request_text) or "")
+
+
+@pytest.mark.parametrize("error", [
+    "NameError: name 'foo' is not defined",                                   # nothing it could stand for
+    "FileNotFoundError: [Errno 2] No such file or directory: 'zzz.pdf'",       # nothing close
+    "ZeroDivisionError: division by zero",
+    "all fine",
+])
+def test_other_errors_get_none(folder: Path, error: str) -> None:
+    assert note(error, "") is None
+
+
+def test_the_note_follows_the_error_in_the_history_and_on_screen(folder: Path) -> None:
+    interp, model = scripted_interpreter([
+        "```python\nprint(len(sales))\n```",
+        "```python\nimport csv\nsales = list(csv.DictReader(open('sales.csv')))\nprint(len(sales))\n```",
+        "sales.csv has 2 rows.",
+    ])
+    interp.template = "small"
+    try:
+        chunks = list(interp.chat("How many rows does sales.csv have?", display=False, stream=True))
+        shown = "".join(str(c.get("content", "")) for c in chunks if c.get("type") == "console")
+        assert "NameError" in shown and "The data is in the file sales.csv" in shown
+        failed = next(m for m in interp.messages if m["type"] == "console" and "NameError" in m["content"])
+        assert failed["content"].rstrip().endswith("sales = list(csv.DictReader(f))")
+        assert "The data is in the file sales.csv" in str(model.prompts[1][-1]["content"])
+        assert interp.messages[-1]["content"] == "sales.csv has 2 rows."
+        interp.messages = []
+        interp.error_notes = False
+        model.replies, model.prompts[:] = ["```python\nprint(len(sales))\n```", "It failed."], []
+        interp.chat("How many rows does sales.csv have?", display=False)
+        assert not any("The data is in" in str(m.get("content")) for m in interp.messages)
+    finally:
+        interp.close()
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("How many different IP addresses appear in access.log?", True),
+    ("Which file in the data folder is the largest?", True),
+    ("Count the lines in notes.txt", True),
+    ("What is the grand total of all orders in orders.json (price times quantity)?", True),
+    ("Add milk to shopping.txt", False),
+    ("How many rows does sales.csv have, and save the count to count.txt", False),
+    ("sum_to.py prints a wrong number. Fix it.", False),
+    ("Can you delete old.txt?", False),
+])
+def test_which_requests_only_ask(text: str, asks: bool) -> None:
+    assert question(text) is asks
+
+
+def test_which_paths_code_changes() -> None:
+    code = ('with open("a.log", "w") as f:\n    f.write("x")\nfrom pathlib import Path\nPath("b.txt").write_text("x")\n'
+            'Path("c.txt").open("a")\nopen("d.txt").read()\nopen("e.txt", mode="r+")\nimport shutil, os\n'
+            'shutil.move("x", "f.txt")\nos.remove("g.txt")\n')
+    assert sorted(changed_paths("python", code)) == ["a.log", "b.txt", "c.txt", "e.txt", "f.txt", "g.txt"]
+    shell = "echo hi > a.txt; cat b >> c.log; sed -i s/a/b/ d.txt; ls > /dev/null 2>&1; grep a f | tee e.txt; rm g.txt"
+    assert sorted(changed_paths("shell", shell)) == ["a.txt", "c.log", "d.txt", "e.txt", "g.txt"]
+
+
+def test_code_for_a_question_that_overwrites_a_file_is_not_run(folder: Path) -> None:
+    before = (folder / "access.log").read_text()
+    interp, model = scripted_interpreter([
+        '```python\nfixed = "10.0.0.5 GET /"\nwith open("access.log", "w") as f:\n    f.write(fixed)\nprint(1)\n```',
+        "```python\nprint(len({l.split()[0] for l in open('access.log')}))\n```",
+        "2 different addresses.",
+    ])
+    try:
+        interp.chat("How many different IP addresses appear in access.log?", display=False)
+        assert (folder / "access.log").read_text() == before
+        assert "Not run: this code changes access.log" in str(model.prompts[1])
+        assert any(m["type"] == "console" and m["content"].strip() == "2" for m in interp.messages)
+        # Writing a new file, or a request that asks for a change, is not stopped.
+        model.replies, model.prompts[:] = ['```python\nopen("count.txt", "w").write("2")\n```', "Saved."], []
+        interp.chat("How many lines does access.log have? Save the count to count.txt", display=False)
+        assert (folder / "count.txt").read_text() == "2"
+        model.replies, model.prompts[:] = ['```python\nopen("scratch.txt", "w").write("2")\nprint(2)\n```', "2 lines."], []
+        interp.chat("How many lines does access.log have?", display=False)
+        assert (folder / "scratch.txt").read_text() == "2"
+    finally:
+        interp.close()
