@@ -29,6 +29,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ("NameError: name 'math' is not defined", "", "add `import math`"),
     ("TypeError: can't multiply sequence by non-int of type 'str'", "", "values read from a CSV"),
     ("TypeError: unsupported operand type(s) for +=: 'int' and 'str'", "", "int() or float()"),
+    ("ValueError: invalid literal for int() with base 10: '75.00'", "", "Use float()"),
     ("TypeError: expected string or bytes-like object, got '_io.TextIOWrapper'", "", "f.read()"),
     ("FileNotFoundError: [Errno 2] No such file or directory: 'report.txt'", "", "there is data/report.txt"),
     ("FileNotFoundError: [Errno 2] No such file or directory: 'sale.csv'", "", "there is sales.csv"),
@@ -59,7 +60,9 @@ def test_the_note_follows_the_error_in_the_history_and_on_screen(folder: Path) -
         shown = "".join(str(c.get("content", "")) for c in chunks if c.get("type") == "console")
         assert "NameError" in shown and "The data is in the file sales.csv" in shown
         failed = next(m for m in interp.messages if m["type"] == "console" and "NameError" in m["content"])
-        assert failed["content"].rstrip().endswith("sales = list(csv.DictReader(f))")
+        # the model's own code, with the file read first: runnable as it stands
+        assert failed["content"].rstrip().endswith(
+            'with open("sales.csv", newline="") as f:\n    sales = list(csv.DictReader(f))\nprint(len(sales))\n```')
         assert "The data is in the file sales.csv" in str(model.prompts[1][-1]["content"])
         assert interp.messages[-1]["content"] == "sales.csv has 2 rows."
         interp.messages = []

@@ -15,11 +15,13 @@ import sys
 from pathlib import Path
 
 MAX_FILES = 200  # folder entries looked at
+MAX_CODE = 1500  # longest code shown back corrected
 
 _NAME = re.compile(r"NameError: name '(\w+)' is not defined")
 _STR_MATH = re.compile(
     r"TypeError: (?:can't multiply sequence by non-int of type '\w+'|unsupported operand type\(s\) for .*'str'|"
     r"can only concatenate str \(not \"(?:int|float)\"\) to str|'<|>' not supported between instances of 'str' and '(?:int|float)')")
+_INT_OF_DECIMAL = re.compile(r"ValueError: invalid literal for int\(\) with base 10: '-?\d*\.\d+'")
 _FILE_OBJ = re.compile(r"TypeError: expected string or bytes-like object, got '_io\.\w+'")
 _NO_FILE = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: '([^']+)'")
 
@@ -58,8 +60,8 @@ def _data_file(name: str, files: list[str], request: str) -> str | None:
     return pick[0] if len(pick) == 1 or named else None
 
 
-def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None) -> str | None:
-    """One line of advice for the error in `output`, or None."""
+def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None, code: str = "") -> str | None:
+    """Advice for the error in `output` (from running `code`), or None."""
     if "Error" not in output:
         return None
     base = Path(cwd or os.getcwd())
@@ -71,12 +73,17 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         f = _data_file(name, _files(base), request)
         if f:
             loader = _LOADERS.get(Path(f).suffix.lower(), _TEXT_LOADER).format(f=f, v=name)
+            if code and len(code) <= MAX_CODE:  # shown the whole corrected code, a small model runs it
+                return (f"Note: nothing called {name} exists yet. The data is in the file {f}. With it read first, "
+                        f"the code would be:\n```python\n{loader}\n{code.strip()}\n```")
             return (f"Note: nothing called {name} exists yet. The data is in the file {f}: read it at the top of "
                     f"the same code, for example:\n{loader}")
         return None
     if _STR_MATH.search(output):
         return ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
                 "before doing arithmetic or comparing them with numbers.")
+    if _INT_OF_DECIMAL.search(output):
+        return "Note: int() cannot read a number with a decimal point. Use float() for it."
     if _FILE_OBJ.search(output):
         return "Note: that is the file object, not its text. Use f.read() to get the text of the file."
     m = _NO_FILE.search(output)

@@ -352,7 +352,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
             # A run stopped by the user or a time limit is not an error to retry.
             failed = getattr(result, "exit_code", None) not in (None, 0) and not getattr(result, "interrupted", False)
             failure = _error_line(output) if failed else None
-            advice = _error_advice(engine, lang, output) if failed else None
+            advice = _error_advice(engine, lang, output, code) if failed else None
             if failure and advice:  # a fresh retry hears it too
                 failure += "\n" + advice + "\n"
             if lang == "python" and getattr(result, "exit_code", None) in (None, 0) and not getattr(result, "interrupted", False):
@@ -473,7 +473,7 @@ def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
             out_msg["content"] = out_msg["content"].rstrip("\n") + note
             out_msg["exit_code"] = code_exit
             text_parts.append(note)
-            advice = _error_advice(engine, lang, out_msg["content"])
+            advice = _error_advice(engine, lang, out_msg["content"], code)
             if advice:
                 out_msg["content"] += "\n" + advice
         if out_msg is None and not images:
@@ -489,14 +489,14 @@ def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
     return "".join(text_parts)
 
 
-def _error_advice(engine: "Engine", lang: str, output: str) -> str | None:
+def _error_advice(engine: "Engine", lang: str, output: str, code: str = "") -> str | None:
     """A line on what to do about a failed run's error (core/errors.py), when the prompt set asks."""
     if lang != "python" or not getattr(engine, "error_notes", None):
         return None
     from oi_local.core.errors import note
 
     try:
-        return note(output, _request(engine))
+        return note(output, _request(engine), code=code)
     except OSError:
         return None
 
