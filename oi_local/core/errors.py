@@ -8,11 +8,12 @@ likely cause get a note; everything else gets none.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
 from pathlib import Path
+
+from oi_local.core.pycheck import folder_files, likely_file
 
 MAX_FILES = 200  # folder entries looked at
 MAX_CODE = 1500  # longest code shown back corrected
@@ -30,20 +31,6 @@ _LOADERS = {
     ".json": 'import json\nwith open("{f}") as f:\n    {v} = json.load(f)',
 }
 _TEXT_LOADER = 'with open("{f}") as f:\n    {v} = f.read().splitlines()'
-
-
-def _files(folder: Path) -> list[str]:
-    out: list[str] = []
-    try:
-        for p in folder.rglob("*"):
-            if len(out) >= MAX_FILES:
-                break
-            rel = p.relative_to(folder)
-            if p.is_file() and not any(part.startswith(".") for part in rel.parts):
-                out.append(rel.as_posix())
-    except OSError:
-        pass
-    return out
 
 
 def _words(text: str) -> set[str]:
@@ -70,7 +57,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         name = m.group(1)
         if name in sys.stdlib_module_names:
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
-        f = _data_file(name, _files(base), request)
+        f = _data_file(name, folder_files(base, MAX_FILES), request)
         if f:
             loader = _LOADERS.get(Path(f).suffix.lower(), _TEXT_LOADER).format(f=f, v=name)
             if code and len(code) <= MAX_CODE:  # shown the whole corrected code, a small model runs it
@@ -89,9 +76,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     m = _NO_FILE.search(output)
     if m:
         missing = m.group(1)
-        files = _files(base)
-        same = [f for f in files if Path(f).name == Path(missing).name]
-        close = same[:1] or difflib.get_close_matches(missing, files, n=1, cutoff=0.7)
-        if close and close[0] != missing:
-            return f"Note: there is no file {missing}, but there is {close[0]}."
+        close = likely_file(missing, base)
+        if close and close != missing:
+            return f"Note: there is no file {missing}, but there is {close}."
     return None

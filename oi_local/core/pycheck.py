@@ -144,24 +144,31 @@ def _missing_files(code: str, folder: Path) -> list[tuple[int, str, tuple[int, s
     for lineno, path in _read_paths(code):
         if "{" in path or (folder / path).exists():
             continue
-        guess = _likely_file(path, folder)
+        guess = likely_file(path, folder)
         hint = f" (did you mean {guess}?)" if guess else ""
         out.append((lineno, f"line {lineno}: there is no file {path}{hint}", (lineno, path, guess) if guess else None))
     return out
 
 
-def _likely_file(path: str, folder: Path) -> str | None:
-    """The file under `folder` most likely meant by a path that does not exist: the same name
-    elsewhere, else a close spelling."""
-    files = []
+def folder_files(folder: Path, limit: int = MAX_FILES) -> list[str]:
+    """Paths of the files under `folder` (relative, posix), hidden ones left out, at most `limit`."""
+    files: list[str] = []
     try:
         for p in folder.rglob("*"):
-            if len(files) >= MAX_FILES:
+            if len(files) >= limit:
                 break
-            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts):
-                files.append(p.relative_to(folder).as_posix())
+            rel = p.relative_to(folder)
+            if p.is_file() and not any(part.startswith(".") for part in rel.parts):
+                files.append(rel.as_posix())
     except OSError:
-        return None
+        pass
+    return files
+
+
+def likely_file(path: str, folder: Path) -> str | None:
+    """The file under `folder` most likely meant by a path that does not exist: the same name
+    elsewhere, else a close spelling."""
+    files = folder_files(folder)
     name = Path(path).name
     same = [f for f in files if Path(f).name == name]
     if len(same) == 1:
