@@ -87,7 +87,10 @@ def test_start_timeout_shows_the_log_and_cleans_up(tmp_path):
 
 def _parent_script(model: Path) -> str:
     return (
-        "import sys, time\n"
+        "import signal, sys, time\n"
+        # A suite started in the background (`cmd &` in a script) passes SIGINT on ignored, and
+        # Python keeps it so; a person's Ctrl-C is what this stands for.
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from oi_local.local.llama_server import start_llama_server\n"
         f"s = start_llama_server({str(model)!r}, n_ctx=512, timeout=120)\n"
         "print(s.pid, flush=True)\n"
