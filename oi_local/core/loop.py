@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator
 
 from oi_local.core.lmc import Message, chunk
 from oi_local.core.shellish import is_shell_not_python
@@ -344,7 +344,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 _append_output(engine, "The user declined to run this code.", None)
                 yield from _console_note("Code not run.")
                 return
-            output = yield from _run(engine, lang, code)
+            output, advice = yield from _run(engine, lang, code)
             ran.append((lang, code.strip()))
             steps += 1
             missing_module = "ModuleNotFoundError: No module named" in output
@@ -352,7 +352,6 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
             # A run stopped by the user or a time limit is not an error to retry.
             failed = getattr(result, "exit_code", None) not in (None, 0) and not getattr(result, "interrupted", False)
             failure = _error_line(output) if failed else None
-            advice = _error_advice(engine, lang, output, code) if failed else None
             if failure and advice:  # a fresh retry hears it too
                 failure += "\n" + advice + "\n"
             if lang == "python" and getattr(result, "exit_code", None) in (None, 0) and not getattr(result, "interrupted", False):
@@ -440,7 +439,8 @@ def _repetition_start(text: str) -> int | None:
     return None
 
 
-def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
+def _run(engine: "Engine", lang: str, code: str) -> Generator[Message, None, tuple[str, str | None]]:
+    """Run code, streaming its output; returns (the output text, the error note added to it or None)."""
     yield chunk("computer", "console", start=True)
     out_msg: Message | None = None
     images = 0
@@ -486,7 +486,7 @@ def _run(engine: "Engine", lang: str, code: str) -> Iterator[Message]:
     if result is not None:
         end["exit_code"] = getattr(result, "exit_code", None)
     yield end
-    return "".join(text_parts)
+    return "".join(text_parts), advice
 
 
 def _error_advice(engine: "Engine", lang: str, output: str, code: str = "") -> str | None:
