@@ -38,6 +38,23 @@ def test_errors_with_one_likely_cause_get_a_note(folder: Path, error: str, reque
     assert expected in (note("Traceback ...\n" + error + "\n(exit code 1)", request_text) or "")
 
 
+@pytest.mark.parametrize("code, line, fixed", [
+    ('r["total"] = r["qty"] * r["unit_price"]', 1, 'r["total"] = float(r["qty"]) * float(r["unit_price"])'),
+    ('print(sum(r["amount"] for r in rows))', 1, 'print(sum(float(r["amount"]) for r in rows))'),
+    ('for r in rows:\n    if r["age"] > 30:\n        n += 1', 2, '    if float(r["age"]) > 30:'),
+    ('total += parts[2]  # café', 1, 'total += float(parts[2])  # café'),      # offsets in bytes, text in chars
+    ('print("Total: " + r["x"])', 1, None),                                      # string concatenation: no guess
+])
+def test_string_arithmetic_comes_back_converted(code: str, line: int, fixed: str | None) -> None:
+    output = f'Traceback (most recent call last):\n  File "<cell-2>", line {line}, in <module>\nTypeError: can\'t multiply sequence by non-int of type \'str\'\n'
+    got = note(output, "", None, code) or ""
+    assert "values read from a CSV" in got
+    if fixed is None:
+        assert "```" not in got
+    else:
+        assert fixed in got and got.endswith("```")
+
+
 @pytest.mark.parametrize("error", [
     "NameError: name 'foo' is not defined",                                   # nothing it could stand for
     "FileNotFoundError: [Errno 2] No such file or directory: 'zzz.pdf'",       # nothing close

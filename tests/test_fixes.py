@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oi_local.core.fixes import follow_up, targets
+from oi_local.core.fixes import expected, follow_up, targets
 from scripted import scripted_interpreter
 
 BROKEN = "total = 0\nfor n in range(1, 100):\n    total += n\nprint(total)\n"
@@ -135,3 +135,42 @@ def test_follow_up_leaves_scripts_changed_and_clean_alone(folder: Path) -> None:
     assert follow_up(before, []) is None
     (folder / "sum_to.py").write_text(BROKEN)
     assert "Find the mistake" in (follow_up(before, ["print(1)"]) or "")  # unrelated code is not offered
+
+
+@pytest.mark.parametrize("request_text, want", [
+    ("rect.py should print the area of a 3 by 4 rectangle, which is 12, but it prints 7. Fix it.", ["12"]),
+    ('grade.py should say pass from 60 up, so it should print "75 pass", "42 fail" and "60 pass". Fix it.',
+     ["75 pass", "42 fail", "60 pass"]),
+    ('guests.py should add Zoe to the list and print "Ann, Bob, Zoe", but it crashes. Fix it.', ["Ann, Bob, Zoe"]),
+    ("vat.py is supposed to print 121.0 (100 plus 21% VAT), but it prints None.", ["121.0"]),
+    ('read_config.py should print the theme from config.ini ("theme = dark") but it fails.', []),  # an aside
+    ("count.py fails with an error. Fix it so it prints each word in upper case.", []),   # no value named
+    ("sum_to.py prints 4950. Fix it.", []),                                             # only what is wrong
+])
+def test_what_the_request_says_the_script_should_print(request_text: str, want: list[str]) -> None:
+    assert expected(request_text) == want
+
+
+def test_a_saved_script_that_still_prints_the_wrong_value_is_asked_about(folder: Path) -> None:
+    wrong = BROKEN.replace("range(1, 100)", "range(0, 100)")
+    save = lambda text: ('```python\nopen("sum_to.py", "w").write(' + repr(text) + ')\n'
+                         'import subprocess\nsubprocess.run(["python3", "sum_to.py"])\n```')
+    interp, model = scripted_interpreter([save(wrong), "Fixed.", save(FIXED), "Fixed: it prints 5050."])
+    interp.template = "small"
+    try:
+        out = interp.chat("sum_to.py should print 5050, but it prints 4950. Fix it.", display=False)
+        asked = str(model.prompts[2][-1]["content"])
+        assert "It printed:\n4950" in asked and 'should print "5050"' in asked and "range(0, 100)" in asked
+        assert model.calls == 4 and out[-1]["content"] == "Fixed: it prints 5050."
+        assert _run(folder / "sum_to.py").strip() == "5050"
+    finally:
+        interp.close()
+
+
+def test_the_right_output_or_no_run_of_the_script_is_not_asked_about(folder: Path) -> None:
+    before = targets("Fix sum_to.py, it should print 5050")
+    (folder / "sum_to.py").write_text(FIXED)
+    ran = 'import subprocess\nsubprocess.run(["python3", "sum_to.py"])'
+    assert follow_up(before, [], want=["5050"], runs=[(ran, "5050\n")]) is None
+    assert follow_up(before, [], want=["5050"], runs=[("print(1)", "1\n")]) is None  # we never run it ourselves
+    assert "It printed:\n4950" in (follow_up(before, [], want=["5050"], runs=[(ran, "4950\n")]) or "")

@@ -109,3 +109,25 @@ def test_silent_code_is_reported_to_the_model_as_silent():
     finally:
         oi.close()
     assert seen[1][-1]["role"] == "user" and seen[1][-1]["content"] == oi.empty_code_output_template
+
+
+def test_an_answer_copied_from_the_worked_examples_is_asked_again(tmp_path):
+    fn = scripted([
+        "```python\nprint('deleted build/a.tmp')\n```",
+        "1234 * 5678 is 7006652.",          # the small template's example answer, word for word
+        "I deleted build/a.tmp.",
+    ])
+    oi = make(fn)
+    oi.template = "small"
+    oi.chat("Delete the .tmp files in build", display=False)
+    answers = [m["content"] for m in oi.messages if m["role"] == "assistant" and m["type"] == "message"]
+    assert answers == ["I deleted build/a.tmp."] and fn.calls["n"] == 3
+
+
+def test_a_second_copied_answer_gives_way_to_the_output():
+    fn = scripted(["```python\nprint('deleted build/a.tmp')\n```", "1234 * 5678 is 7006652."])
+    oi = make(fn)
+    oi.template = "small"
+    oi.chat("Delete the .tmp files in build", display=False)
+    answers = [m["content"] for m in oi.messages if m["role"] == "assistant" and m["type"] == "message"]
+    assert answers == ["Result:\ndeleted build/a.tmp"]

@@ -8,6 +8,7 @@ likely cause get a note; everything else gets none.
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
 import sys
@@ -67,8 +68,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
                     f"the same code, for example:\n{loader}")
         return None
     if _STR_MATH.search(output):
-        return ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
-                "before doing arithmetic or comparing them with numbers.")
+        advice = ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
+                  "before doing arithmetic or comparing them with numbers.")
+        fixed = _numbers_converted(code, _failed_line(output)) if code and len(code) <= MAX_CODE else None
+        return advice + (f" With them converted, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
     if _INT_OF_DECIMAL.search(output):
         return "Note: int() cannot read a number with a decimal point. Use float() for it."
     if _FILE_OBJ.search(output):
@@ -80,3 +83,60 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
     return None
+
+
+_CELL_LINE = re.compile(r'File "<cell-\d+>", line (\d+)')
+_MATH_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _failed_line(output: str) -> int | None:
+    lines = _CELL_LINE.findall(output)
+    return int(lines[-1]) if lines else None
+
+
+def _numbers_converted(code: str, line: int | None) -> str | None:
+    """`code` with the values used in arithmetic or comparisons on the failing line (`row["qty"]`,
+    `parts[2]`) wrapped in float(), the fix a small model shown the note still gets half wrong;
+    None when there is nothing certain to wrap."""
+    if line is None:
+        return None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    spots: set[tuple[int, int, int, int]] = set()
+
+    def value(node: ast.AST) -> None:
+        if isinstance(node, ast.Subscript) and node.lineno == node.end_lineno == line:
+            spots.add((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset))
+
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) != line and getattr(node, "end_lineno", None) != line:
+            continue
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _MATH_OPS):
+            sides = (node.left, node.right)
+            if not any(isinstance(s, ast.Constant) and isinstance(s.value, str) or isinstance(s, ast.JoinedStr) for s in sides):
+                for side in sides:
+                    value(side)
+        elif isinstance(node, ast.Compare) and all(isinstance(op, (ast.Lt, ast.Gt, ast.LtE, ast.GtE)) for op in node.ops):
+            for side in (node.left, *node.comparators):
+                value(side)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, _MATH_OPS):
+            value(node.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("sum", "max", "min") and node.args:
+            arg = node.args[0]
+            value(arg.elt if isinstance(arg, (ast.GeneratorExp, ast.ListComp)) else arg)
+    if not spots:
+        return None
+    lines = code.splitlines()
+    text = lines[line - 1].encode()  # ast offsets count UTF-8 bytes
+    # the spots are on one line; innermost first would nest wrongly, so wrap outermost, right to left
+    chosen = sorted(spots, key=lambda s: (s[1], -s[3]))
+    kept: list[tuple[int, int, int, int]] = []
+    for s in chosen:
+        if not any(k[1] <= s[1] and s[3] <= k[3] for k in kept):
+            kept.append(s)
+    for _, start, _, end in sorted(kept, key=lambda s: -s[1]):
+        text = text[:start] + b"float(" + text[start:end] + b")" + text[end:]
+    lines[line - 1] = text.decode()
+    return "\n".join(lines)

@@ -30,7 +30,67 @@ UNCHANGED_NOTE = (
     "```python block that writes the whole corrected script into {name} and runs it with subprocess."
 )
 PROBLEMS_NOTE = "{name} still has a problem:\n{problems}\nReply with one ```python block that corrects {name} and runs it."
+WRONG_OUTPUT_NOTE = (
+    "{name} still prints the wrong thing. It printed:\n{got}\nbut it should print {want}. {name} now contains:\n{text}\n"
+    "Find the line that gives the wrong result, then reply with one ```python block that writes the whole "
+    "corrected script into {name} and runs it with subprocess."
+)
 PROBLEMS_FIXED_NOTE = "{name} still has a problem:\n{problems}\nSave the corrected script into {name} and run it: reply with this ```python block.\n{block}"
+
+
+# "should print "75 pass" and "42 fail"", "should print the area, which is 12, but it prints 7":
+# what the person expects to see, from the clause that says what the script should do.
+_SHOULD = re.compile(
+    r"\b(?:should|supposed to|expected to|is meant to|meant to|must|want it to|so (?:that )?it)\s+"
+    r"(?:[\w'.-]+\s+){0,8}?(?:print|output|show|say|display|give|return)(?:s|es)?\b(.*?)"
+    r"(?=\bbut\b|\binstead\b|\brather\b|\bright now\b|[.;!?](?:\s|$)|$)",
+    re.I | re.S)
+_QUOTED = re.compile(r'(?<!\()"([^"\n]{1,80})"|\u201c([^\u201d\n]{1,80})\u201d|`([^`\n]{1,80})`')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_NAMED_VALUE = re.compile(r"\b(?:which is|that is|that's|i\.e\.|equal to|namely)\s*(-?\d+(?:\.\d+)?)\b|=\s*(-?\d+(?:\.\d+)?)\b", re.I)
+MAX_OUTPUT_SHOWN = 400
+
+
+def expected(request: str) -> list[str]:
+    """What the request says the fixed script should print: quoted text, or a number named as the
+    result ("which is 12", "should print 42"); [] when it does not say."""
+    found: list[str] = []
+    for m in _SHOULD.finditer(request):
+        clause = m.group(1)
+        quoted = [next(g for g in q.groups() if g is not None).strip() for q in _QUOTED.finditer(clause)]
+        if quoted:
+            found += [q for q in quoted if q and not q.endswith(".py")]
+            continue
+        named = _NAMED_VALUE.search(clause)
+        if named:
+            found.append(named.group(1) or named.group(2))
+            continue
+        lead = re.match(r"\s*(?:the (?:number|value|result)\s+)?(-?\d+(?:\.\d+)?)\b", clause)
+        if lead:
+            found.append(lead.group(1))
+    return list(dict.fromkeys(found))
+
+
+def _missing(want: list[str], output: str) -> list[str]:
+    flat = " ".join(output.split()).lower()
+    missing = []
+    for w in want:
+        if _NUMBER.fullmatch(w):  # 121 and 121.0 are the same answer
+            if not any(abs(float(n) - float(w)) < 1e-9 for n in _NUMBER.findall(output)):
+                missing.append(w)
+        elif " ".join(w.split()).lower() not in flat:
+            missing.append(w)
+    return missing
+
+
+def _last_output(name: str, runs: list[tuple[str, str]]) -> str | None:
+    """What the script printed the last time code in this turn ran it (we never run it ourselves:
+    that is the person's decision)."""
+    base = os.path.basename(name)
+    for code, output in reversed(runs):
+        if base in code and re.search(r"subprocess|\bpython3?\b|\brunpy\b|\bexec\(", code):
+            return output
+    return None
 
 
 def targets(request: str, cwd: str | os.PathLike[str] | None = None) -> dict[Path, str]:
@@ -70,9 +130,12 @@ def _save_block(name: str, code: str) -> str:
             f"import subprocess\nsubprocess.run([\"python3\", {json.dumps(name)}], check=True)\n```")
 
 
-def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike[str] | None = None) -> str | None:
-    """What to ask the model when it stops: None when every named script was changed and shows
-    no problem. `worked` is the Python code that ran without error in this turn, oldest first."""
+def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike[str] | None = None,
+              want: list[str] | None = None, runs: list[tuple[str, str]] | None = None) -> str | None:
+    """What to ask the model when it stops: None when every named script was changed, shows no
+    problem and, when the request says what it should print (`want`), printed that the last time
+    this turn's code (`runs`: code and output, oldest first) ran it. `worked` is the Python code
+    that ran without error in this turn, oldest first."""
     base = Path(cwd or os.getcwd()).resolve()
     for path, old in before.items():
         name = os.path.relpath(path, base)
@@ -93,4 +156,9 @@ def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike
             return PROBLEMS_NOTE.format(name=name, problems="\n".join(found))
         if now == old:
             return UNCHANGED_NOTE.format(name=name)
+        got = _last_output(name, runs or []) if want else None
+        if got is not None and _missing(want or [], got):
+            shown = got.strip()[-MAX_OUTPUT_SHOWN:] or "(nothing)"
+            return WRONG_OUTPUT_NOTE.format(name=name, got=shown, want=" and ".join(f'"{w}"' for w in want or []),
+                                            text=now.strip()[:MAX_BYTES // 20])
     return None

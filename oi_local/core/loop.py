@@ -233,6 +233,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
     sampling: dict[str, Any] = {}
     fixing = _fix_targets(engine)  # scripts a fixing request names, as they were
     worked: list[str] = []  # python code that ran without error in this turn
+    runs: list[tuple[str, str]] = []  # code and output of every run this turn
     fix_asked = 0
 
     def fresh_retry() -> bool:
@@ -273,9 +274,9 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 continue
             if fixing and fix_asked < MAX_FIX_ASKS and steps and steps < engine.max_code_steps and not _asks_back(engine):
                 fix_asked += 1
-                from oi_local.core.fixes import follow_up
+                from oi_local.core.fixes import expected, follow_up
 
-                extra = follow_up(fixing, worked)
+                extra = follow_up(fixing, worked, want=expected(_request(engine)), runs=runs)
                 if extra:
                     sampling = _code_prefix(engine)
                     continue
@@ -283,6 +284,9 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 steps += 1
                 engine.messages.append({"role": "user", "type": "message", "content": engine.loop_message})
                 continue
+            if steps and _parroted(engine):  # the example's answer, not this task's: asked once more
+                engine.messages.pop()
+                yield from _final_answer(engine)
             return
         for code_msg in code_msgs:
             lang, code = code_msg.get("format") or "python", code_msg["content"]
@@ -358,6 +362,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 worked.append(code)
             repeated_output = bool(outputs) and output.strip() != "" and output.strip() == outputs[-1].strip()
             outputs.append(output)
+            runs.append((code, output))
             if repeated_output:
                 yield from _final_answer(engine)
                 return
@@ -526,6 +531,8 @@ def _final_answer(engine: "Engine", note: str | None = None) -> Iterator[Message
         engine.messages.append({"role": "assistant", "type": "message", "content": note + "\n"})
     before = len(engine.messages)
     yield from _assistant_turn(engine, [], extra_user=FINAL_ANSWER_NUDGE, allow_code=False)
+    if len(engine.messages) > before and _parroted(engine):
+        engine.messages.pop()
     said = any(m["role"] == "assistant" and m["type"] == "message" and m["content"].strip() for m in engine.messages[before:])
     if not said:
         # The model would only write code: report the last output ourselves so the user gets an answer.
@@ -535,6 +542,18 @@ def _final_answer(engine: "Engine", note: str | None = None) -> Iterator[Message
         yield chunk("assistant", "message", content=text)
         yield chunk("assistant", "message", end=True)
         engine.messages.append({"role": "assistant", "type": "message", "content": text})
+
+
+def _parroted(engine: "Engine") -> bool:
+    """The newest reply is word for word an answer from the template's worked examples (the 0.5B
+    model answered a file deletion with "1234 * 5678 is 7006652.")."""
+    reply = engine.messages[-1] if engine.messages else None
+    if not reply or reply["role"] != "assistant" or reply["type"] != "message":
+        return False
+    said = " ".join(str(reply.get("content", "")).split())
+    return bool(said) and any(
+        e.get("role") == "assistant" and " ".join(str(e.get("content", "")).split()) == said
+        for e in (getattr(engine, "examples", None) or []))
 
 
 def _needs_loop_nudge(engine: "Engine", steps: int) -> bool:

@@ -22,7 +22,7 @@ _STOP = frozenset(
     "there what which who how many much all every each new one two some any file files folder "
     "current named called has have had was were here if when where why about "
     "want need like just also only get give tell show put use using first time times number numbers "
-    "long big".split()
+    "long big no not they them their".split()
 )
 MIN_SCORE = 2.5  # below this the best recipe shares only common words with the request
 
@@ -61,12 +61,15 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
     recipes, bags, idf, recipe_kinds = _index(source)
     asked = words(request)
     kinds = _file_kinds(request)
+    names_files = any(_slots(request).values())
     scored = []
     for i, bag in enumerate(bags):
         score = sum(idf[w] for w in asked & bag)
         theirs = recipe_kinds[i]
         if kinds and theirs and not kinds & theirs:
             continue  # about another kind of file (a CSV recipe for a script, a log recipe for JSON)
+        if names_files and not any(_slots(recipes[i]["request"]).values()):
+            continue  # a calculation for a request about files (the loan formula for a broken script)
         if score >= MIN_SCORE:
             scored.append((-score, i))
     scored.sort()
