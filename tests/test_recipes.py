@@ -151,6 +151,15 @@ def test_a_recipe_is_shown_with_the_users_names_where_they_map_one_to_one() -> N
     here = adapt(count, "How many Python (.py) files are there in this folder, including its subfolders?")
     assert here["request"] == "How many .py files are there in this folder and its subfolders?"
     assert 'Path(".").rglob("*.py")' in here["code"] and "reports" not in here["code"]
+    # Quoted text too (the 0.5B model appended the recipe's "call mum" and a line of its own).
+    append = pick('Add the line "call mum" at the end of todo.txt.', 1)[0]
+    mine = adapt(append, 'Add "milk" as a new last line to shopping.txt.')
+    assert 'f.write("milk\\n")' in mine["code"] and "call mum" not in mine["code"] + mine["request"]
+
+
+def test_a_calculation_is_not_shown_for_a_request_about_files() -> None:
+    assert pick("How many seconds are there in 4 weeks?", 1)[0]["request"].startswith("How many seconds")
+    assert not any("seconds" in r["request"] for r in pick("How many seconds of audio are in clips.csv?", 2))
 
 
 def test_a_recipe_about_another_kind_of_file_is_not_picked() -> None:

@@ -61,14 +61,14 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
     recipes, bags, idf, recipe_kinds = _index(source)
     asked = words(request)
     kinds = _file_kinds(request)
-    names_files = any(_slots(request).values())
+    names_files = any(v for k, v in _slots(request).items() if k != "quoted")
     scored = []
     for i, bag in enumerate(bags):
         score = sum(idf[w] for w in asked & bag)
         theirs = recipe_kinds[i]
         if kinds and theirs and not kinds & theirs:
             continue  # about another kind of file (a CSV recipe for a script, a log recipe for JSON)
-        if names_files and not any(_slots(recipes[i]["request"]).values()):
+        if names_files and recipes[i].get("calculation"):
             continue  # a calculation for a request about files (the loan formula for a broken script)
         if score >= MIN_SCORE:
             scored.append((-score, i))
@@ -84,6 +84,7 @@ _EXT = re.compile(r"(?<![\w.])\.[A-Za-z][\w]{0,4}\b")
 _EXT_WORD = re.compile(r"\b([A-Z][A-Z0-9]{1,3})\s+(?:files|images|documents)\b")  # "PDF files"
 _FOLDER = re.compile(r"\b([\w-]+)\s+(?:sub)?(?:folder|directory)\b")  # "the notes folder"
 _FOLDER_CALLED = re.compile(r"\b(?:sub)?(?:folder|directory)\s+(?:called|named)\s+([\w-]+)")
+_QUOTED = re.compile(r'"([^"\n]{1,60})"')  # the text to add, search for or set
 _HERE = re.compile(r"\b(?:this|the current|current)\s+(?:folder|directory)\b", re.I)
 _NOT_NAMES = frozenset("this the a an current new same home my your that its their each every one".split())
 
@@ -101,6 +102,7 @@ def _slots(text: str) -> dict[str, list[str]]:
         "file": list(dict.fromkeys(files)),
         "ext": list(dict.fromkeys(exts)),
         "folder": list(dict.fromkeys(folders)),
+        "quoted": [q for q in dict.fromkeys(_QUOTED.findall(first)) if not _FILE.fullmatch(q)],
     }
 
 
@@ -109,8 +111,8 @@ def _file_kinds(text: str) -> set[str]:
 
 
 def adapt(recipe: dict[str, Any], request: str) -> dict[str, Any]:
-    """The recipe with its file names, extensions and folder names replaced by the request's,
-    for each kind where both name the same number of them (else that kind is left alone)."""
+    """The recipe with its file names, extensions, folder names and quoted text replaced by the
+    request's, for each kind where both name the same number of them (else that kind is left alone)."""
     theirs, ours = _slots(recipe["request"]), _slots(request)
     mapping = {}
     for kind, names in theirs.items():
