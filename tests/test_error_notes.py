@@ -32,6 +32,8 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ("ValueError: invalid literal for int() with base 10: '75.00'", "", "Use float()"),
     ("TypeError: expected string or bytes-like object, got '_io.TextIOWrapper'", "", "f.read()"),
     ("FileNotFoundError: [Errno 2] No such file or directory: 'report.txt'", "", "there is data/report.txt"),
+    ("KeyError: 'price'", "Sum the amounts in sales.csv", "no key 'price'. The keys are: 'date', 'product', 'amount'"),
+    ("KeyError: 'cost'", "Total of orders.json?", "The keys are: 'id', 'total'"),
     ("FileNotFoundError: [Errno 2] No such file or directory: 'sale.csv'", "", "there is sales.csv"),
 ])
 def test_errors_with_one_likely_cause_get_a_note(folder: Path, error: str, request_text: str, expected: str) -> None:
@@ -43,6 +45,7 @@ def test_errors_with_one_likely_cause_get_a_note(folder: Path, error: str, reque
     ('print(sum(r["amount"] for r in rows))', 1, 'print(sum(float(r["amount"]) for r in rows))'),
     ('for r in rows:\n    if r["age"] > 30:\n        n += 1', 2, '    if float(r["age"]) > 30:'),
     ('total += parts[2]  # café', 1, 'total += float(parts[2])  # café'),      # offsets in bytes, text in chars
+    ('for r in rows:\n    if r["pay"] < low:\n        low = r["pay"]', 2, '        low = float(r["pay"])'),  # read again
     ('print("Total: " + r["x"])', 1, None),                                      # string concatenation: no guess
 ])
 def test_string_arithmetic_comes_back_converted(code: str, line: int, fixed: str | None) -> None:
@@ -59,10 +62,12 @@ def test_string_arithmetic_comes_back_converted(code: str, line: int, fixed: str
     "NameError: name 'foo' is not defined",                                   # nothing it could stand for
     "FileNotFoundError: [Errno 2] No such file or directory: 'zzz.pdf'",       # nothing close
     "ZeroDivisionError: division by zero",
+    "KeyError: 'x'",                                                           # nothing to say which keys there are
     "all fine",
 ])
 def test_other_errors_get_none(folder: Path, error: str) -> None:
     assert note(error, "") is None
+    assert note("KeyError: 'amount'", "Sum the amounts in sales.csv") is None  # the key is there: another cause
 
 
 def test_the_note_follows_the_error_in_the_history_and_on_screen(folder: Path) -> None:
@@ -87,6 +92,28 @@ def test_the_note_follows_the_error_in_the_history_and_on_screen(folder: Path) -
         model.replies, model.prompts[:] = ["```python\nprint(len(sales))\n```", "It failed."], []
         interp.chat("How many rows does sales.csv have?", display=False)
         assert not any("The data is in" in str(m.get("content")) for m in interp.messages)
+    finally:
+        interp.close()
+
+
+def test_a_reply_that_only_explains_the_error_is_asked_to_run_the_corrected_code(folder: Path) -> None:
+    def copy_block(messages: list[dict]) -> str:
+        last = str(messages[-1]["content"])
+        assert last.startswith("Run the corrected code")
+        return last[last.index("```python\n"):]
+
+    interp, model = scripted_interpreter([
+        "```python\nimport csv\nrows = list(csv.DictReader(open('sales.csv')))\nprint(sum(r['amount'] for r in rows))\n```",
+        "The error is because the amounts are strings.",   # explains, no code
+        copy_block,
+        "The amounts add up to 15.5.",
+    ])
+    interp.template = "small"
+    try:
+        out = interp.chat("What is the total amount in sales.csv?", display=False)
+        consoles = [m["content"] for m in out if m["type"] == "console"]
+        assert consoles[-1].strip() == "15.5" and "float(r['amount'])" in out[-3]["content"]
+        assert out[-1]["content"] == "The amounts add up to 15.5." and model.calls == 4
     finally:
         interp.close()
 

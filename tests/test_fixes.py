@@ -174,3 +174,14 @@ def test_the_right_output_or_no_run_of_the_script_is_not_asked_about(folder: Pat
     assert follow_up(before, [], want=["5050"], runs=[(ran, "5050\n")]) is None
     assert follow_up(before, [], want=["5050"], runs=[("print(1)", "1\n")]) is None  # we never run it ourselves
     assert "It printed:\n4950" in (follow_up(before, [], want=["5050"], runs=[(ran, "4950\n")]) or "")
+
+
+def test_code_that_printed_the_wrong_value_is_not_offered_for_saving(folder: Path) -> None:
+    before = targets("Fix sum_to.py, it should print 5050")
+    assert "still has the old code" in (follow_up(before, [BROKEN], want=["5050"], runs=[(BROKEN, "4950\n")]) or "")
+    assert "range(1, 100)" not in (follow_up(before, [BROKEN], want=["5050"], runs=[(BROKEN, "4950\n")]) or "")
+    offered = follow_up(before, [FIXED], want=["5050"], runs=[(FIXED, "5050\n")]) or ""
+    assert "Save the working code" in offered and "range(1, 101)" in offered
+    # unchanged, and its run printed the wrong value: told what it printed
+    ran = 'import subprocess\nsubprocess.run(["python3", "sum_to.py"])'
+    assert "It printed:\n4950" in (follow_up(before, [], want=["5050"], runs=[(ran, "4950\n")]) or "")

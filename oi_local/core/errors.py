@@ -25,6 +25,8 @@ _STR_MATH = re.compile(
     r"can only concatenate str \(not \"(?:int|float)\"\) to str|'<|>' not supported between instances of 'str' and '(?:int|float)')")
 _INT_OF_DECIMAL = re.compile(r"ValueError: invalid literal for int\(\) with base 10: '-?\d*\.\d+'")
 _FILE_OBJ = re.compile(r"TypeError: expected string or bytes-like object, got '_io\.\w+'")
+_KEY = re.compile(r"KeyError: '([^'\n]{1,60})'")
+_PRINTED_KEY = re.compile(r"[{,]\s*'([^'\n]{1,40})':")
 _NO_FILE = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: '([^']+)'")
 
 _LOADERS = {
@@ -67,6 +69,12 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return (f"Note: nothing called {name} exists yet. The data is in the file {f}: read it at the top of "
                     f"the same code, for example:\n{loader}")
         return None
+    m = _KEY.search(output)
+    if m:
+        keys = _known_keys(output, request, base)
+        if keys and m.group(1) not in keys:
+            return f"Note: there is no key '{m.group(1)}'. The keys are: {', '.join(repr(k) for k in keys)}."
+        return None
     if _STR_MATH.search(output):
         advice = ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
                   "before doing arithmetic or comparing them with numbers.")
@@ -85,6 +93,36 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     return None
 
 
+def _known_keys(output: str, request: str, base: Path) -> list[str]:
+    """Field names the code could have meant: those of a record it printed before failing, else
+    the header of a CSV or the first record of a JSON list the request names."""
+    printed = _PRINTED_KEY.findall(output.split("Traceback")[0])
+    if printed:
+        return list(dict.fromkeys(printed))[:20]
+    import csv
+    import json
+
+    from oi_local.core.hints import mentioned_paths
+
+    for p in mentioned_paths(request, base):
+        try:
+            if not p.is_file() or p.stat().st_size > 1_000_000:
+                continue
+            if p.suffix.lower() == ".csv":
+                with p.open(newline="", encoding="utf-8", errors="replace") as f:
+                    return [h.strip() for h in next(csv.reader(f), [])][:20]
+            if p.suffix.lower() == ".json":
+                data = json.loads(p.read_text(encoding="utf-8"))
+                if isinstance(data, dict):
+                    data = next((v for v in data.values() if isinstance(v, list)), data)
+                first = data[0] if isinstance(data, list) and data else data
+                if isinstance(first, dict):
+                    return [str(k) for k in first][:20]
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+    return []
+
+
 _CELL_LINE = re.compile(r'File "<cell-\d+>", line (\d+)')
 _MATH_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 
@@ -96,7 +134,8 @@ def _failed_line(output: str) -> int | None:
 
 def _numbers_converted(code: str, line: int | None) -> str | None:
     """`code` with the values used in arithmetic or comparisons on the failing line (`row["qty"]`,
-    `parts[2]`) wrapped in float(), the fix a small model shown the note still gets half wrong;
+    `parts[2]`) wrapped in float() there and wherever else the code reads them (`low = row["qty"]`
+    would bring the string back), the fix a small model shown the note still gets half wrong;
     None when there is nothing certain to wrap."""
     if line is None:
         return None
@@ -104,12 +143,19 @@ def _numbers_converted(code: str, line: int | None) -> str | None:
         tree = ast.parse(code)
     except SyntaxError:
         return None
-    spots: set[tuple[int, int, int, int]] = set()
+    lines = code.splitlines()
+    raw = [ln.encode() for ln in lines]  # ast offsets count UTF-8 bytes
+
+    def text_of(node: ast.AST) -> bytes:
+        return raw[node.lineno - 1][node.col_offset:node.end_col_offset]  # type: ignore[attr-defined]
+
+    wanted: set[bytes] = set()
 
     def value(node: ast.AST) -> None:
         if isinstance(node, ast.Subscript) and node.lineno == node.end_lineno == line:
-            spots.add((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset))
+            wanted.add(text_of(node))
 
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     for node in ast.walk(tree):
         if getattr(node, "lineno", None) != line and getattr(node, "end_lineno", None) != line:
             continue
@@ -126,17 +172,23 @@ def _numbers_converted(code: str, line: int | None) -> str | None:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("sum", "max", "min") and node.args:
             arg = node.args[0]
             value(arg.elt if isinstance(arg, (ast.GeneratorExp, ast.ListComp)) else arg)
-    if not spots:
+    if not wanted:
         return None
-    lines = code.splitlines()
-    text = lines[line - 1].encode()  # ast offsets count UTF-8 bytes
-    # the spots are on one line; innermost first would nest wrongly, so wrap outermost, right to left
-    chosen = sorted(spots, key=lambda s: (s[1], -s[3]))
-    kept: list[tuple[int, int, int, int]] = []
-    for s in chosen:
-        if not any(k[1] <= s[1] and s[3] <= k[3] for k in kept):
-            kept.append(s)
-    for _, start, _, end in sorted(kept, key=lambda s: -s[1]):
-        text = text[:start] + b"float(" + text[start:end] + b")" + text[end:]
-    lines[line - 1] = text.decode()
+    spots: dict[int, list[tuple[int, int]]] = {}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and node.lineno == node.end_lineno
+                and text_of(node) in wanted):
+            up = parents.get(node)
+            if isinstance(up, ast.Call) and isinstance(up.func, ast.Name) and up.func.id in ("float", "int"):
+                continue  # converted already
+            spots.setdefault(node.lineno, []).append((node.col_offset, node.end_col_offset))  # type: ignore[arg-type]
+    for n, found in spots.items():
+        kept: list[tuple[int, int]] = []  # outermost only: r[k[0]] inside r[...] is not wrapped twice
+        for a, b in sorted(found, key=lambda s: (s[0], -s[1])):
+            if not any(ka <= a and b <= kb for ka, kb in kept):
+                kept.append((a, b))
+        text = raw[n - 1]
+        for a, b in sorted(kept, reverse=True):
+            text = text[:a] + b"float(" + text[a:b] + b")" + text[b:]
+        lines[n - 1] = text.decode()
     return "\n".join(lines)

@@ -149,14 +149,17 @@ def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike
         if fixed is not None:  # changed or not, a problem with one obvious correction: ready to save
             return PROBLEMS_FIXED_NOTE.format(name=name, problems="\n".join(found), block=_save_block(name, fixed))
         if now == old:
+            printed = dict(runs or [])
             for code in reversed(worked):
+                if want and code in printed and _missing(want, printed[code]):
+                    continue  # it ran, but printed the wrong thing: not the fix
                 if os.path.basename(name) not in code and _similar(code, old) and _standalone(code, name):
                     return SAVE_NOTE.format(name=name, block=_save_block(name, code))
         if found:
             return PROBLEMS_NOTE.format(name=name, problems="\n".join(found))
-        if now == old:
-            return UNCHANGED_NOTE.format(name=name)
         got = _last_output(name, runs or []) if want else None
+        if now == old and (got is None or not _missing(want or [], got)):
+            return UNCHANGED_NOTE.format(name=name)
         if got is not None and _missing(want or [], got):
             shown = got.strip()[-MAX_OUTPUT_SHOWN:] or "(nothing)"
             return WRONG_OUTPUT_NOTE.format(name=name, got=shown, want=" and ".join(f'"{w}"' for w in want or []),

@@ -169,6 +169,11 @@ RETRY_NOTE = (
     "{error} Write different code.)"
 )
 RETRY_TEMPERATURE = 0.7
+# A failed run whose error note carries the model's code corrected (core/errors.py): a reply that
+# only explains the error is asked once to run it. Shown the block in the newest message and with
+# the fence prefilled, the 0.5B model copies it; left to itself, it explains the note back.
+OFFER_NOTE = "Run the corrected code: reply with this ```python block.\n{block}"
+_BLOCK = re.compile(r"```python\n.*?\n```", re.S)
 
 
 MAX_FIX_ASKS = 2  # "not fixed yet" at most twice a turn: more only repeats itself
@@ -234,6 +239,8 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
     fixing = _fix_targets(engine)  # scripts a fixing request names, as they were
     worked: list[str] = []  # python code that ran without error in this turn
     runs: list[tuple[str, str]] = []  # code and output of every run this turn
+    offered: str | None = None  # the corrected code a failed run's note holds, until code runs cleanly
+    offer_asked = False
     fix_asked = 0
 
     def fresh_retry() -> bool:
@@ -268,6 +275,11 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 # once, without storing the request, for a standard-library attempt.
                 fix_nudged = True
                 extra = MISSING_MODULE_NUDGE
+                sampling = _code_prefix(engine)
+                continue
+            if offered and not offer_asked and steps < engine.max_code_steps:
+                offer_asked = True
+                extra = OFFER_NOTE.format(block=offered)
                 sampling = _code_prefix(engine)
                 continue
             if fresh_retry():
@@ -358,6 +370,8 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
             failure = _error_line(output) if failed else None
             if failure and advice:  # a fresh retry hears it too
                 failure += "\n" + advice + "\n"
+            found = _BLOCK.search(advice or "") if failure else None
+            offered = found.group(0) if found else None
             if lang == "python" and getattr(result, "exit_code", None) in (None, 0) and not getattr(result, "interrupted", False):
                 worked.append(code)
             repeated_output = bool(outputs) and output.strip() != "" and output.strip() == outputs[-1].strip()
