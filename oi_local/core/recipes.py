@@ -66,7 +66,7 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
     for i, bag in enumerate(bags):
         score = sum(idf[w] for w in asked & bag)
         theirs = recipe_kinds[i]
-        if kinds and theirs and not kinds & theirs:
+        if kinds and theirs and not kinds & theirs and not recipes[i].get("any_kind"):
             continue  # about another kind of file (a CSV recipe for a script, a log recipe for JSON)
         if names_files and recipes[i].get("calculation"):
             continue  # a calculation for a request about files (the loan formula for a broken script)
