@@ -83,12 +83,14 @@ def _missing(want: list[str], output: str) -> list[str]:
     return missing
 
 
-def _last_output(name: str, runs: list[tuple[str, str]]) -> str | None:
-    """What the script printed the last time code in this turn ran it (we never run it ourselves:
-    that is the person's decision)."""
+def _last_output(name: str, runs: list[tuple[str, str]], text: str = "") -> str | None:
+    """What the script printed the last time code in this turn ran it, or ran a copy of its `text`
+    in the session (we never run it ourselves: that is the person's decision)."""
     base = os.path.basename(name)
     for code, output in reversed(runs):
         if base in code and re.search(r"subprocess|\bpython3?\b|\brunpy\b|\bexec\(", code):
+            return output
+        if text and code.strip() == text.strip():
             return output
     return None
 
@@ -157,7 +159,7 @@ def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike
                     return SAVE_NOTE.format(name=name, block=_save_block(name, code))
         if found:
             return PROBLEMS_NOTE.format(name=name, problems="\n".join(found))
-        got = _last_output(name, runs or []) if want else None
+        got = _last_output(name, runs or [], now) if want else None
         if now == old and (got is None or not _missing(want or [], got)):
             return UNCHANGED_NOTE.format(name=name)
         if got is not None and _missing(want or [], got):

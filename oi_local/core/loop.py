@@ -176,7 +176,7 @@ OFFER_NOTE = "Run the corrected code: reply with this ```python block.\n{block}"
 _BLOCK = re.compile(r"```python\n.*?\n```", re.S)
 
 
-MAX_FIX_ASKS = 2  # "not fixed yet" at most twice a turn: more only repeats itself
+MAX_FIX_ASKS = 3  # "not fixed yet" at most three times a turn: more only repeats itself
 
 
 def _fix_targets(engine: "Engine") -> dict[Any, str]:
@@ -256,6 +256,24 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
         engine.hidden = (turn_start, len(engine.messages))
         return True
 
+    def fix_ask() -> bool:
+        """The request names a script to fix and it is not fixed yet (core/fixes.py): ask again.
+        A note without a block to copy is answered sampled: at temperature 0 the 0.5B model sends
+        the same wrong fix back each time."""
+        nonlocal fix_asked, extra, sampling
+        if not (fixing and fix_asked < MAX_FIX_ASKS and steps and steps < engine.max_code_steps):
+            return False
+        fix_asked += 1
+        from oi_local.core.fixes import expected, follow_up
+
+        extra = follow_up(fixing, worked, want=expected(_request(engine)), runs=runs)
+        if not extra:
+            return False
+        sampling = _code_prefix(engine)
+        if "```python\n" not in extra:  # no ready block to copy
+            sampling |= {"temperature": RETRY_TEMPERATURE, "seed": fix_asked}
+        return True
+
     while True:
         code_msgs: list[Message] = []
         yield from _assistant_turn(engine, code_msgs, extra_user=extra, **sampling)
@@ -284,14 +302,8 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 continue
             if fresh_retry():
                 continue
-            if fixing and fix_asked < MAX_FIX_ASKS and steps and steps < engine.max_code_steps and not _asks_back(engine):
-                fix_asked += 1
-                from oi_local.core.fixes import expected, follow_up
-
-                extra = follow_up(fixing, worked, want=expected(_request(engine)), runs=runs)
-                if extra:
-                    sampling = _code_prefix(engine)
-                    continue
+            if not _asks_back(engine) and fix_ask():
+                continue
             if engine.loop and _needs_loop_nudge(engine, steps):
                 steps += 1
                 engine.messages.append({"role": "user", "type": "message", "content": engine.loop_message})
@@ -312,7 +324,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 # Small models re-send code that already ran instead of answering: end the task,
                 # or after a failure, try a fresh sampled answer (see above).
                 engine.messages.remove(code_msg)
-                if fresh_retry():
+                if fresh_retry() or fix_ask():
                     break
                 yield from _final_answer(engine)
                 return
