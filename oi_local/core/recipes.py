@@ -51,7 +51,9 @@ def _index(source: str) -> tuple[list[dict[str, Any]], list[set[str]], dict[str,
     bags = [words(r["request"].split("\n\n")[0] + " " + " ".join(map(str, r.get("keywords") or []))) for r in recipes]
     df = Counter(w for bag in bags for w in bag)
     idf = {w: math.log(1 + len(bags) / n) for w, n in df.items()}
-    return recipes, bags, idf, [_file_kinds(r["request"]) for r in recipes]
+    # The kind of the first file a recipe names is what it reads (people.json, not the no_email.txt
+    # it writes): a recipe is for requests about that kind of file.
+    return recipes, bags, idf, [_first_kind(r["request"]) for r in recipes]
 
 
 def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, Any]]:
@@ -104,6 +106,11 @@ def _slots(text: str) -> dict[str, list[str]]:
         "folder": list(dict.fromkeys(folders)),
         "quoted": [q for q in dict.fromkeys(_QUOTED.findall(first)) if not _FILE.fullmatch(q)],
     }
+
+
+def _first_kind(text: str) -> set[str]:
+    files = _slots(text)["file"]
+    return {files[0].rsplit(".", 1)[1].lower()} if files else set()
 
 
 def _file_kinds(text: str) -> set[str]:
