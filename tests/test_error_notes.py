@@ -96,6 +96,12 @@ def test_the_note_follows_the_error_in_the_history_and_on_screen(folder: Path) -
         interp.close()
 
 
+def test_a_file_name_written_as_a_variable_becomes_the_data_read_from_it(folder: Path) -> None:
+    code = "total = sum(float(r['amount']) for r in sales.csv)\nprint(total, 'sales.csv')"
+    got = note("NameError: name 'sales' is not defined", "Total of sales.csv?", None, code) or ""
+    assert "for r in sales)" in got and "print(total, 'sales.csv')" in got and 'open("sales.csv"' in got
+
+
 def test_a_reply_that_only_explains_the_error_is_asked_to_run_the_corrected_code(folder: Path) -> None:
     def copy_block(messages: list[dict]) -> str:
         last = str(messages[-1]["content"])

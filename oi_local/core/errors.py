@@ -64,6 +64,8 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if f:
             loader = _LOADERS.get(Path(f).suffix.lower(), _TEXT_LOADER).format(f=f, v=name)
             if code and len(code) <= MAX_CODE:  # shown the whole corrected code, a small model runs it
+                # `for row in sales.csv`: the file name written as a variable is the data read into `name`
+                code = re.sub(rf"(?<![\w'\"/.]){re.escape(f)}(?![\w'\"])", name, code)
                 return (f"Note: nothing called {name} exists yet. The data is in the file {f}. With it read first, "
                         f"the code would be:\n```python\n{loader}\n{code.strip()}\n```")
             return (f"Note: nothing called {name} exists yet. The data is in the file {f}: read it at the top of "

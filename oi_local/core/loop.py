@@ -240,7 +240,7 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
     worked: list[str] = []  # python code that ran without error in this turn
     runs: list[tuple[str, str]] = []  # code and output of every run this turn
     offered: str | None = None  # the corrected code a failed run's note holds, until code runs cleanly
-    offer_asked = False
+    offers: set[str] = set()  # corrected code already offered this turn (each is offered once)
     fix_asked = 0
 
     def fresh_retry() -> bool:
@@ -295,8 +295,8 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 extra = MISSING_MODULE_NUDGE
                 sampling = _code_prefix(engine)
                 continue
-            if offered and not offer_asked and steps < engine.max_code_steps:
-                offer_asked = True
+            if offered and offered not in offers and steps < engine.max_code_steps:
+                offers.add(offered)
                 extra = OFFER_NOTE.format(block=offered)
                 sampling = _code_prefix(engine)
                 continue
