@@ -131,3 +131,26 @@ def test_a_second_copied_answer_gives_way_to_the_output():
     oi.chat("Delete the .tmp files in build", display=False)
     answers = [m["content"] for m in oi.messages if m["role"] == "assistant" and m["type"] == "message"]
     assert answers == ["Result:\ndeleted build/a.tmp"]
+
+
+def test_a_question_answered_without_its_result_is_asked_again():
+    fn = scripted([
+        "```python\nprint('Dana', 2300.0)\n```",
+        "The output is correct. The code converts each salary before comparing.",
+        "Dana has the lowest salary (2,300).",
+    ])
+    oi = make(fn)
+    oi.chat("Which employee in staff.csv has the lowest salary?", display=False)
+    answers = [m["content"] for m in oi.messages if m["role"] == "assistant" and m["type"] == "message"]
+    assert answers == ["Dana has the lowest salary (2,300)."] and fn.calls["n"] == 3
+
+
+def test_an_answer_with_the_result_or_a_request_to_do_something_is_left_alone():
+    fn = scripted(["```python\nprint('Dana', 2300.0)\n```", "Dana earns the least: 2300."])
+    oi = make(fn)
+    oi.chat("Which employee in staff.csv has the lowest salary?", display=False)
+    assert fn.calls["n"] == 2
+    fn = scripted(["```python\nprint('saved 3 rows')\n```", "Done."])
+    oi = make(fn)
+    oi.chat("Save the rows of staff.csv where the department is Sales into sales.csv", display=False)
+    assert fn.calls["n"] == 2

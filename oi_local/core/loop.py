@@ -308,8 +308,8 @@ def _respond(engine: "Engine", approve: Approver | None) -> Iterator[Message]:
                 steps += 1
                 engine.messages.append({"role": "user", "type": "message", "content": engine.loop_message})
                 continue
-            if steps and _parroted(engine):  # the example's answer, not this task's: asked once more
-                engine.messages.pop()
+            if steps and (_parroted(engine) or _ungrounded(engine, outputs[-1] if outputs else "")):
+                engine.messages.pop()  # the example's answer, or none at all: asked once more
                 yield from _final_answer(engine)
             return
         for code_msg in code_msgs:
@@ -580,6 +580,56 @@ def _parroted(engine: "Engine") -> bool:
     return bool(said) and any(
         e.get("role") == "assistant" and " ".join(str(e.get("content", "")).split()) == said
         for e in (getattr(engine, "examples", None) or []))
+
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][\w.@-]*\w", re.U)
+MAX_SHORT_OUTPUT = 200
+
+
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty".split())}
+
+
+def _tokens(text: str) -> set[str]:
+    found = set()
+    for t in _TOKEN.findall(text):
+        t = _NUMBER_WORDS.get(t.lower(), t)  # "One row." says 1
+        if t[0].isdigit():  # 2300.0, 2300 and 2,300 are one number
+            t = t.replace(",", "")
+            t = t.rstrip("0").rstrip(".") if "." in t else t
+        if len(t) >= 3 or t.isdigit():
+            found.add(t.lower())
+    return found
+
+
+def _ungrounded(engine: "Engine", output: str) -> bool:
+    """A question answered without its result: the last run printed a short result ("Dana 2300.0")
+    and the reply says none of it ("The output is correct. The code converts the salary...")."""
+    from oi_local.core.writes import question
+
+    reply = engine.messages[-1] if engine.messages else None
+    result = getattr(engine.computer, "last_result", None)
+    if (not reply or reply["role"] != "assistant" or reply["type"] != "message" or not output.strip()
+            or len(output) > MAX_SHORT_OUTPUT or getattr(result, "exit_code", 0) not in (None, 0)
+            or str(reply.get("content", "")).strip().endswith("?")):
+        return False
+    request = _request(engine)
+    if not question(request):
+        return False
+    printed = _tokens(output) - _tokens(request)
+    said = _tokens(str(reply.get("content", "")))
+    return bool(printed) and not printed & said and not any(_same_number(a, b) for a in printed for b in said)
+
+
+def _same_number(printed: str, said: str) -> bool:
+    """1.4166666 printed, "about 1.42" said: the same number, rounded."""
+    try:
+        x, y = float(printed), float(said)
+    except ValueError:
+        return False
+    places = len(said.split(".")[1]) if "." in said else 0
+    return round(x, places) == y
 
 
 def _needs_loop_nudge(engine: "Engine", steps: int) -> bool:
