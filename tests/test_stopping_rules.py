@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+import pytest
+
 from oi_local.interpreter import OpenInterpreter
 
 
@@ -28,6 +30,10 @@ def scripted(replies: list[str], sent: list[int] | None = None, endless: str | N
 
     completions.calls = calls  # type: ignore[attr-defined]
     return completions
+
+
+def _answers(oi: OpenInterpreter) -> list[str]:
+    return [m["content"] for m in oi.messages if m["role"] == "assistant" and m["type"] == "message"]
 
 
 def make(fn) -> OpenInterpreter:
@@ -111,17 +117,22 @@ def test_silent_code_is_reported_to_the_model_as_silent():
     assert seen[1][-1]["role"] == "user" and seen[1][-1]["content"] == oi.empty_code_output_template
 
 
-def test_an_answer_copied_from_the_worked_examples_is_asked_again(tmp_path):
-    fn = scripted([
-        "```python\nprint('deleted build/a.tmp')\n```",
-        "1234 * 5678 is 7006652.",          # the small template's example answer, word for word
-        "I deleted build/a.tmp.",
-    ])
+@pytest.mark.parametrize("template, request_text, replies", [
+    # the small template's example answer, word for word
+    ("small", "Delete the .tmp files in build",
+     ["```python\nprint('deleted build/a.tmp')\n```", "1234 * 5678 is 7006652.", "I deleted build/a.tmp."]),
+    # a question answered without any of the result the code printed
+    (None, "Which employee in staff.csv has the lowest salary?",
+     ["```python\nprint('Dana', 2300.0)\n```", "The output is correct. The code converts each salary.",
+      "Dana has the lowest salary (2,300)."]),
+])
+def test_an_answer_without_this_tasks_result_is_asked_for_again(template, request_text, replies):
+    fn = scripted(replies)
     oi = make(fn)
-    oi.template = "small"
-    oi.chat("Delete the .tmp files in build", display=False)
-    answers = [m["content"] for m in oi.messages if m["role"] == "assistant" and m["type"] == "message"]
-    assert answers == ["I deleted build/a.tmp."] and fn.calls["n"] == 3
+    if template:
+        oi.template = template
+    oi.chat(request_text, display=False)
+    assert _answers(oi) == [replies[-1]] and fn.calls["n"] == 3
 
 
 def test_a_second_copied_answer_gives_way_to_the_output():
@@ -129,20 +140,7 @@ def test_a_second_copied_answer_gives_way_to_the_output():
     oi = make(fn)
     oi.template = "small"
     oi.chat("Delete the .tmp files in build", display=False)
-    answers = [m["content"] for m in oi.messages if m["role"] == "assistant" and m["type"] == "message"]
-    assert answers == ["Result:\ndeleted build/a.tmp"]
-
-
-def test_a_question_answered_without_its_result_is_asked_again():
-    fn = scripted([
-        "```python\nprint('Dana', 2300.0)\n```",
-        "The output is correct. The code converts each salary before comparing.",
-        "Dana has the lowest salary (2,300).",
-    ])
-    oi = make(fn)
-    oi.chat("Which employee in staff.csv has the lowest salary?", display=False)
-    answers = [m["content"] for m in oi.messages if m["role"] == "assistant" and m["type"] == "message"]
-    assert answers == ["Dana has the lowest salary (2,300)."] and fn.calls["n"] == 3
+    assert _answers(oi) == ["Result:\ndeleted build/a.tmp"]
 
 
 def test_an_answer_with_the_result_or_a_request_to_do_something_is_left_alone():
