@@ -160,9 +160,10 @@ def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike
         if found:
             return PROBLEMS_NOTE.format(name=name, problems="\n".join(found))
         got = _last_output(name, runs or [], now) if want else None
-        if now == old and (got is None or not _missing(want or [], got)):
+        wrong = got is not None and bool(_missing(want or [], got))
+        if now == old and not wrong:
             return UNCHANGED_NOTE.format(name=name)
-        if got is not None and _missing(want or [], got):
+        if wrong and got is not None:
             shown = got.strip()[-MAX_OUTPUT_SHOWN:] or "(nothing)"
             return WRONG_OUTPUT_NOTE.format(name=name, got=shown, want=" and ".join(f'"{w}"' for w in want or []),
                                             text=now.strip()[:MAX_BYTES // 20])

@@ -192,11 +192,16 @@ def _fix_targets(engine: "Engine") -> dict[Any, str]:
         return {}
 
 
+def _newest_reply(engine: "Engine") -> Message | None:
+    """The newest message when it is the model's prose reply, else None."""
+    reply = engine.messages[-1] if engine.messages else None
+    return reply if reply and reply["role"] == "assistant" and reply["type"] == "message" else None
+
+
 def _asks_back(engine: "Engine") -> bool:
     """The newest reply is a question to the user ("Shall I save it?"): theirs to answer."""
-    reply = engine.messages[-1] if engine.messages else None
-    return bool(reply and reply["role"] == "assistant" and reply["type"] == "message"
-                and str(reply.get("content", "")).strip().endswith("?"))
+    reply = _newest_reply(engine)
+    return bool(reply and str(reply.get("content", "")).strip().endswith("?"))
 
 
 def _code_prefix(engine: "Engine") -> dict[str, Any]:
@@ -573,8 +578,8 @@ def _final_answer(engine: "Engine", note: str | None = None) -> Iterator[Message
 def _parroted(engine: "Engine") -> bool:
     """The newest reply is word for word an answer from the template's worked examples (the 0.5B
     model answered a file deletion with "1234 * 5678 is 7006652.")."""
-    reply = engine.messages[-1] if engine.messages else None
-    if not reply or reply["role"] != "assistant" or reply["type"] != "message":
+    reply = _newest_reply(engine)
+    if not reply:
         return False
     said = " ".join(str(reply.get("content", "")).split())
     return bool(said) and any(
@@ -584,8 +589,6 @@ def _parroted(engine: "Engine") -> bool:
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][\w.@-]*\w", re.U)
 MAX_SHORT_OUTPUT = 200
-
-
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
     "sixteen seventeen eighteen nineteen twenty".split())}
@@ -608,11 +611,10 @@ def _ungrounded(engine: "Engine", output: str) -> bool:
     and the reply says none of it ("The output is correct. The code converts the salary...")."""
     from oi_local.core.writes import question
 
-    reply = engine.messages[-1] if engine.messages else None
+    reply = _newest_reply(engine)
     result = getattr(engine.computer, "last_result", None)
-    if (not reply or reply["role"] != "assistant" or reply["type"] != "message" or not output.strip()
-            or len(output) > MAX_SHORT_OUTPUT or getattr(result, "exit_code", 0) not in (None, 0)
-            or str(reply.get("content", "")).strip().endswith("?")):
+    if (not reply or _asks_back(engine) or not output.strip() or len(output) > MAX_SHORT_OUTPUT
+            or getattr(result, "exit_code", 0) not in (None, 0)):
         return False
     request = _request(engine)
     if not question(request):
