@@ -26,6 +26,7 @@ class OpenInterpreter(Engine):
         self.multi_line: bool = False
         self.spent: float = 0.0  # USD spent on hosted models this session (max_budget)
         self.profile_path: str | None = None
+        self.os: bool = False  # OS mode (core/os_mode.py): look at the screen, act, look again
         self._conversation_log: Any = None
         super().__init__(**settings)
 
@@ -58,6 +59,14 @@ class OpenInterpreter(Engine):
         for _ in self._streaming_chat(None, display):
             pass
         return self.messages[start:]
+
+    def _start(self, message: Any) -> None:
+        super()._start(message)
+        if self.os and message is not None:
+            from oi_local.core import os_mode
+
+            os_mode.enable(self)
+            self.messages.extend(os_mode.look(self))
 
     def _streaming_chat(self, message: Any, display: bool) -> Iterator[Message]:
         self._start(message)

@@ -40,7 +40,7 @@ def test_without_a_terminal_code_is_not_run_unless_auto_run(tmp_path: Path) -> N
     assert "code not run" in out.stdout.lower() and "hello from code 42" not in out.stdout
 
 
-@pytest.mark.parametrize("flag", ["--vision", "-vi", "--os", "-o"])
+@pytest.mark.parametrize("flag", ["--vision", "-vi"])
 def test_modes_not_available_yet(flag: str) -> None:
     out = run_cli(flag)
     assert out.returncode == 2 and "not available yet" in out.stderr
@@ -51,7 +51,8 @@ def test_every_flag_sets_its_setting() -> None:
     args = build_parser().parse_args([
         "-m", "m.gguf", "-t", "0.7", "-c", "4096", "-x", "300", "-xo", "999", "-ab", "http://127.0.0.1:9/v1",
         "-ak", "k", "-av", "2", "-lsf", "-lsv", "-ci", "be brief", "-s", "SYSTEM", "--safe_mode", "ask", "-y",
-        "--loop", "-v", "-b", "0.5", "-ml", "-sm", "--offline", "--disable_telemetry",
+        "--loop", "-v", "-b", "0.5", "-ml", "-sm", "--offline", "--disable_telemetry", "-o", "--import_computer_api",
+        "--skills_path", "/tmp/skills",
     ])
     apply_args(interp, args)
     llm = interp.llm
@@ -61,6 +62,7 @@ def test_every_flag_sets_its_setting() -> None:
     assert interp.custom_instructions == "be brief" and interp.system_message == "SYSTEM"
     assert (interp.safe_mode, interp.auto_run, interp.loop, interp.verbose, interp.max_budget) == ("ask", True, True, True, 0.5)
     assert interp.multi_line and interp.speak_messages and interp.offline and interp.disable_telemetry
+    assert interp.os is True and interp.computer.import_computer_api is True and interp.computer.skills_path == "/tmp/skills"
     apply_args(interp, build_parser().parse_args(["--no-llm_supports_functions"]))
     assert interp.llm.supports_functions is False
 

@@ -213,7 +213,7 @@ def test_help_lists_every_flag(term) -> None:
              "--profiles", "--profile", "-p", "--custom_instructions", "-ci", "--system_message", "-s",
              "--safe_mode", "--auto_run", "-y", "--loop", "--verbose", "-v", "--max_budget", "-b", "--multi_line", "-ml",
              "--speak_messages", "--offline", "--disable_telemetry", "--conversations", "--version", "--help",
-             "--local_models", "--server", "--vision", "--os"]
+             "--local_models", "--server", "--vision", "--os", "--import_computer_api", "--skills_path"]
     for flag in flags:
         assert re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", screen), flag
 

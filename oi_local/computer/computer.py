@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .api import ComputerAPI
 from .languages import DEFAULT_LANGUAGES, SubprocessLanguage
 
 LMC = dict[str, Any]
@@ -32,9 +33,10 @@ def _out(text: str) -> LMC:
     return {"role": "computer", "type": "console", "format": "output", "content": text}
 
 
-class Computer:
+class Computer(ComputerAPI):
     """Runs code. `languages` holds language CLASSES; each Computer makes its own instance of a
-    class on first use, so two Computers never share a process."""
+    class on first use, so two Computers never share a process. The Computer API parts
+    (`display`, `mouse`, ...) come from ComputerAPI, built on first use."""
 
     def __init__(self) -> None:
         self._languages: list[Any] = list(DEFAULT_LANGUAGES)
@@ -48,6 +50,8 @@ class Computer:
         self.verbose: bool = False
         self.emit_images: bool = True
         self.last_result: RunResult | None = None
+        # Called after each run (OS mode: a fresh look at the screen); yields more LMC chunks.
+        self.after_run: Any = None
 
     # ----- languages -----
     @property
@@ -77,7 +81,10 @@ class Computer:
             return cls  # an instance given directly
         # Like Open Interpreter: pass the computer to languages whose __init__ takes an argument.
         code = getattr(getattr(cls, "__init__", None), "__code__", None)
-        return cls(self) if code is not None and code.co_argcount > 1 else cls()
+        inst = cls(self) if code is not None and code.co_argcount > 1 else cls()
+        if isinstance(inst, SubprocessLanguage):
+            inst.env_extra = self.session_settings  # read when the session starts
+        return inst
 
     @property
     def system_message(self) -> str:
@@ -224,6 +231,8 @@ class Computer:
             yield _out(text)
         if result.timed_out:
             yield _out(("" if at_line_start else "\n") + f"Timed out after {timeout:g} s: the code was stopped.\n")
+        if self.after_run is not None:
+            yield from self.after_run()
         yield {"role": "computer", "type": "console", "format": "active_line", "content": None}
 
     @staticmethod

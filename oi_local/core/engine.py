@@ -123,6 +123,8 @@ class Engine:
         lang_msg = getattr(self.computer, "system_message", "")
         if lang_msg:
             parts.append(lang_msg)
+        if getattr(self.computer, "import_computer_api", False):  # the Computer API and saved skills
+            parts.append(self.computer.api_system_message(self.template_set().get("computer_api") or ""))
         ei = self.llm.execution_instructions
         if ei is None:
             ei = self.template_set().get("execution_instructions") or ""

@@ -63,7 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--allow_unsafe_settings", action="store_true",
                    help="with --server: let clients change auto_run, system_message, languages, model and keys via /settings")
     o.add_argument("-vi", "--vision", action="store_true", help="vision mode (not available yet)")
-    o.add_argument("-o", "--os", action="store_true", help="OS control mode (not available yet)")
+    o.add_argument("-o", "--os", action="store_true", default=None,
+                   help="OS mode: the model looks at the screen and uses the mouse and keyboard (needs a display and pip install 'oi-local[os]')")
+    o.add_argument("--import_computer_api", action="store_true", default=None,
+                   help="tell the model about the Computer API (computer.display, mouse, keyboard, clipboard, files, skills ...)")
+    o.add_argument("--skills_path", help="folder of saved skills (computer.skills)")
     o.add_argument("--download", action="store_true", help="download the default local model and exit")
     o.add_argument("--version", action="store_true", help="print the version and exit")
     return p
@@ -95,6 +99,12 @@ def apply_args(interp: Any, args: argparse.Namespace) -> None:
         interp.safe_mode = args.safe_mode
     if args.max_budget is not None:
         interp.max_budget = args.max_budget
+    if args.os:
+        interp.os = True
+    if args.import_computer_api:
+        interp.computer.import_computer_api = True
+    if args.skills_path is not None:
+        interp.computer.skills_path = args.skills_path
 
 
 def _err(text: str) -> None:
@@ -106,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.version:
         print(f"oi-local {oi_local.__version__}")
         return 0
-    if args.vision or args.os:
-        print(NOT_YET.format(flag="--vision" if args.vision else "--os")
+    if args.vision:
+        print(NOT_YET.format(flag="--vision")
               + " For a model that can see images, try --profile vision with a vision model server.", file=sys.stderr)
         return 2
     if args.local_models is not None:
@@ -196,16 +206,34 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -
     message = " ".join(args.message).strip()
     if not message and not sys.stdin.isatty() and not args.conversations:
         message = sys.stdin.read().strip()
+    if getattr(interp, "os", False):
+        from oi_local.core import os_mode
+
+        problem = os_mode.check(interp)
+        if problem:
+            _err(problem)
+            return 2
+        if not interp.llm.supports_vision:
+            print("OS mode: this model cannot see images (llm.supports_vision is off), so after each step it gets the "
+                  "screen's text from OCR; for screenshots use a vision model with --llm_supports_vision.", file=sys.stderr)
     from oi_local.terminal.firstrun import ensure_model
 
     if not ensure_model(interp, interactive=not message and sys.stdin.isatty()):
         return 1
+    from oi_local.computer.api.errors import ComputerAPIError, FailSafeStop
+
     if message:
         try:
             interp.chat(message)
         except LLMError as e:
             _err(str(e))
             return 1
+        except ComputerAPIError as e:
+            _err(str(e))
+            return 1
+        except FailSafeStop as e:
+            print(f"\n{e}", file=sys.stderr)
+            return 130
         except KeyboardInterrupt:
             print("\nInterrupted.", file=sys.stderr)
             return 130

@@ -29,7 +29,7 @@ ALIASES = {
 }
 _CHOICES = {"safe_mode": ("off", "ask", "auto")}
 # Keys of the original's example profiles that have no effect here: accepted, ignored.
-IGNORED = {"computer.import_computer_api", "computer.import_skills", "llm.supports_functions_reason"}
+IGNORED = {"computer.import_skills", "llm.supports_functions_reason"}
 
 DEFAULT_YAML = f"""# oi-local default profile: loaded every time `interpreter` starts.
 # Any setting of https://docs.openinterpreter.com/settings/all-settings works here, nested

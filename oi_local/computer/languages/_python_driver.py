@@ -112,6 +112,17 @@ def _oi_main():
     def show(*args, **kwargs):
         emit_figures()
 
+    def emit_image(png):
+        """An image for the parent (the Computer API's screenshots use it)."""
+        import base64
+
+        send(b"I" + base64.b64encode(png) + b"\n")
+        cmd.read(1)
+
+    import types
+
+    sys.modules["_oi_driver"] = types.SimpleNamespace(emit_image=emit_image)
+
     class PyplotHook:
         """Replaces matplotlib.pyplot.show as soon as pyplot is imported (MPLBACKEND=Agg)."""
 
@@ -164,7 +175,7 @@ def _oi_main():
         "textwrap", "hashlib", "calendar", "decimal", "fractions", "platform", "tempfile", "zipfile",
         "tarfile", "io", "base64", "uuid", "pprint", "operator", "heapq", "bisect", "struct")}
     auto_names.update({"np": ("numpy", None), "pd": ("pandas", None), "plt": ("matplotlib.pyplot", None),
-                       "Path": ("pathlib", "Path")})
+                       "Path": ("pathlib", "Path"), "computer": ("oi_local.computer.api.session", "computer")})
 
     # JSON literals written as Python (small models copy JSON into code).
     json_names = {"true": True, "false": False, "null": None}
@@ -262,7 +273,7 @@ def _oi_main():
         return status
 
     driver_codes = {  # frames left out of tracebacks
-        f.__code__ for f in (no_input, on_sigint, run_code, run_cell, show, emit_figures, stop_tracing, displayhook)
+        f.__code__ for f in (no_input, on_sigint, run_code, run_cell, show, emit_figures, emit_image, stop_tracing, displayhook)
     }
     builtins.input = no_input
     sys.displayhook = displayhook

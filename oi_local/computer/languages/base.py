@@ -147,6 +147,9 @@ class SubprocessLanguage:
 
     def _env(self) -> dict[str, str]:
         env = dict(os.environ)
+        extra = getattr(self, "env_extra", None)  # set by the Computer: its API settings
+        if extra is not None:
+            env.update(extra())
         env.setdefault("PAGER", "cat")  # nothing can page: there is no terminal
         env.setdefault("GIT_PAGER", "cat")
         return env
