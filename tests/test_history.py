@@ -150,3 +150,52 @@ def test_history_and_profile_survive_kill_9_mid_turn(tmp_path: Path) -> None:
     assert default.read_text() == default_text
     interp = OpenInterpreter()
     profiles.load(interp, "default")  # still a valid profile
+
+
+@pytest.mark.parametrize("damage", [
+    '{"kind": "message", "message": {"role": "user", "ty\x00\x00pe": "mes',  # torn mid-file by a crash
+    '{"kind": "truncate", "length": "zero"}',
+    '{"kind": "message", "message": "not a message"}',
+    '{"kind": "header", "settings": "garbled"}',
+    '{"kind": "message", "message": {"role": 7, "type": "message", "content": "x"}}',
+    '[1, 2, 3]',
+    '{"n": ' + "9" * 5000 + '}',  # json.loads raises a plain ValueError for a too-long number
+])
+def test_one_damaged_line_is_skipped_once_and_everything_else_loads(tmp_path: Path, capsys, damage: str) -> None:
+    """Was: one damaged line broke `--conversations` for every conversation."""
+    d = tmp_path / "convs"
+    good = history.ConversationLog(d / "2024-01-01_a.jsonl")
+    good.sync([{"role": "user", "type": "message", "content": "first chat"}])
+    good.close()
+    bad = d / "2024-01-02_b.jsonl"
+    lines = [json.dumps({"kind": "header", "version": 1, "title": "second", "settings": {"llm.model": "m"}}),
+             json.dumps({"kind": "message", "message": {"role": "user", "type": "message", "content": "second chat"}}),
+             damage,
+             json.dumps({"kind": "message", "message": {"role": "assistant", "type": "message", "content": "reply"}})]
+    if damage.startswith('{"kind": "header"'):
+        lines = lines[2:3] + lines[1:2] + lines[3:]  # a damaged header is the first line
+    bad.write_text("\n".join(lines) + "\n")
+    entries = history.list_conversations(d)
+    assert sorted(e.title for e in entries) == ["first chat", "second chat"]
+    assert [m["content"] for m in history.load(bad)] == ["second chat", "reply"]
+    assert isinstance(history.header(bad), dict)
+    err = capsys.readouterr().err
+    line_no = lines.index(damage) + 1
+    assert err.count(f"skipped line {line_no} of {bad}") == 1, err  # said once, though read three times
+    assert err.count("Warning") == 1
+
+
+def test_conversations_command_lists_all_despite_a_damaged_file(tmp_path: Path) -> None:
+    d = conversations_dir()
+    ok = history.ConversationLog(d / "2024-01-01_ok.jsonl")
+    ok.sync([{"role": "user", "type": "message", "content": "healthy one"}])
+    ok.close()
+    (d / "2024-01-02_bad.jsonl").write_bytes(b'{"kind": "truncate", "length": null}\n\xff\xfe garbage\n'
+                                             + json.dumps({"kind": "message", "message": {"role": "user", "type": "message", "content": "damaged one"}}).encode() + b"\n")
+    run = subprocess.run([sys.executable, "-m", "oi_local.terminal.cli", "--conversations"], capture_output=True,
+                         text=True, timeout=60, cwd=ROOT, stdin=subprocess.DEVNULL,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert run.returncode == 0, run.stderr
+    assert "healthy one" in run.stdout and "damaged one" in run.stdout
+    assert "Traceback" not in run.stderr
+    assert "skipped line 1 of" in run.stderr and "skipped line 2 of" in run.stderr

@@ -109,22 +109,63 @@ class ConversationLog:
             self._f = None
 
 
+_warned: set[tuple[str, int]] = set()  # (file, line) already reported, so each is said once
+
+
+def _skip(path: Path, line: int, why: str) -> None:
+    key = (str(path), line)
+    if key not in _warned:
+        _warned.add(key)
+        import sys
+
+        print(f"Warning: skipped line {line} of {path} ({why}); the rest of the conversation loads.", file=sys.stderr)
+
+
 def _records(path: Path) -> list[dict[str, Any]]:
+    """The file's records. A damaged line (a crash mid-write, a bad disk, a hand edit) is skipped
+    and reported once; it never costs the other lines or the other conversations."""
     text = path.read_text(encoding="utf-8", errors="replace")
     if text.lstrip().startswith("["):  # a plain JSON list of messages (the original's format)
         try:
-            return [{"kind": "message", "message": m} for m in json.loads(text)]
-        except json.JSONDecodeError:
+            return [{"kind": "message", "message": m} for m in json.loads(text) if isinstance(m, dict)]
+        except (ValueError, RecursionError, TypeError):
             pass
     out = []
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
         try:
             rec = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line torn by a crash
-        if isinstance(rec, dict):
-            out.append(rec)
+        except (ValueError, RecursionError):  # ValueError: bad JSON, or an over-long number
+            if n < len(lines) or text.endswith("\n"):  # a torn last line is the normal mark of a kill
+                _skip(path, n, "not valid JSON")
+            continue
+        problem = _problem(rec)
+        if problem:
+            _skip(path, n, problem)
+            continue
+        out.append(rec)
     return out
+
+
+def _problem(rec: Any) -> str | None:
+    """Why a parsed line is not a record we can replay, or None."""
+    if not isinstance(rec, dict):
+        return "not a record"
+    kind = rec.get("kind")
+    if kind == "message":
+        m = rec.get("message")
+        if not isinstance(m, dict) or not isinstance(m.get("role", ""), str) or not isinstance(m.get("type", ""), str):
+            return "a message that is not a message"
+    elif kind == "truncate":
+        length = rec.get("length", 0)
+        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+            return "a truncate record without a valid length"
+    elif kind in ("header", "resumed"):
+        if not isinstance(rec.get("settings", {}), dict):
+            return "settings that are not a mapping"
+    return None
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -133,10 +174,10 @@ def load(path: Path) -> list[dict[str, Any]]:
 
     messages: list[dict[str, Any]] = []
     for rec in _records(Path(path)):
-        if rec.get("kind") == "message" and isinstance(rec.get("message"), dict):
+        if rec.get("kind") == "message":
             messages.append(rec["message"])
         elif rec.get("kind") == "truncate":
-            del messages[int(rec.get("length", 0)):]
+            del messages[rec.get("length", 0):]
     return normalize(messages)
 
 
@@ -167,7 +208,10 @@ def list_conversations(d: Path) -> list[Entry]:
         try:
             msgs = load(p)
             head = header(p)
-        except OSError:
+        except Exception as e:  # noqa: BLE001 - one unreadable file must not hide the others
+            import sys
+
+            print(f"Warning: skipped {p}: {type(e).__name__}: {e}", file=sys.stderr)
             continue
         first = next((m.get("content", "") for m in msgs if m.get("role") == "user" and m.get("type") == "message"), "")
         title = " ".join(str(first or head.get("title") or p.stem).split())[:70]
