@@ -8,7 +8,11 @@ back ends so every source of chunks is normalised the same way.
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
+import threading
+import time
 from typing import Any, Iterable, Iterator
 from urllib.parse import urlsplit
 
@@ -26,6 +30,15 @@ GENERATION_PROMPT_OVERHEAD = 3
 # Tokenizer endpoints, in the order we try them: (path from the server root, JSON field).
 _TOKENIZE_ENDPOINTS = (("/extras/tokenize", "input"), ("/tokenize", "content"))
 _NO_ENDPOINT = ""  # remembered when no tokenizer endpoint answered
+
+# How long a reply may go quiet. Before the first token a local server may be reading a long
+# prompt on CPU (8k tokens with a 7B model take minutes), so it gets 600 s; a hosted server
+# usually starts in seconds, 120 s leaves room for models that think before they stream.
+# Once tokens flow, 60 s without one means the server is stuck: the slowest CPU model still
+# makes a token every few seconds. Environment variables override both.
+FIRST_TOKEN_TIMEOUT_LOCAL = 600.0
+FIRST_TOKEN_TIMEOUT_REMOTE = 120.0
+STALL_TIMEOUT = 60.0
 
 
 def strip_provider_prefix(model: str | None) -> str:
@@ -51,6 +64,19 @@ def normalize_api_base(api_base: str) -> str:
     if urlsplit(base).path in ("", "/"):
         base += "/v1"
     return base
+
+
+def _env_seconds(name: str) -> float | None:
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
+def _is_local(url: str) -> bool:
+    host = (urlsplit(url).hostname or "").lower()
+    return host in ("localhost", "::1", "0.0.0.0") or host.startswith("127.") or host.endswith(".localhost")
 
 
 def one_line(text: object, limit: int = 400) -> str:
@@ -174,15 +200,18 @@ class OpenAICompatibleBackend:
         model: str | None = "local",
         api_version: str | None = None,
         *,
-        timeout: float = 600.0,
+        timeout: float | None = None,
         connect_timeout: float = 5.0,
+        stall_timeout: float | None = None,
     ) -> None:
         self.api_base = normalize_api_base(api_base)
         self.api_key = api_key or "not-needed"  # local servers ignore it; the client insists on one
         self.model = strip_provider_prefix(model) or "local"
         self.api_version = api_version
-        # Long read timeout: a CPU model can take minutes to read a long prompt before token one.
-        self.timeout = timeout
+        # `timeout`: the wait for the first token; `stall_timeout`: the longest gap between tokens.
+        first = FIRST_TOKEN_TIMEOUT_LOCAL if _is_local(self.api_base) else FIRST_TOKEN_TIMEOUT_REMOTE
+        self.timeout = timeout or _env_seconds("INTERPRETER_LLM_FIRST_TOKEN_TIMEOUT") or first
+        self.stall_timeout = stall_timeout or _env_seconds("INTERPRETER_LLM_STALL_TIMEOUT") or STALL_TIMEOUT
         self.connect_timeout = connect_timeout
         self._client: Any = None
         self._tokenize: tuple[str, str, int] | str | None = None  # (url, field, bos offset)
@@ -283,17 +312,49 @@ class OpenAICompatibleBackend:
         if seed is not None:
             params["seed"] = seed
         response: Any = None
+        watch: _Watchdog | None = None
         try:
             response = self._get_client().chat.completions.create(**params)
+            if stream:
+                watch = _Watchdog(getattr(response, "response", None), self.timeout, self.stall_timeout)
             items: Iterable[Any] = response if stream else [response]
+            finished = not stream
             for item in items:
-                yield from to_chunks(item)
+                chunks = to_chunks(item)
+                if watch is not None and any(_has_tokens(c) for c in chunks):
+                    watch.beat()
+                finished = finished or any(ch.get("finish_reason") for c in chunks for ch in c.get("choices") or [])
+                yield from chunks
+            if watch is not None and watch.fired:
+                raise self._stalled(watch)
+            if not finished:  # the body ended cleanly but the reply did not: never pass it off as whole
+                raise LLMError(f"The model server at {self.api_base} closed the reply before finishing it "
+                               "(no finish_reason); the answer is cut off.")
         except (openai.OpenAIError, httpx.HTTPError) as e:
+            if watch is not None and watch.fired:
+                raise self._stalled(watch) from None
             raise self._error(e, name) from e
+        except ValueError as e:  # a `data:` line that is not JSON (openai's stream parses each one)
+            if watch is not None and watch.fired:
+                raise self._stalled(watch) from None
+            sent = getattr(e, "doc", None)
+            what = f"'{one_line(sent, 120)}'" if isinstance(sent, str) else one_line(e, 120)
+            raise LLMError(f"The model server at {self.api_base} sent a reply line that is not JSON: {what}. "
+                           "Is api_base an OpenAI-compatible server?") from None
         finally:
+            if watch is not None:
+                watch.stop()
             # Early close (GeneratorExit) lands here: dropping the HTTP stream tells the server to stop.
             if stream and response is not None:
                 response.close()
+
+    def _stalled(self, watch: "_Watchdog") -> LLMError:
+        where = self.api_base
+        if watch.started:
+            return LLMError(f"The model server at {where} stopped sending tokens for {watch.fired:g} s mid-reply; "
+                            "the reply was cut off (INTERPRETER_LLM_STALL_TIMEOUT sets this limit).")
+        return LLMError(f"The model server at {where} sent no token within {watch.fired:g} s "
+                        "(INTERPRETER_LLM_FIRST_TOKEN_TIMEOUT sets this limit).")
 
     def count_tokens(self, messages: list[dict[str, Any]]) -> int | None:
         total = GENERATION_PROMPT_OVERHEAD
@@ -354,6 +415,58 @@ class OpenAICompatibleBackend:
             self._token_cache.clear()
         self._token_cache[text] = n
         return n
+
+
+def _has_tokens(chunk: dict[str, Any]) -> bool:
+    """A chunk that shows the model is generating (a bare role chunk may come before the prompt is read)."""
+    for choice in chunk.get("choices") or []:
+        delta = choice.get("delta") or {}
+        if choice.get("finish_reason") or any(delta.get(k) for k in ("content", "reasoning_content", "tool_calls", "function_call")):
+            return True
+    return False
+
+
+class _Watchdog:
+    """Ends a streamed reply that went quiet. httpx's read timeout cannot do it: SSE keep-alive
+    comments reset it, and it is one number for the first token and the gaps after it. Shutting
+    the socket down wakes the read blocked in the streaming thread, which then raises."""
+
+    def __init__(self, response: Any, first: float, stall: float) -> None:
+        self.limit, self.stall = first, stall
+        self.last = time.monotonic()
+        self.started = False
+        self.fired: float | None = None
+        self._done = threading.Event()
+        self._sock = _socket_of(response)
+        if self._sock is not None:
+            threading.Thread(target=self._run, name="oi-llm-watchdog", daemon=True).start()
+
+    def beat(self) -> None:
+        self.last = time.monotonic()
+        if not self.started:
+            self.started, self.limit = True, self.stall
+
+    def _run(self) -> None:
+        while not self._done.wait(min(0.25, self.limit / 4)):
+            if time.monotonic() - self.last > self.limit:
+                self.fired = self.limit
+                try:
+                    self._sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                return
+
+    def stop(self) -> None:
+        self._done.set()
+
+
+def _socket_of(response: Any) -> socket.socket | None:
+    """The TCP socket under an httpx response (httpcore exposes it as the network stream's extra info)."""
+    try:
+        sock = response.extensions["network_stream"].get_extra_info("socket")
+    except (AttributeError, KeyError, TypeError):
+        return None
+    return sock if isinstance(sock, socket.socket) else None
 
 
 def message_text(message: dict[str, Any]) -> str:
