@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING, Any, AsyncIterator
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
+from oi_local.server import bodies
 from oi_local.server import settings as settings_mod
 from oi_local.server.guard import Guard
 from oi_local.server.session import SESSION_ID, ClientError, Session, server_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.server.server import Server
+
+SETTINGS_LIMIT = 1024 * 1024  # settings are a few short strings and numbers
 
 
 def build_app(server: "Server") -> FastAPI:
@@ -85,7 +88,9 @@ def build_app(server: "Server") -> FastAPI:
     @app.post("/settings")
     async def post_settings(request: Request) -> JSONResponse:
         try:
-            payload = await request.json()
+            payload = json.loads(await bodies.read_limited(request, SETTINGS_LIMIT))
+        except bodies.TooLarge as e:
+            return _error(413, f"settings too large: {e}")
         except ValueError:
             return _error(400, "the body must be JSON")
         try:
@@ -115,18 +120,16 @@ def build_app(server: "Server") -> FastAPI:
 
     @app.put("/files/{name}")
     async def upload(name: str, request: Request) -> JSONResponse:
-        from oi_local.server.session import _max_upload
-
         safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".")
         if not safe:
             return _error(400, "bad file name")
-        data = await request.body()
-        if len(data) > _max_upload():
-            return _error(413, "upload too large")
         root = server.config.upload_dir
         root.mkdir(parents=True, exist_ok=True)
-        (root / safe).write_bytes(data)
-        return JSONResponse({"path": str(root / safe), "name": safe, "bytes": len(data)})
+        try:  # streamed to disk: memory stays flat whatever the client sends
+            size = await bodies.save_limited(request, root / safe, bodies.max_upload())
+        except bodies.TooLarge as e:
+            return _error(413, f"upload too large: {e}")
+        return JSONResponse({"path": str(root / safe), "name": safe, "bytes": size})
 
     from oi_local.server.openai_api import add_openai_routes
 

@@ -113,13 +113,17 @@ class Renderer:
 def add_openai_routes(app: FastAPI, server: "Server") -> None:
     @app.post("/openai/chat/completions")
     async def chat_completions(request: Request) -> Any:
+        from oi_local.server import bodies
+
         try:
-            body = await request.json()
+            body = json.loads(await bodies.read_limited(request, bodies.max_upload()))
             if not isinstance(body, dict):
                 raise ValueError("the body must be a JSON object")
             history, system = to_history(body.get("messages"))
             interp = server.new_interpreter()
             _apply_request_params(interp, body)
+        except bodies.TooLarge as e:
+            return JSONResponse({"error": {"message": f"request too large: {e}", "type": "invalid_request_error"}}, status_code=413)
         except ValueError as e:
             return JSONResponse({"error": {"message": str(e), "type": "invalid_request_error"}}, status_code=400)
         if system:

@@ -179,8 +179,13 @@ class Session:
     def handle_bytes(self, data: bytes) -> None:
         if self.parts is None:
             raise ClientError("binary data must be sent inside a user message (between start and end)")
+        if self.part_failed:  # already refused: the rest of this message is dropped
+            return
         if self.audio is None:
             self.audio = bytearray()
+        if len(self.audio) + len(data) > _max_upload():
+            self.audio, self.part_failed = None, True  # the message is refused at its 'end'
+            raise ClientError(f"audio too large: the limit is {_max_upload()} bytes (INTERPRETER_MAX_UPLOAD_BYTES)")
         self.audio.extend(data)
 
     def _part(self, m: dict[str, Any]) -> dict[str, Any] | None:
@@ -362,12 +367,9 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _max_upload() -> int:
-    import os
+    from oi_local.server.bodies import max_upload
 
-    try:
-        return int(os.environ.get("INTERPRETER_MAX_UPLOAD_BYTES", 50 * 1024 * 1024))
-    except ValueError:
-        return 50 * 1024 * 1024
+    return max_upload()
 
 
 def _describe(e: BaseException) -> str:

@@ -1,0 +1,147 @@
+"""What the drills found in the server: bodies read whole before any size check, a bad `ack` that
+dropped the socket, and a second client on a busy session. Real server processes and sockets."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import psutil
+import pytest
+import websockets
+
+from test_server_http import SERVER_SCRIPT, _free_port, _wait_http
+from test_server_ws import COMPLETE, KEY, connect, say, text_of, until_complete
+
+ROOT = Path(__file__).resolve().parent.parent
+AUTH = {"Authorization": f"Bearer {KEY}"}
+LIMIT = 4 * 1024 * 1024
+BODY = 128 * 1024 * 1024  # 32 times the limit
+
+
+@pytest.fixture(scope="module")
+def server_proc(tmp_path_factory) -> Iterator[tuple[str, psutil.Process, Path]]:
+    uploads = tmp_path_factory.mktemp("uploads")
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("INTERPRETER_")}
+    env.update(INTERPRETER_PORT=str(port), INTERPRETER_API_KEY=KEY, INTERPRETER_MAX_UPLOAD_BYTES=str(LIMIT),
+               INTERPRETER_UPLOAD_DIR=str(uploads), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-c", SERVER_SCRIPT], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=ROOT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_http(url)
+        yield url, psutil.Process(proc.pid), uploads
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def raw_upload(url: str, method: str, path: str, total: int, chunked: bool) -> tuple[int, dict, int]:
+    """Send a `total`-byte body over a raw socket while watching for an early answer, as a careful
+    client does; stop sending once the server has answered. Returns (status, JSON body, bytes sent)."""
+    port = int(url.rsplit(":", 1)[1])
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {KEY}\r\n"
+            "Content-Type: application/octet-stream\r\n")
+    head += "Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {total}\r\n"
+    s.sendall(head.encode() + b"\r\n")
+    block = b"x" * 65536
+    piece = b"%x\r\n%s\r\n" % (len(block), block) if chunked else block
+    sent, answer = 0, b""
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            readable, writable, _ = select.select([s], [s] if sent < total else [], [], 1)
+            if readable:
+                break
+            if writable:
+                s.sendall(piece)
+                sent += len(block)
+                if sent >= total and chunked:
+                    s.sendall(b"0\r\n\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the server answered and hung up; the answer is still in our receive buffer
+    try:
+        while b"\r\n\r\n" not in answer or len(answer.split(b"\r\n\r\n", 1)[1]) < _length(answer):
+            more = s.recv(65536)
+            if not more:
+                break
+            answer += more
+    finally:
+        s.close()
+    status = int(answer.split(b" ", 2)[1])
+    return status, json.loads(answer.split(b"\r\n\r\n", 1)[1]), sent
+
+
+def _length(answer: bytes) -> int:
+    for line in answer.split(b"\r\n\r\n", 1)[0].split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            return int(line.split(b":")[1])
+    return 0
+
+
+def peak_rss(proc: psutil.Process) -> int:
+    """VmHWM: the most memory the server has ever held, in bytes."""
+    for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+@pytest.mark.parametrize("route", ["put_files", "openai"])
+def test_oversized_body_gets_413_and_memory_stays_flat(server_proc, route: str, chunked: bool) -> None:
+    url, proc, uploads = server_proc
+    before = peak_rss(proc)
+    method, path = ("PUT", "/files/big.bin") if route == "put_files" else ("POST", "/openai/chat/completions")
+    status, body, sent = raw_upload(url, method, path, BODY, chunked)
+    assert status == 413, body
+    msg = body["error"]["message"]
+    assert "limit of 4194304 bytes" in msg and "INTERPRETER_MAX_UPLOAD_BYTES" in msg
+    assert sent < BODY // 4  # refused long before the end of the body
+    if not chunked:
+        assert sent < 2 * LIMIT  # a declared size over the limit is refused before the body is read
+    grew = peak_rss(proc) - before
+    assert grew < BODY // 8, f"server peak RSS grew by {grew / 1e6:.0f} MB for a refused {BODY / 1e6:.0f} MB body"
+    assert list(uploads.iterdir()) == []  # nothing half-written left behind
+
+
+def test_curl_with_expect_100_continue_gets_413_without_sending_the_body(server_proc, tmp_path) -> None:
+    url, proc, uploads = server_proc
+    big = tmp_path / "big.bin"
+    with open(big, "wb") as f:
+        f.truncate(BODY)
+    run = subprocess.run(["curl", "-sS", "-o", "-", "-w", "\n%{http_code} %{size_upload}", "-T", str(big),
+                          "-H", f"Authorization: Bearer {KEY}", url + "/files/big.bin"],
+                         capture_output=True, text=True, timeout=60)
+    body, status = run.stdout.rsplit("\n", 1)
+    code, uploaded = status.split()
+    assert code == "413", run
+    assert float(uploaded) < BODY / 4  # curl waited for 100-continue and got the refusal instead
+    assert "limit of 4194304 bytes" in json.loads(body)["error"]["message"]
+
+
+def test_upload_under_the_limit_is_stored_whole(server_proc) -> None:
+    url, _, uploads = server_proc
+    data = os.urandom(LIMIT - 10)
+    r = httpx.put(url + "/files/ok.bin", content=data, headers=AUTH, timeout=60)
+    assert r.status_code == 200, r.text
+    assert (uploads / "ok.bin").read_bytes() == data
+    assert sorted(p.name for p in uploads.iterdir()) == ["ok.bin"]
+    (uploads / "ok.bin").unlink()
+
+
+def test_openai_body_under_the_limit_still_works(server_proc) -> None:
+    url, _, _ = server_proc
+    r = httpx.post(url + "/openai/chat/completions", headers=AUTH, timeout=60,
+                   json={"model": "x", "messages": [{"role": "user", "content": "p" * 100_000}]})
+    assert r.status_code == 200 and r.json()["choices"][0]["message"]["content"] == "pong"
