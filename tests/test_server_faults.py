@@ -145,3 +145,66 @@ def test_openai_body_under_the_limit_still_works(server_proc) -> None:
     r = httpx.post(url + "/openai/chat/completions", headers=AUTH, timeout=60,
                    json={"model": "x", "messages": [{"role": "user", "content": "p" * 100_000}]})
     assert r.status_code == 200 and r.json()["choices"][0]["message"]["content"] == "pong"
+
+
+# -- WebSocket --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def start():
+    from test_server_ws import make_template
+    from oi_local.server.config import ServerConfig
+    from oi_local.server.server import Server
+
+    servers = []
+
+    def _start(tmp: Path, **config: Any) -> Server:
+        cfg = ServerConfig.from_env(api_key=KEY, upload_dir=tmp / "uploads")
+        for k, v in config.items():
+            setattr(cfg, k, v)
+        srv = Server(make_template(auto_run=True), cfg).start(port=0)
+        servers.append(srv)
+        return srv
+
+    yield _start
+    for s in servers:
+        s.stop()
+
+
+@pytest.mark.parametrize("bad", [{"x": 1}, "1", True, None, [1], 1.5])
+def test_a_bad_ack_gets_an_error_and_the_socket_stays_open(start, tmp_path, bad) -> None:
+    srv = start(tmp_path)
+
+    async def main() -> tuple[dict, str]:
+        async with connect(srv) as ws:
+            await ws.send(json.dumps({"ack": bad}))
+            err = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            await say(ws, "note still_here")
+            return err, text_of(await until_complete(ws))
+
+    err, text = asyncio.run(main())
+    assert err["role"] == "server" and err["type"] == "error"
+    assert "'ack' takes the id (an integer)" in err["content"]
+    assert text == "notes: note still_here"
+
+
+def test_an_internal_error_closes_with_1011_not_a_dropped_socket(start, tmp_path, monkeypatch) -> None:
+    srv = start(tmp_path)
+    from oi_local.server.session import Session
+
+    def broken(self, data):  # a bug of ours, as the unhashable ack was
+        raise TypeError("unhashable type: 'dict'")
+
+    monkeypatch.setattr(Session, "handle", broken)
+
+    async def main() -> tuple[dict, int]:
+        async with connect(srv) as ws:
+            await ws.send(json.dumps({"anything": 1}))
+            err = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 10)
+            return err, closed.value.rcvd.code
+
+    err, code = asyncio.run(main())
+    assert err["type"] == "error" and "internal server error: TypeError" in err["content"]
+    assert code == 1011

@@ -73,6 +73,10 @@ def build_app(server: "Server") -> FastAPI:
                     session.emit_now(server_error(str(e)))
         except WebSocketDisconnect:
             pass
+        except Exception as e:  # a bug of ours: say so and close properly, never just drop the socket
+            with contextlib.suppress(Exception):
+                await session.send(ws, server_error(f"internal server error: {type(e).__name__}: {e}"))
+                await ws.close(code=1011, reason="internal server error")
         finally:
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -136,7 +136,10 @@ class Session:
         if not isinstance(data, dict):
             raise ClientError("expected a JSON object")
         if "ack" in data:
-            self.ack(data["ack"])
+            mid = data["ack"]
+            if not isinstance(mid, int) or isinstance(mid, bool):
+                raise ClientError(f"'ack' takes the id (an integer) of a message the server sent, not {json.dumps(mid)[:40]}")
+            self.ack(mid)
             return
         if data.get("type") == "command":
             cmd = data.get("content")
