@@ -208,3 +208,48 @@ def test_an_internal_error_closes_with_1011_not_a_dropped_socket(start, tmp_path
     err, code = asyncio.run(main())
     assert err["type"] == "error" and "internal server error: TypeError" in err["content"]
     assert code == 1011
+
+
+def test_second_client_on_a_busy_session_is_told_busy_and_streams_the_rest_at_once(start, tmp_path) -> None:
+    srv = start(tmp_path)
+
+    async def main() -> tuple[list, float, list]:
+        async with connect(srv, session="shared") as first:
+            await say(first, "run shell: for i in 1 2 3 4 5 6; do echo tick$i; sleep 0.5; done")
+            async with asyncio.timeout(20):
+                while "tick1" not in (json.loads(await first.recv()).get("content") or ""):
+                    pass
+            t0 = time.monotonic()
+            async with connect(srv, session="shared") as second:
+                hello = json.loads(await asyncio.wait_for(second.recv(), 10))
+                waited = time.monotonic() - t0
+                rest = await until_complete(second, timeout=30)
+                await say(second, "note after")
+                after = await until_complete(second)
+                return [hello, *rest], waited, after
+
+    got, waited, after = asyncio.run(main())
+    assert got[0] == {"role": "server", "type": "status", "content": "busy"}
+    assert waited < 3, waited  # not the old 15 s wait
+    console = text_of(got, "computer", "console")
+    assert "tick6" in console and got[-1] == COMPLETE  # the rest of the running reply, then its end
+    assert got.count(COMPLETE) == 1
+    assert text_of(after) == "notes: note after"
+
+
+def test_returning_client_after_its_reply_was_stopped_gets_no_stale_messages(start, tmp_path) -> None:
+    srv = start(tmp_path)
+
+    async def main() -> list:
+        async with connect(srv, session="back") as ws:
+            await say(ws, "run shell: sleep 30")
+            async with asyncio.timeout(20):
+                while json.loads(await ws.recv()).get("type") != "code":
+                    pass
+        async with connect(srv, session="back") as ws:  # the leaving stopped the reply
+            await say(ws, "note fresh")
+            return await until_complete(ws)
+
+    msgs = asyncio.run(main())
+    assert msgs[0] != {"role": "server", "type": "status", "content": "busy"}
+    assert text_of(msgs) == "notes: note fresh" and msgs.count(COMPLETE) == 1

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from oi_local.server import bodies
 from oi_local.server import settings as settings_mod
 from oi_local.server.guard import Guard
-from oi_local.server.session import SESSION_ID, ClientError, Session, server_error
+from oi_local.server.session import BUSY, SESSION_ID, ClientError, Session, server_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.server.server import Server
@@ -54,6 +54,8 @@ def build_app(server: "Server") -> FastAPI:
         if session.pump_task is not None:
             session.pump_task.cancel()  # only one socket takes messages off the session's queue
         session.connection = ws
+        if session.busy:  # before the pump starts, so it comes ahead of the rest of the reply
+            await session.send(ws, BUSY)
         pump = session.pump_task = asyncio.create_task(session.pump(ws))
         try:
             while True:

@@ -11,6 +11,8 @@ from typing import Any
 from oi_local.server.config import ServerConfig
 from oi_local.server.session import Session
 
+STOPPING_WAIT = 5.0  # seconds a returning client waits for the reply its leaving stopped
+
 
 class Server:
     """`template` is the interpreter whose settings every new conversation copies."""
@@ -38,14 +40,18 @@ class Server:
             sid = sid or uuid.uuid4().hex
             session = Session(sid, interp, self.config, named, asyncio.get_running_loop())
             self.sessions[sid] = session
-        elif not self.config.require_ack:
-            # A reconnect without acknowledgements: let the stopped turn finish, then drop what the
-            # old socket never got, so the client does not read a stale 'complete'.
+        elif not self.config.require_ack and session.busy and session.stop_flag.is_set():
+            # The client left mid-reply, which stopped the reply: let it wind down (stopping takes
+            # well under a second), then drop what the old socket never got, so the returning
+            # client does not read a stale 'complete' as the end of its next message.
             if session.turn is not None:
-                await asyncio.to_thread(session.turn.join, 15)
+                await asyncio.to_thread(session.turn.join, STOPPING_WAIT)
+        if not self.config.require_ack and not session.busy:
             await asyncio.sleep(0)  # run the turn thread's last hand-offs to this loop
             while not session.outq.empty():
                 session.outq.get_nowait()
+        # A reply still running (another client is on it, or it would not stop) is not waited
+        # for: the new client takes the session over, is told 'busy', and streams the rest.
         session.detached_at = None
         return session
 

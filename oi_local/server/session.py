@@ -24,6 +24,9 @@ from typing import Any
 from oi_local.server.config import ServerConfig
 
 COMPLETE = {"role": "server", "type": "status", "content": "complete"}
+# Sent first to a client that joins a session while a reply is running: what follows is the rest
+# of that reply, up to its 'complete'.
+BUSY = {"role": "server", "type": "status", "content": "busy"}
 _REVIEW_PREFIXES = ("Refused:", "Safe mode")  # how computer/safety.py review messages begin
 SESSION_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
