@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -264,8 +265,18 @@ def test_litellm_missing_key_names_the_env_var(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_corrupt_model_fails_with_log_lines(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.gguf"
+    garbage.write_bytes(b"GGUF" + os.urandom(4096))
+    with pytest.raises(LLMError, match=r"^garbage.gguf is (corrupt|truncated).*Copy or download it again\.$"):
+        start_llama_server(garbage, timeout=60)  # refused by the structural check, before any server starts
+    # Well-formed, but not a model llama.cpp knows: the server itself fails, and says why.
     bad = tmp_path / "broken.gguf"
-    bad.write_bytes(b"GGUF" + os.urandom(4096))
+
+    def text(value: str) -> bytes:
+        return struct.pack("<Q", len(value.encode())) + value.encode()
+
+    bad.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + text("general.architecture") + struct.pack("<I", 8)
+                    + text("no-such-architecture"))
     start = time.monotonic()
     with pytest.raises(LLMError) as info:
         start_llama_server(bad, timeout=60)

@@ -196,9 +196,9 @@ def test_truncated_gguf_fails_cleanly(tmp_path: Path, smollm2_path: Path) -> Non
     with pytest.raises(LLMError) as e:
         list(b.completions(messages=STORY, max_tokens=4))
     msg = str(e.value)
-    assert msg.startswith(f"Cannot load {cut}: not a valid GGUF model (") and msg.endswith(")")
-    assert "\n" not in msg and len(msg) < 500
-    assert b.pid is None  # the failed worker was not left behind
+    # Told by the GGUF tensor table before a worker is started.
+    assert msg == "cut.gguf is truncated or corrupt: its GGUF header ends early. Copy or download it again."
+    assert b.pid is None  # no worker was left behind
     b.close()
 
 

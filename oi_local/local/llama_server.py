@@ -221,6 +221,9 @@ def start_llama_server(
     path = Path(model_path).expanduser()
     if not path.is_file():
         raise LLMError(f"Model file not found: {path}")
+    from oi_local.local.models import check_before_use
+
+    check_before_use(path)
     port = port or free_port(host)
     cmd = [sys.executable, "-m", "oi_local.local.llama_server", "--model", str(path),
            "--host", host, "--port", str(port), "--n_ctx", str(n_ctx)]

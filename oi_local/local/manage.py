@@ -167,8 +167,16 @@ def import_model(src: str | os.PathLike[str], *, link: bool = False, check: bool
     target = d / s.name
     if target.exists() or target.is_symlink():
         raise LLMError(f"{target.name} is already in {d}; remove it first with `--local_models remove {target.name}`.")
-    if s.suffix.lower() == ".gguf" and check:
-        check_loads(s)
+    from oi_local.local.models import entry_for_file, known_checksums, remember_verified
+
+    entry = None
+    if s.suffix.lower() == ".gguf":
+        from oi_local.local.gguf import check_structure
+
+        meta = check_structure(s)  # milliseconds: a cut or spliced file is refused before any copy
+        entry = entry_for_file(s, meta)
+        if check:
+            check_loads(s)
     if link:
         sha = sha256_file(s)
         target.symlink_to(s)
@@ -183,16 +191,16 @@ def import_model(src: str | os.PathLike[str], *, link: bool = False, check: bool
             raise
     if s.suffix.lower() == ".llamafile":
         target.chmod(target.stat().st_mode | 0o111)
-    from oi_local.local.models import known_checksums, load_catalog
-
-    entry = next((e for e in load_catalog() if e.file == target.name), None)
     sums = known_checksums(entry) if entry else set()
     if sums and sha not in sums:
         target.unlink()  # a catalog file that is not the published one: damaged or tampered
-        raise LLMError(f"{s.name} does not match the published sha256 of {entry.id}: the file is damaged or not that model.")
+        raise LLMError(f"{s.name} does not match the published sha256 of {entry.id}: the file is damaged "
+                       f"or not that model. Get a good copy (`interpreter --local_models download {entry.id}` "
+                       "where the network allows), or import it under another name if it is a different model.")
     known = entry.id if entry else target.stem
     store.record(target.name, id=known, source=f"{'link' if link else 'import'}:{s}", sha256=sha,
                  size=target.stat().st_size)
+    remember_verified(target)  # checked just now: the first start does not hash it again
     return target
 
 

@@ -388,3 +388,106 @@ def verify(entry: ModelEntry, path: Path | None = None) -> bool:
             return False
         expected = {recorded}
     return sha256_file(p) in expected
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks before a model is imported or used
+
+
+def entry_for_file(path: Path, meta: dict[str, Any] | None = None) -> ModelEntry | None:
+    """The catalog model this file is meant to be: by its file name (ours or the hub's), or, for a
+    renamed copy, by the exact size and architecture of a model whose checksum we know."""
+    name = path.name.lower()
+    catalog = load_catalog()
+    for e in catalog:
+        names = {e.file.lower()} | {str(s.get("filename", "")).lower() for s in e.sources if s.get("type") == "huggingface"}
+        if name in names:
+            return e
+    if meta is not None:
+        size = path.stat().st_size
+        arch = str(meta.get("general.architecture", ""))
+        for e in catalog:
+            if e.sha256 and e.size_bytes == size and e.family == arch:
+                return e
+    return None
+
+
+def _verified_cache() -> Path:
+    from oi_local._paths import app_dir
+
+    return app_dir() / "verified_models.json"
+
+
+def _load_verified() -> dict[str, Any]:
+    import json
+
+    try:
+        data = json.loads(_verified_cache().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def remember_verified(path: Path) -> None:
+    """Note that `path`, as it is now (size and mtime), passed the checks."""
+    import json
+
+    p = Path(path).expanduser().absolute()
+    st = p.stat()
+    data = _load_verified()
+    data[str(p)] = [st.st_size, st.st_mtime_ns]
+    target = _verified_cache()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:  # a read-only home only costs the check again next time
+        pass
+
+
+def recorded_checksums(path: Path) -> set[str]:
+    """The sha256 this file must have, when we know it: a file in the models folder has the one
+    recorded when it was downloaded or imported, and a catalog file name the published one."""
+    p = Path(path).expanduser().absolute()
+    if p.parent != models_dir().absolute():
+        return set()
+    from oi_local.local import store
+
+    sums: set[str] = set()
+    recorded = (store.load().get(p.name) or {}).get("sha256")
+    if isinstance(recorded, str) and _SHA256.match(recorded):
+        sums.add(recorded)
+    entry = next((e for e in load_catalog() if e.file == p.name), None)
+    if entry is not None:
+        sums |= known_checksums(entry)
+    return sums
+
+
+def check_before_use(path: str | os.PathLike[str]) -> None:
+    """Before a model is loaded: its GGUF structure, and its sha256 when one is recorded for it
+    (a flipped byte in the weights loads fine and then answers nothing). The result is cached by
+    size and mtime, so only the first start after a change pays for the hash (about a second
+    per 500 MB). Raises a one-line LLMError that says what to do."""
+    from oi_local.local.gguf import check_structure
+
+    p = Path(path).expanduser().absolute()
+    try:
+        st = p.stat()
+    except OSError as e:
+        raise LLMError(f"Cannot read {p}: {e.strerror or e}") from None
+    if _load_verified().get(str(p)) == [st.st_size, st.st_mtime_ns]:
+        return
+    fix = (f"Delete it (`interpreter --local_models remove {p.name}`) and download or import it again."
+           if p.parent == models_dir().absolute() else "Copy or download it again.")
+    try:
+        check_structure(p)
+    except LLMError as e:
+        raise LLMError(f"{e} {fix}") from None
+    expected = recorded_checksums(p)
+    if expected:
+        actual = sha256_file(p)
+        if actual not in expected:
+            raise LLMError(f"{p.name} is damaged: its sha256 is {actual[:12]}…, not the {sorted(expected)[0][:12]}… "
+                           f"it had when it was installed. {fix}")
+    remember_verified(p)

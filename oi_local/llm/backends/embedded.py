@@ -53,6 +53,9 @@ def check_model_file(path: str | os.PathLike[str]) -> Path:
         raise LLMError(f"Cannot load {p}: {e.strerror or e}") from None
     if magic != b"GGUF":
         raise LLMError(f"Cannot load {p}: not a valid GGUF model (the file does not start with GGUF)")
+    from oi_local.local.models import check_before_use
+
+    check_before_use(p)  # structure, and the recorded sha256 (cached): damaged weights load and answer nothing
     return p
 
 
