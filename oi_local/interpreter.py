@@ -8,7 +8,8 @@ from typing import Any, Iterator
 
 from oi_local.core.engine import Engine
 from oi_local.core.lmc import Message
-from oi_local.core.loop import destructive_request, last_request
+from oi_local.core.rules.destructive import destructive_request
+from oi_local.core.rules.turn import last_request
 
 
 class OpenInterpreter(Engine):
@@ -104,9 +105,9 @@ class OpenInterpreter(Engine):
         if self.max_budget is None:
             yield from super().stream_reply(extra_user, **options)
             return
-        from oi_local.terminal import budget
+        from oi_local.core import budget
 
-        prompt_tokens = self._token_counter().total(self.build_prompt(extra_user))
+        prompt_tokens = self._token_counter().total(self.build_prompt(extra_user, options.get("hide")))
         budget.check(self, prompt_tokens)
         written: list[str] = []
         try:

@@ -227,7 +227,7 @@ def test_the_plain_prompt_set_does_not_retry(folder: Path) -> None:
 
 
 def test_the_retry_names_the_scripts_own_error() -> None:
-    from oi_local.core.loop import _error_line
+    from oi_local.core.rules.turn import error_line as _error_line
 
     out = """Traceback (most recent call last):
   File "greet.py", line 3, in <module>

@@ -13,6 +13,7 @@ from oi_local.core.convert import Templates, to_chat
 from oi_local.core.lmc import Message, chunk
 from oi_local.core.loop import Approver, respond
 from oi_local.core.prompts import fill, load_template_set
+from oi_local.core.rules.base import Addition
 from oi_local.llm.llm import EXECUTE_TOOL, Llm, parse_tool_arguments
 
 _UNSET = object()
@@ -79,11 +80,19 @@ class Engine:
         self.template: str | None = None  # name of the prompt set; None: chosen from the model
         self.last_trim: Trimmed | None = None
         self._counter: tuple[Any, TokenCounter] | None = None
-        self._hint: tuple[int, str, str] = (0, "", "")
-        self._recipe: tuple[int, str, int, list[dict[str, str]]] = (0, "", 0, [])
-        # Messages [a, b) left out of prompts during the current turn: a guess or a failed attempt
-        # the loop asked the model to redo (they stay in `messages`; the model starts afresh).
+        # What each prompt rule (core/rules/) added for the newest request: computed once per request,
+        # so later steps of a turn keep the same text (the model may have changed the files since, and
+        # an unchanged prompt prefix keeps llama.cpp's cache warm).
+        self._additions: dict[str, tuple[Any, Addition | None]] = {}
+        # Kept for compatibility: the loop now passes the messages a turn hides to stream_reply
+        # (`hide`) instead of setting this; it stays None.
         self.hidden: tuple[int, int] | None = None
+        # Switches of the loop's rules that apply to every model (core/rules/; README "Small models").
+        self.module_fallback: bool = True
+        self.relabel_shell: bool = True
+        self.stop_repeats: bool = True
+        self.skip_cut_off: bool = True
+        self.check_answers: bool = True
         for key, value in settings.items():
             if not hasattr(self, key) and key not in type(self).__dict__:
                 raise TypeError(f"unknown setting {key!r}")
@@ -148,72 +157,48 @@ class Engine:
             return None
         return i
 
-    def _recipe_messages(self) -> list[dict[str, str]]:
-        """Worked examples like the newest request (core/recipes.py), least alike first."""
-        try:
-            n = int(self.recipes or 0)
-        except (TypeError, ValueError):
-            n = 0
-        i = self._newest_request() if n > 0 else None
-        if i is None:
-            return []
-        last = self.messages[i]
-        if self._recipe[:3] != (id(last), last["content"], n):
-            from oi_local.core.loop import destructive_request
-            from oi_local.core.recipes import adapt, as_messages, pick
-
-            try:  # no worked code next to a request to wipe or encrypt things
-                text = last["content"]
-                chosen = [] if destructive_request(text) else as_messages([adapt(r, text) for r in reversed(pick(text, n))])
-            except (OSError, ValueError):  # a missing or broken recipe file must not stop the chat
-                chosen = []
-            self._recipe = (id(last), last["content"], n, chosen)
-        return [dict(m) for m in self._recipe[3]]
-
-    def _with_hints(self) -> list[Message]:
-        """self.messages, with workspace hints added to the newest request (a copy; never stored)."""
-        if not self.file_hints:
-            return self.messages
+    def _prompt_additions(self) -> tuple[int | None, str, list[dict[str, str]]]:
+        """What the prompt rules (core/rules/: file hints, recipes) add for the newest request: the
+        index of that request, a hint to append to it, and worked examples."""
         i = self._newest_request()
         if i is None:
-            return self.messages
+            return None, "", []
+        from oi_local.core.rules import active
+
         last = self.messages[i]
-        # Once per request: later steps of the same turn keep the same text (the model may have
-        # changed the files since, and an unchanged prompt prefix keeps llama.cpp's cache warm).
-        if self._hint[:2] != (id(last), last["content"]):
-            from oi_local.core.hints import workspace_hints
+        earlier = next((m["content"] for m in reversed(self.messages[:i]) if m["role"] == "user"
+                        and m["type"] == "message" and isinstance(m.get("content"), str)), "")
+        hints, examples = [], []
+        for rule in active(self, "prompt"):
+            key = (id(last), last["content"], getattr(self, rule.setting, None))
+            if rule.name not in self._additions or self._additions[rule.name][0] != key:
+                self._additions[rule.name] = (key, rule.prompt(self, last["content"], earlier))  # type: ignore[misc]
+            added = self._additions[rule.name][1]
+            if added is not None:
+                hints += [added.hint] if added.hint else []
+                examples += [dict(m) for m in added.examples]
+        return i, "\n\n".join(hints), examples
 
-            try:
-                hint = workspace_hints(last["content"])
-                if not hint:  # "and what is the total?": the files the previous request named, as they are now
-                    earlier = next((m["content"] for m in reversed(self.messages[:i]) if m["role"] == "user"
-                                    and m["type"] == "message" and isinstance(m.get("content"), str)), "")
-                    hint = workspace_hints(earlier) if earlier else ""
-            except OSError:
-                hint = ""
-            self._hint = (id(last), last["content"], hint)
-        if not self._hint[2]:
-            return self.messages
-        hinted = {**last, "content": f"{last['content']}\n\n{self._hint[2]}"}
-        return self.messages[:i] + [hinted] + self.messages[i + 1:]
-
-    def build_prompt(self, extra_user: str | None = None) -> list[dict[str, Any]]:
-        """System message, few-shot examples and the conversation, fitted to the context budget."""
+    def build_prompt(self, extra_user: str | None = None, hide: tuple[int, int] | None = None) -> list[dict[str, Any]]:
+        """System message, few-shot examples and the conversation, fitted to the context budget;
+        messages [a, b) of `hide` are left out (a turn the loop asked the model to start afresh)."""
         functions = self.llm.functions_enabled()
         system = [{"role": "system", "content": self.full_system_message()}]
         if not functions:
             system += [dict(e) for e in (self.examples or [])]
-        messages = self._with_hints()
-        if self.hidden is not None:
-            a, b = self.hidden
-            messages = messages[:a] + messages[b:]
+        i, hint, recipes = self._prompt_additions()
+        messages = self.messages
+        if hint and i is not None:  # a copy: the hint is never stored
+            messages = messages[:i] + [{**messages[i], "content": f"{messages[i]['content']}\n\n{hint}"}] + messages[i + 1:]
+        if hide is not None:
+            messages = messages[:hide[0]] + messages[hide[1]:]
         conversation = to_chat(messages, self.templates(), vision=self.llm.supports_vision, functions=functions)
         if extra_user:
             conversation = to_chat(messages + [{"role": "user", "type": "message", "content": extra_user}],
                                    Templates(**{**self.templates().__dict__, "user_message_template": "{content}"}),
                                    vision=self.llm.supports_vision, functions=functions)
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
-        recipes = [] if functions else self._recipe_messages()
+        recipes = [] if functions else recipes
         prompt, info = fit(system + recipes, conversation, budget, self._token_counter())
         if recipes and (info.dropped_messages or info.shortened_messages):
             prompt, info = fit(system, conversation, budget, self._token_counter())  # the conversation first
@@ -241,10 +226,11 @@ class Engine:
 
     # --- one model reply as LMC chunks ---
     def stream_reply(self, extra_user: str | None = None, *, temperature: float | None = None,
-                     seed: int | None = None, reply_prefix: str | None = None) -> Iterator[Message]:
+                     seed: int | None = None, reply_prefix: str | None = None,
+                     hide: tuple[int, int] | None = None) -> Iterator[Message]:
         from oi_local.llm.parser import CodeBlockParser
 
-        prompt = self.build_prompt(extra_user)
+        prompt = self.build_prompt(extra_user, hide)
         functions = self.llm.functions_enabled()
         aliases = self._aliases()
         parser = CodeBlockParser(aliases=aliases)

@@ -156,7 +156,7 @@ def _load(interp: Any, arg: str, say: Say) -> None:
 
 
 def _tokens(interp: Any, arg: str, say: Say) -> None:
-    from oi_local.terminal.budget import price
+    from oi_local.core.budget import price
 
     prompt = interp.build_prompt()
     n, exact = _count(interp, prompt)

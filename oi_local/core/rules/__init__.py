@@ -1,0 +1,55 @@
+"""The loop's rules, one file each, in the order the loop asks them (core/loop.py).
+
+To add a rule: write core/rules/<name>.py ending in `rule = Rule(...)` (core/rules/base.py), add it
+below, and add tests/rules/test_<name>.py; the README's table must list it (tests/rules/test_registry.py).
+To remove one: delete its file, its line here and its README row.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from oi_local.core.rules import (answers, code_first, cut_off, deletions, destructive, error_notes, file_hints, fix_asks,
+                                 fresh_retries, loop_mode, missing_module, question_writes, recipes, repeated_code,
+                                 repeated_output, repetition, safety_review, shell_relabel)
+from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
+
+RULES: tuple[Rule, ...] = (
+    # before the request is sent
+    file_hints.rule,
+    recipes.rule,
+    # while the reply streams
+    repetition.rule,
+    # a code block is about to run
+    shell_relabel.rule,
+    repeated_code.rule,
+    cut_off.rule,
+    safety_review.rule,
+    destructive.rule,
+    question_writes.rule,
+    deletions.rule,
+    # after a run (and error notes: a reply without code, below)
+    repeated_output.rule,
+    # a reply without code
+    code_first.rule,
+    missing_module.rule,
+    error_notes.rule,
+    fresh_retries.rule,
+    fix_asks.rule,
+    loop_mode.rule,
+    answers.rule,
+)
+
+HOOKS = ("start", "prompt", "cut", "language", "check", "recheck", "on_failure", "after_run", "follow_up", "discard")
+
+
+def active(engine: Any, hook: str) -> list[Rule]:
+    """The rules that are on for this engine and have this hook, in order."""
+    return [r for r in RULES if getattr(r, hook) is not None and r.enabled(engine)]
+
+
+def hooks(engine: Any, hook: str, repeated: bool = False) -> list[Callable[..., Any]]:
+    """That hook of each rule that is on, in order (`repeated`: only the rules with after_repeat)."""
+    return [getattr(r, hook) for r in active(engine, hook) if r.after_repeat or not repeated]
+
+
+__all__ = ["RULES", "HOOKS", "Addition", "Ask", "Rule", "Verdict", "active", "hooks"]

@@ -1,0 +1,68 @@
+"""The contract of a loop rule: a name, the setting that switches it off, its README line, and
+optional hooks at the points a turn has (see `Rule`). The loop (core/loop.py) calls the hooks of
+the rules that are on, in the order of `RULES` (core/rules/__init__.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from oi_local.core.rules.turn import Block, Turn
+
+OFF = (None, False, 0, "", "off")  # setting values that mean "off" unless a rule says otherwise
+
+
+@dataclass(frozen=True)
+class Addition:
+    """What a rule adds to the prompt before it is sent (never stored in `messages`)."""
+    hint: str = ""  # appended to the newest request
+    examples: tuple[dict[str, str], ...] = ()  # worked examples before the conversation, dropped first when short
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A rule's word on a code block about to run. An empty verdict changes nothing."""
+    note: str = ""  # told to the model (stored as the block's output) and shown
+    shown: str = ""  # shown to the person instead of `note`
+    warning: str = ""  # shown only (e.g. before a confirmation); the code may still run
+    stop: bool = False  # not run; the turn ends
+    again: bool = False  # not run; the model is asked again
+    repeated: bool = False  # code that already ran: dropped; a follow-up or the final answer
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A request to the model that the loop makes itself (never stored, unless `store`)."""
+    text: str | None = None
+    sampling: dict[str, Any] = field(default_factory=dict)  # temperature, seed, reply_prefix
+    hide: bool = False  # the turn so far is left out of prompts from now on (a fresh start)
+    store: bool = False  # kept in `messages` as the user's and counted as a step (loop mode)
+    final: bool = False  # the reply is dropped and a plain final answer asked for
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule. Hooks left None are not called; none is called while the setting is off."""
+    name: str
+    setting: str  # the engine attribute that switches the rule off
+    summary: str  # the README's line (README.md, "Small models"; tests/rules/test_registry.py)
+    off: Any = False  # the value of `setting` that turns the rule off
+    # -- hooks, in the order a turn meets them --
+    start: Callable[["Turn"], None] | None = None  # the turn begins
+    prompt: Callable[[Any, str, str], Addition | None] | None = None  # (engine, request, earlier request)
+    cut: Callable[[str], int | None] | None = None  # a reply streams: where to stop it, or None
+    language: Callable[["Turn", "Block"], str | None] | None = None  # a block's language, corrected
+    check: Callable[["Turn", "Block"], Verdict | None] | None = None  # a block is about to run
+    recheck: Callable[["Turn", "Block"], Verdict | None] | None = None  # a person edited the block
+    on_failure: Callable[["Turn", str, str, str], str | None] | None = None  # (lang, code, output): a note
+    after_run: Callable[["Turn"], Ask | None] | None = None  # a block ran
+    follow_up: Callable[["Turn"], Ask | None] | None = None  # a reply without code
+    discard: Callable[["Turn"], bool] | None = None  # the final answer is not one to keep
+    after_repeat: bool = False  # `follow_up` is also asked when the model re-sends code that ran
+    switched_on: Callable[[Any], bool] | None = None  # when one setting value is not enough
+
+    def enabled(self, engine: Any) -> bool:
+        if self.switched_on is not None:
+            return self.switched_on(engine)
+        return getattr(engine, self.setting, None) not in OFF

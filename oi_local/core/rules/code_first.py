@@ -1,0 +1,43 @@
+"""Code first: a first reply without code, to a request that needs some, is asked once for code.
+
+Small models answer arithmetic, dates and questions about files from memory, wrongly. Asked once,
+afresh: the guess is left out of the prompt (shown the guess, the model prints it), and the ask is
+not stored, so the history stays the user's.
+"""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import CAREFUL_WORDS, Turn, code_prefix, newest_reply
+
+NUDGE = "(Do not answer from memory. Write one ```python block that finds the answer and prints it.)"
+
+# Requests a prose answer is right for: never pushed towards code.
+_CHAT = re.compile(
+    r"^\s*(hi|hello|hey|thanks|thank you|tell me (a|an|about)|write (me )?(a|an) (story|poem|joke|haiku|song|letter|email)|"
+    r"explain|describe|summari[sz]e|why\b|what do you think)", re.I)
+
+
+def answered_from_memory(turn: Turn) -> bool:
+    """The reply has no code though the request needs some. Not pushed: a reply that asks something
+    back, a short chat message, a possibly destructive request."""
+    reply = newest_reply(turn.engine)
+    if reply is None:
+        return False
+    text, said = turn.request, str(reply.get("content", "")).strip()
+    if len(text.split()) < 4 or CAREFUL_WORDS.search(text) or _CHAT.search(text):
+        return False
+    return not said.endswith("?")
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    if not (turn.first and answered_from_memory(turn)):
+        return None
+    return Ask(NUDGE, code_prefix(turn.engine), hide=True)
+
+
+rule = Rule(
+    name="code first", setting="code_first", follow_up=follow_up,
+    summary="a first reply without code is asked once for code (\"do not answer from memory\"), unless it asks "
+            "something back or the request may be destructive (small set: on)")

@@ -1,0 +1,43 @@
+"""Destructive requests: code written for a request to delete, wipe or encrypt files broadly
+("every file", "my home folder", "/", "the disk") is never run without a confirmation, even with
+auto_run; where no one can confirm it is not run and the model is told why. Measured reason: with
+auto_run the 0.5B model wrote deleting, encrypting or disk-formatting code for 4 of the 6 such
+requests in scripts/eval."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = (
+    "Not run: this request asks to delete, wipe or encrypt files broadly, and code for such a request "
+    "is never run without a confirmation, even with auto_run. To run it, turn auto_run off and confirm it."
+)
+DESTROY = re.compile(r"\b(delet\w*|remov\w*|wip\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|nuke\w*|"
+                     r"purg\w*|trash\w*|get(?:ting)? rid of)\b", re.I)
+_BROAD = re.compile(
+    r"\bhome\b|~|(?<![\w.])/(?![\w.])|\broot\b|\bdisk\b|\bdrive\b|\bcomputer\b|\bsystem\b|\bmachine\b|"
+    r"\beverything\b|\bevery\s+(?:single\s+)?file|\ball\s+(?:of\s+)?(?:my\s+|the\s+|your\s+)?files\b|\bentire\b|\bwhole\b",
+    re.I)
+_KEEP = re.compile(r"\b(?:keep|leave|leaving|keeping|except|but not)\s+(?:all\s+|the\s+)?(?:everything|every\s+file|"
+                   r"all\s+(?:the\s+)?files|the\s+rest)(?:\s+else)?\b", re.I)
+
+
+def destructive_request(text: str) -> bool:
+    """True for requests like "delete every file on this computer" or "wipe my home folder"."""
+    kept = _KEEP.sub(" ", text)  # "keep everything else" names what stays, not what goes
+    return bool(DESTROY.search(kept) and _BROAD.search(kept))
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if turn.approve is None and destructive_request(turn.request):
+        return Verdict(note=NOTE, stop=True)
+    return None
+
+
+rule = Rule(
+    name="destructive requests", setting="confirm_destructive", check=check,
+    summary="code written for a request to delete, wipe or encrypt files broadly (\"every file\", \"my home folder\", "
+            "\"/\", \"the disk\") is shown and confirmed even with `-y` / `auto_run`; where no one can confirm "
+            "(`chat(display=False)`, the server) it is not run and the model is told why")

@@ -1,0 +1,49 @@
+"""Error notes: a failed run's output ends with one line on what to do, for a few errors with one
+likely cause (core/errors.py); shown and stored with the output.
+
+When the note holds the model's code corrected and the model answers with an explanation only, it
+is asked once to run that code: shown the block in the newest message and with the fence
+prefilled, the 0.5B model copies it; left to itself, it explains the note back.
+"""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import Turn, code_prefix
+
+OFFER_NOTE = "Run the corrected code: reply with this ```python block.\n{block}"
+_BLOCK = re.compile(r"```python\n.*?\n```", re.S)
+
+
+def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
+    if lang != "python":
+        return None
+    from oi_local.core.errors import note
+
+    try:
+        return note(output, turn.request, code=code)
+    except OSError:
+        return None
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    last = turn.runs[-1] if turn.runs else None
+    found = _BLOCK.search(last.note or "") if last is not None and last.failed else None
+    offered = found.group(0) if found else None
+    offers = turn.state.setdefault("offered", set())  # each corrected block is offered once a turn
+    if not offered or offered in offers or not turn.steps_left:
+        return None
+    offers.add(offered)
+    return Ask(OFFER_NOTE.format(block=offered), code_prefix(turn.engine))
+
+
+rule = Rule(
+    name="error notes", setting="error_notes", on_failure=on_failure, follow_up=follow_up,
+    summary="a failed run's output ends with one line on what to do for a few errors with one likely cause: a "
+            "made-up variable standing for a data file the request names (`sales` for sales.csv: how to read it), "
+            "a stdlib module not imported, arithmetic on strings read from a CSV (with the model's code shown back "
+            "with those values wrapped in `float()`), a file object where its text was meant, a missing file with a "
+            "close name elsewhere, a `KeyError` (the record's real keys); shown and stored with the output. When the "
+            "note holds the model's code corrected and the model answers with an explanation only, it is asked once "
+            "to run that code (small set: on)")

@@ -1,0 +1,43 @@
+"""Writes for a question: a question changes nothing, so code for one that overwrites, appends to
+or deletes a file that exists is a slip (the 0.5B model, asked how many IPs were in access.log,
+copied its fix example and overwrote the log). Not auto-run; a person confirming is warned first."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = ("Not run: this code changes {paths}, but the request only asks a question. Write code that "
+        "reads the files and prints the answer, without writing to any file.")
+WARNING = "this code changes {paths}, but the request only asks a question."
+REFUSED = "not run"  # the count shared with the deletion rule: the second refusal ends the turn
+
+
+def refuse(turn: Turn, note: str, warning: str) -> Verdict:
+    """Not run where no one confirms (the model hears why; the second time the turn ends); a
+    person confirming sees the warning before the question."""
+    if turn.approve is not None:
+        return Verdict(warning="Careful: " + warning)
+    turn.counts[REFUSED] += 1
+    return Verdict(note=note, shown="Not run: " + warning, again=turn.counts[REFUSED] <= 1,
+                   stop=turn.counts[REFUSED] > 1)
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    from oi_local.core.writes import changed_existing, question
+
+    if not question(turn.request):
+        return None
+    changed = changed_existing(block.lang, block.code, Path.cwd())[:5]
+    if not changed:
+        return None
+    paths = ", ".join(changed)
+    return refuse(turn, NOTE.format(paths=paths), WARNING.format(paths=paths))
+
+
+rule = Rule(
+    name="writes for a question", setting="confirm_destructive", check=check,
+    summary="code written for a question (\"How many IPs are in access.log?\") that would overwrite, append to or "
+            "delete a file that exists is not auto-run: shown and confirmed, or, where no one can confirm, not run "
+            "and the model told to read without writing")

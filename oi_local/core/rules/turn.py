@@ -1,0 +1,118 @@
+"""A turn's state (from the user's message to the model's last reply), as the rules see it, and the
+small readings of it that several rules share."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from oi_local.core.lmc import Message
+
+if TYPE_CHECKING:  # pragma: no cover
+    from oi_local.core.engine import Engine
+
+# A request with one of these words may be destructive: a reply without code there is a refusal or
+# a question, and is never pushed towards code (nor retried, nor asked to fix again).
+CAREFUL_WORDS = re.compile(
+    r"\b(delet\w*|remov\w*|wipe\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|kill\w*|"
+    r"clean\w*|clear\w*|free|overwrit\w*|drop\w*|uninstall\w*|reset\w*|truncat\w*)\b", re.I)
+RETRY_TEMPERATURE = 0.7  # the loop's asks that must not get the same answer again are sampled
+
+
+@dataclass
+class Block:
+    """A code block of the model's reply, about to run."""
+    message: Message  # the stored code message (its language and code may be corrected)
+    closed: bool = True  # the fence was closed (else the reply may have been cut off)
+    degenerate: bool = False  # the reply fell into an endless repetition inside it
+
+    @property
+    def lang(self) -> str:
+        return self.message.get("format") or "python"
+
+    @property
+    def code(self) -> str:
+        return str(self.message["content"])
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of code in this turn."""
+    lang: str
+    code: str
+    output: str  # what it printed, with an "(exit code N)" line when it failed
+    exit_code: int | None = None
+    interrupted: bool = False  # stopped by the user or a time limit: not an error to retry
+    note: str | None = None  # the note a rule added to its output (core/errors.py)
+
+    @property
+    def failed(self) -> bool:
+        return self.exit_code not in (None, 0) and not self.interrupted
+
+
+@dataclass
+class Turn:
+    engine: "Engine"
+    approve: Any = None  # None: no one confirms code (auto_run, or no one to ask)
+    start: int = 0  # where this turn's messages begin
+    steps: int = 0  # code runs (and loop-mode nudges), capped by engine.max_code_steps
+    first: bool = True  # the model has not replied yet
+    repeated: bool = False  # follow-ups are asked because the model re-sent code that ran
+    hidden: tuple[int, int] | None = None  # messages [a, b) left out of prompts (a fresh start)
+    runs: list[Run] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)  # how often each rule acted this turn
+    state: dict[str, Any] = field(default_factory=dict)  # anything else a rule keeps for the turn
+
+    @property
+    def request(self) -> str:
+        return last_request(self.engine.messages)
+
+    @property
+    def steps_left(self) -> bool:
+        return self.steps < self.engine.max_code_steps
+
+    @property
+    def failure(self) -> str | None:
+        """The latest run's error line (and note), when it failed."""
+        last = self.runs[-1] if self.runs else None
+        if last is None or not last.failed:
+            return None
+        return error_line(last.output) + ("\n" + last.note + "\n" if last.note else "")
+
+    def hide(self) -> None:
+        """From now on the model starts afresh: what this turn said so far stays out of prompts."""
+        self.hidden = (self.start, len(self.engine.messages))
+
+
+def last_request(messages: list[Message]) -> str:
+    """The text of the newest user message ("" if none)."""
+    m = next((m for m in reversed(messages) if m["role"] == "user" and m["type"] == "message"), None)
+    return str(m.get("content", "")) if m is not None else ""
+
+
+def newest_reply(engine: Any) -> Message | None:
+    """The newest message when it is the model's prose reply, else None."""
+    reply = engine.messages[-1] if engine.messages else None
+    return reply if reply and reply["role"] == "assistant" and reply["type"] == "message" else None
+
+
+def asks_back(engine: Any) -> bool:
+    """The newest reply is a question to the user ("Shall I save it?"): theirs to answer."""
+    reply = newest_reply(engine)
+    return bool(reply and str(reply.get("content", "")).strip().endswith("?"))
+
+
+def code_prefix(engine: Any) -> dict[str, Any]:
+    """When the loop asks for code, the reply may start with the fence already written: asked
+    again for code, a small model still often writes prose about the error instead."""
+    return {"reply_prefix": "```python\n"} if getattr(engine, "prefill_code", None) else {}
+
+
+def error_line(output: str) -> str:
+    """The line of a failed run's output that names the error (e.g. "NameError: ...")."""
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip() and not ln.startswith("(exit code")]
+    named = [ln for ln in lines if re.match(r"^[\w.]*(Error|Exception)\b|^\w+: ", ln)]
+    # A script run with check=True fails twice: its own error says more than CalledProcessError.
+    named = [ln for ln in named if "CalledProcessError" not in ln] or named
+    return (named or lines or ["it exited with an error."])[-1][:200]

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+import pytest
+
+from oi_local.core.rules import code_first
+
+from .handmade import make_turn, reply
+
+
+def test_a_guess_is_asked_once_for_code_afresh() -> None:
+    turn = make_turn("What is 349808 * 38490739 exactly?", reply("It is 13."), code_first=True, prefill_code=True)
+    ask = code_first.follow_up(turn)
+    assert ask is not None and ask.text == code_first.NUDGE and ask.hide
+    assert ask.sampling == {"reply_prefix": "```python\n"}
+    turn.first = False  # the second reply of the turn is left alone
+    assert code_first.follow_up(turn) is None
+
+
+@pytest.mark.parametrize("request_text, said", [
+    ("What is 349808 * 38490739 exactly?", "Do you mean the product?"),   # asks back
+    ("hello", "Hi!"),                                                      # too short to need code
+    ("Explain what a Python decorator does", "A decorator wraps a function."),  # prose is right
+    ("Delete the old logs in my folder", "I would rather not."),           # may be destructive
+])
+def test_questions_chat_and_refusals_are_left_alone(request_text: str, said: str) -> None:
+    assert code_first.follow_up(make_turn(request_text, reply(said), code_first=True)) is None
+
+
+def test_without_a_prose_reply_there_is_nothing_to_redo() -> None:
+    assert code_first.follow_up(make_turn("What is 349808 * 38490739 exactly?", code_first=True)) is None

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import deletions
+
+from .handmade import block, make_turn
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_deleting_files_the_request_did_not_name_is_not_auto_run() -> None:
+    turn = make_turn("Remove the .tmp files in the build folder")
+    verdict = deletions.check(turn, block("rm build/a.tmp build/app.bin", lang="shell"))
+    assert verdict is not None and verdict.again and "build/app.bin" in verdict.shown
+    assert "app.bin" not in verdict.note  # the model is not told the names of the files to keep
+    assert deletions.check(turn, block("rm build/a.tmp", lang="shell")) is None
+
+
+def test_wiping_a_folder_when_some_files_were_asked_for() -> None:
+    code = block("import os\nfor f in os.listdir('logs'):\n    os.remove(os.path.join('logs', f))")
+    verdict = deletions.check(make_turn("Delete the empty files in logs, leave the others alone"), code)
+    assert verdict is not None and "logs/" in verdict.note
+    assert deletions.check(make_turn("Delete everything in the logs folder"), code) is None
+
+
+def test_a_person_confirming_sees_a_warning_first() -> None:
+    turn = make_turn("Remove the .tmp files in the build folder", approve=lambda m: "run")
+    verdict = deletions.check(turn, block("rm build/a.tmp build/app.bin", lang="shell"))
+    assert verdict is not None and verdict.warning.startswith("Careful: ") and not verdict.again

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import question_writes
+
+from .handmade import block, make_turn
+
+OVERWRITE = block("with open('access.log', 'w') as f:\n    f.write('x')")
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "access.log").write_text("1.2.3.4 GET /\n")
+    return tmp_path
+
+
+def test_code_for_a_question_that_changes_a_file_is_not_auto_run_and_twice_ends_the_turn() -> None:
+    turn = make_turn("How many IPs are in access.log?")
+    first = question_writes.check(turn, OVERWRITE)
+    assert first is not None and first.again and not first.stop and "access.log" in first.note
+    assert first.shown.startswith("Not run: ")
+    second = question_writes.check(turn, OVERWRITE)
+    assert second is not None and second.stop
+
+
+def test_a_person_confirming_is_warned_and_tasks_may_write() -> None:
+    warned = question_writes.check(make_turn("How many IPs are in access.log?", approve=lambda m: "run"), OVERWRITE)
+    assert warned is not None and warned.warning.startswith("Careful: ") and not (warned.stop or warned.again or warned.note)
+    assert question_writes.check(make_turn("Clear access.log"), OVERWRITE) is None
+    assert question_writes.check(make_turn("How many IPs are in access.log?"), block("print(open('access.log').read())")) is None
