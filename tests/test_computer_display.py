@@ -236,3 +236,40 @@ def test_the_docs_computer_api_examples(computer, app, tmp_path, monkeypatch):
                  lambda: interp.computer.calendar.delete_event(event_title="Title", start_date=now, calendar="Work")):
         with pytest.raises(NotAvailable, match="not available on this platform"):
             call()
+
+
+def test_no_permission_is_one_clear_line(tmp_path, monkeypatch):
+    """An X server that wants a cookie: without it, one line that says to set XAUTHORITY."""
+    import shutil
+    import subprocess
+
+    if not (shutil.which("xauth") and shutil.which("mcookie")):
+        pytest.skip("xauth is not installed")
+    auth = tmp_path / "auth"
+    auth.touch()
+    x = Xvfb(auth=str(auth))
+    try:
+        cookie = subprocess.run(["mcookie"], capture_output=True, text=True).stdout.strip()
+        subprocess.run(["xauth", "-f", str(auth), "add", x.display, ".", cookie], check=True)
+        (tmp_path / "empty").touch()
+        monkeypatch.setenv("DISPLAY", x.display)
+        monkeypatch.setenv("XAUTHORITY", str(tmp_path / "empty"))
+        c = Computer()
+        for call in (c.display.screenshot, c.mouse.position):
+            with pytest.raises(ComputerAPIError, match=rf"^no permission to use display {x.display}: set XAUTHORITY"):
+                call()
+        monkeypatch.setenv("XAUTHORITY", str(auth))
+        assert c.display.size() == (1024, 768) and c.mouse.position() == (512, 384)
+    finally:
+        x.stop()
+
+
+def test_missing_extra_is_one_clear_line(xserver):
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['mss'] = None\n"
+            "from oi_local.computer import Computer\n"
+            "try:\n    Computer().display.view()\nexcept Exception as e:\n    print(type(e).__name__, e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=xserver.env())
+    assert out.stdout.strip() == "ComputerAPIError the Computer API needs mss (mss is missing): pip install 'oi-local[os]'"

@@ -186,3 +186,9 @@ def test_import_stays_light():
             "if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_notify_without_notify_send_says_what_to_install(computer, monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no notify-send on it
+    with pytest.raises(ComputerAPIError, match=r"^notify-send is not installed: apt-get install libnotify-bin$"):
+        computer.os.notify("hello")

@@ -18,14 +18,15 @@ _used: set[int] = set()  # display numbers this test process had: never reused (
 
 
 class Xvfb:
-    def __init__(self, width: int = 1024, height: int = 768) -> None:
+    def __init__(self, width: int = 1024, height: int = 768, auth: str | None = None) -> None:
         if not shutil.which("Xvfb"):
             pytest.skip("Xvfb is not installed (scripts/test installs it: apt-get install xvfb)")
         for number in range(100 + os.getpid() % 400, 1000):
             if number in _used or os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
                 continue
             _used.add(number)
-            self.proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            self.proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp",
+                                          *(["-auth", auth] if auth else [])],
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             deadline = time.monotonic() + 10
             while not os.path.exists(f"/tmp/.X11-unix/X{number}") and self.proc.poll() is None and time.monotonic() < deadline:

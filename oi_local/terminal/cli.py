@@ -213,6 +213,7 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -
         if problem:
             _err(problem)
             return 2
+        print("OS mode: Ctrl-C, or pushing the mouse into a screen corner, stops it.", file=sys.stderr)
         if not interp.llm.supports_vision:
             print("OS mode: this model cannot see images (llm.supports_vision is off), so after each step it gets the "
                   "screen's text from OCR; for screenshots use a vision model with --llm_supports_vision.", file=sys.stderr)

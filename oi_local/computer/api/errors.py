@@ -61,6 +61,10 @@ def display_error(e: BaseException) -> ComputerAPIError:
     """What an X connection failure means, in one line."""
     text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     disp = os.environ.get("DISPLAY", "")
-    if "authoriz" in text.lower() or "permission" in text.lower():
-        return ComputerAPIError(f"no permission to use display {disp}: set XAUTHORITY to its cookie file ({text})")
+    number = disp.partition(":")[2].partition(".")[0] if disp.startswith(":") else ""
+    # A local server that is there but refused us: the connection needs its cookie.
+    refused = number.isdigit() and os.path.exists(f"/tmp/.X11-unix/X{number}")
+    if refused or "authoriz" in text.lower() or "permission" in text.lower():
+        return ComputerAPIError(f"no permission to use display {disp}: set XAUTHORITY to the X server's cookie file "
+                                f"(or run `xhost +SI:localuser:$USER` in the desktop session)")
     return ComputerAPIError(f"cannot open display {disp or '(unset)'}: {text}")
