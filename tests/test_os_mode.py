@@ -126,3 +126,33 @@ def test_os_without_a_display_is_one_line(tmp_path):
                          text=True, timeout=60, env=env, cwd=tmp_path)
     assert out.returncode == 2
     assert out.stderr.strip() == "Error: OS mode cannot start: no display: DISPLAY is not set (run inside a desktop session, or start Xvfb and set DISPLAY=:99)"
+
+
+def test_ctrl_c_stops_os_mode_at_once(app, xserver, tmp_path):
+    import signal
+
+    profile = tmp_path / "slow_profile.py"
+    profile.write_text(
+        "from interpreter import interpreter\n\n"
+        "REPLY = 'Waiting.\\n```python\\nimport time\\nprint(\"waiting now\", flush=True)\\ntime.sleep(60)\\ncomputer.mouse.click(\"Apply\")\\n```\\n'\n\n"
+        "def completions(messages, **kwargs):\n"
+        "    yield {'choices': [{'delta': {'content': REPLY}}]}\n\n"
+        "interpreter.llm.completions = completions\n"
+        "interpreter.llm.model = None\n"
+    )
+    env = {**xserver.env(), "PYTHONPATH": str(TESTS.parent), "OI_LOCAL_HOME": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(interpreter_argv("--os", "-y", "--profile", str(profile), "Press Apply."), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path, start_new_session=True)
+    seen = ""
+    deadline = time.monotonic() + 120
+    while "waiting now" not in seen and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen += line
+    assert "waiting now" in seen, seen
+    t0 = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal sends
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - t0 < 10 and proc.returncode == 130, err
+    assert app.state()["clicks"] == 0  # the click after the sleep never happened
