@@ -71,7 +71,7 @@ class Engine:
         self.loop_breakers: list[str] = ["The task is done.", "The task is impossible."]
         self.max_code_steps: int = 10
         # Code for a request to delete/wipe/encrypt broadly ("every file", "my home folder", "/") is
-        # confirmed even with auto_run; with no one to confirm it is not run (core/loop.py).
+        # confirmed even with auto_run; with no one to confirm it is not run (core/rules/destructive.py).
         self.confirm_destructive: bool = True
         self.one_block_per_turn: bool = True
         # A request to fix a named script ends with the script changed: asked once more otherwise

@@ -96,7 +96,7 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
         if verdict is None:
             continue
         if verdict.repeated:  # not run again: a rule asks again, or the turn ends with an answer
-            engine.messages.remove(msg)
+            del engine.messages[next(i for i, m in enumerate(engine.messages) if m is msg)]  # this one, not an equal one
             ask = _follow_up(turn, repeated=True)
             if ask is not None:
                 return AGAIN, _take(turn, ask)
