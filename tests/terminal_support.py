@@ -29,12 +29,18 @@ REPLIES = {
     "planted": "```python\nimport subprocess\ncmd = 'echo planted'\nsubprocess.call(cmd, shell=True)\n```\n",
     "shell": "```shell\necho shell-says-hi\n```\n",
     "slowly": "Let me think. " + " ".join(f"w{i}" for i in range(400)),
+    "slowcode": "```python\n# slow\n" + "".join(f"print('line {i}')\n" for i in range(60)) + "```\n",
+    "emoji": "Half an emoji: \ud83d, and the rest of the reply.",
     "plot": "```python\nimport matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [1, 4, 9])\nplt.show()\nprint('plotted')\n```\n",
 }
 DEFAULT = "Here is code.\n```python\nprint('hello from code', 6 * 7)\n```\n"
 
 
 def completions(messages, **kwargs):
+    import json, os
+    if os.environ.get("OI_TEST_PROMPT_LOG"):  # what the model was sent, for tests to read
+        with open(os.environ["OI_TEST_PROMPT_LOG"], "a", encoding="utf-8") as f:
+            f.write(json.dumps(messages, ensure_ascii=True) + "\n")
     last = messages[-1]["content"] if messages else ""
     last = last if isinstance(last, str) else str(last)
     if "END OUTPUT" in last and "\n\n" not in last.rsplit("END OUTPUT", 1)[1]:  # output, no newer request
@@ -48,7 +54,7 @@ def completions(messages, **kwargs):
             if key in request:
                 text = reply
                 break
-    slow = text.startswith("Let me think")
+    slow = text.startswith("Let me think") or text.startswith("```python\n# slow")
     for piece in re.findall(r"\s*\S+|\s+", text):
         if slow:
             time.sleep(0.05)

@@ -161,7 +161,7 @@ def test_hub_unreachable(hub_catalog, monkeypatch):
 def test_no_disk_space_is_found_before_downloading(smollm2_path, hub_catalog, monkeypatch):
     usage = namedtuple("usage", "total used free")
     real = shutil.disk_usage
-    monkeypatch.setattr(shutil, "disk_usage", lambda p: usage(10 << 30, (10 << 30) - (50 << 20), 50 << 20)
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: usage(10 << 30, (10 << 30) - 50_000_000, 50_000_000)
                         if str(p).startswith(str(models_dir())) else real(p))
     with HubServer({f"{REPO}/{FILE}": smollm2_path}) as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)

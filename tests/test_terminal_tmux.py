@@ -83,8 +83,38 @@ def test_confirmation_edit_opens_editor_and_runs_the_edited_code(term, tmp_path:
     at = ask(t, "hello there")
     t.wait_for(CONFIRM, after=at)
     t.send("e")
+    screen = t.wait_for(r"python \(edited\)", after=at)
+    t.wait_for(CONFIRM, after=screen.index("python (edited)", at))  # the edited code is confirmed again
+    t.send("y")
     screen = t.wait_for(r"Done: the code printed edited by the user 42\.", after=at)
-    assert "python (edited)" in screen[at:]
+
+
+def test_edit_without_any_editor_installed_happens_in_the_terminal(term) -> None:
+    t = term(env={"PATH": "/usr/bin:/bin", "EDITOR": "", "VISUAL": ""})  # and nano, if any, is not asked for
+    t.wait_for(PROMPT)
+    at = ask(t, "hello there")
+    t.wait_for(CONFIRM, after=at)
+    t.send("e")
+    t.wait_for(r"Esc then Enter.*\n.*print\('hello from code', 6 \* 7\)", after=at)  # the editor, with the code in it
+    time.sleep(0.3)  # keys typed before it reads the terminal would reach the line discipline instead
+    t.key("BSpace", "BSpace")
+    t.send("8)", enter=False)
+    t.key("Escape", "Enter")
+    screen = t.wait_for(r"python \(edited\)", after=at)
+    assert "FileNotFoundError" not in screen and "nano" not in screen[at:]
+    t.wait_for(CONFIRM, after=screen.index("python (edited)", at))
+    t.send("y")
+    t.wait_for(r"Done: the code printed hello from code 48\.", after=at)
+    t.wait_for(PROMPT, after=at)
+    # Ctrl-C in the editor gives the code back unchanged, and the question again.
+    at = ask(t, "hello again")
+    t.wait_for(CONFIRM, after=at)
+    t.send("e")
+    t.wait_for("Esc then Enter", after=at)
+    t.key("C-c")
+    t.wait_for(r"edit cancelled", after=at)
+    t.send("y")
+    t.wait_for(r"Done: the code printed hello from code 42\.", after=at)
 
 
 def test_ctrl_c_stops_a_long_sleep_and_twice_exits(term) -> None:
@@ -142,7 +172,7 @@ def test_undo_and_save_load_round_trip(term, tmp_path: Path) -> None:
     at = ask(t, "shell two")
     t.wait_for(r"Done: the code printed shell-says-hi", after=at)
     at = ask(t, "%undo")
-    t.wait_for(r"Removed your message 'shell two' and 3 message\(s\) after it\.", after=at)
+    t.wait_for(r"Removed your message 'shell two' and 3 messages after it\.", after=at)
     saved = tmp_path / "saved.json"
     at = ask(t, f"%save_message {saved}")
     t.wait_for(r"Saved 5 messages to", after=at)

@@ -276,11 +276,18 @@ def resolve_embedded_model(name: str | None) -> str:
 
     entry = get_entry(default_model_id())
     path = model_path(entry)
-    if not is_installed(entry):
-        raise LLMError(
-            f"The default model {entry.id} is not downloaded yet ({path}). "
-            "Run `interpreter --download` once, or pass --model PATH.gguf"
-        )
+    if not is_installed(entry):  # first use from Python: fetch it, progress on stderr
+        import sys
+
+        from oi_local.local.models import fetch
+        from oi_local.local.progress import StderrProgress
+
+        print(f"Downloading the default model {entry.id} to {path.parent} (first use) ...", file=sys.stderr, flush=True)
+        progress = StderrProgress()
+        try:
+            fetch(entry, progress=progress)
+        finally:
+            progress.end()
     return str(path)
 
 

@@ -68,7 +68,7 @@ class Hardware:
             f"{self.os} {self.arch}, {self.cpu_name or 'CPU'}: {self.cores_physical} cores "
             f"({self.cores_logical} threads){', ' + ' '.join(flags) if flags else ''}",
             f"RAM {self.ram_total / _GIB:.1f} GiB ({self.ram_available / _GIB:.1f} GiB available), "
-            f"disk {self.disk_free / _GIB:.1f} GiB free in {self.disk_path}",
+            f"disk {self.disk_free / 1e9:.1f} GB free in {self.disk_path}",
         ]
         if self.gpus:
             lines += [f"GPU {g.name} ({g.vendor}, {g.vram_bytes / _GIB:.1f} GiB)" for g in self.gpus]

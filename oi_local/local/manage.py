@@ -20,7 +20,7 @@ from oi_local.llm.backends.base import LLMError
 from oi_local.local import store
 
 _MODEL_SUFFIXES = (".gguf", ".llamafile")
-_MB = 1024 * 1024
+_MB = 1024 * 1024  # slack only; sizes shown to users go through sizes.py
 
 
 def path() -> Path:
@@ -44,7 +44,7 @@ def list_models() -> list[dict[str, Any]]:
     for p in _files():
         rec = records.get(p.name, {})
         out.append({"file": p.name, "path": str(p), "size": p.stat().st_size, "id": rec.get("id") or by_file.get(p.name),
-                    "source": rec.get("source") or "unknown (copied in by hand)", "sha256": rec.get("sha256"),
+                    "source": rec.get("source"), "sha256": rec.get("sha256"),
                     "added": rec.get("added"), "last_used": rec.get("last_used")})
     return out
 
@@ -245,10 +245,12 @@ def _print_list() -> None:
             print(f"{len(partial)} unfinished download(s): downloading again goes on from them; "
                   "`interpreter --local_models prune` deletes them.")
         return
+    from oi_local.local.sizes import size, source_label
+
     width = max(len(r["file"]) for r in rows)
     print(f"{'model'.ljust(width)}  {'size':>9}  {'last used':16}  source")
     for r in rows:
-        print(f"{r['file'].ljust(width)}  {r['size'] / _MB:7.0f} MB  {_when(r['last_used']):16}  {r['source']}")
+        print(f"{r['file'].ljust(width)}  {size(r['size']):>9}  {_when(r['last_used']):16}  {source_label(r['source'])}")
     if partial:
         print(f"{len(partial)} unfinished download(s): downloading again goes on from them; "
               "`interpreter --local_models prune` deletes them.")
@@ -316,6 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _print_catalog() -> None:
     from oi_local.local.hardware import detect
+    from oi_local.local.sizes import size
     from oi_local.local.recommend import recommend
 
     hw = detect()
@@ -326,7 +329,7 @@ def _print_catalog() -> None:
 
     for e in load_catalog():
         p = plans.get(e.id)
-        print(f"{e.id:26} {e.parameters:>5} {e.size_bytes / _MB:7.0f} MB  "
+        print(f"{e.id:26} {e.parameters:>5} {size(e.size_bytes):>9}  "
               + (p.line() if p else "does not fit in this machine's memory"))
 
 

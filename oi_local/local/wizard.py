@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from oi_local.llm.backends.base import LLMError
+from oi_local.local.sizes import size as _size
 
 _GIB = 1024 ** 3
 
@@ -151,7 +152,7 @@ def _pick_embedded_model(hw: Any, *, want_server: bool) -> Path | None:
     choices: list[tuple[str, Any]] = [(p.line(), ("catalog", p.entry.id)) for p in shown]
     for f in local_gguf_models():
         if f.name not in catalog_files:
-            choices.append((f"✓ {f.name} (imported, {f.stat().st_size / _GIB:.1f} GB)", ("file", str(f))))
+            choices.append((f"✓ {f.name} (imported, {_size(f.stat().st_size)})", ("file", str(f))))
     choices.append(("Import a GGUF file from disk…", ("import", None)))
     default = next((v for (t, v) in choices if t.startswith("✓")), choices[0][1] if choices else None)
     picked = _select("Which model?" + (" (served by llama.cpp)" if want_server else ""), choices, default)
@@ -172,7 +173,7 @@ def _pick_embedded_model(hw: Any, *, want_server: bool) -> Path | None:
 
     entry = get_entry(value)
     if not is_installed(entry):
-        _say(f"Downloading {entry.name} (about {entry.size_bytes / _GIB:.1f} GB)…")
+        _say(f"Downloading {entry.name} ({_size(entry.size_bytes)})…")
         from oi_local.local.download import progress_bar
 
         with progress_bar(entry.id) as bar:

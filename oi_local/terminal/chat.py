@@ -5,9 +5,11 @@ within DOUBLE_PRESS seconds exits. Either way the conversation is already on dis
 """
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 DOUBLE_PRESS = 2.0  # seconds
 
@@ -41,6 +43,11 @@ class LineReader:
         return input(prompt)
 
     def read(self) -> str:
+        from oi_local.terminal.textio import clean
+
+        return clean(self._read())
+
+    def _read(self) -> str:
         multi = bool(getattr(self.interp, "multi_line", False))
         text = self._line("> ", multiline=multi)
         if text.lstrip().startswith("```"):
@@ -59,6 +66,25 @@ class LineReader:
             body = body[:-3] if body.endswith("```") else body
             return body.strip("\n")
         return text
+
+
+@contextlib.contextmanager
+def _counting_presses(presses: list[float]) -> Iterator[None]:
+    """Note when each Ctrl-C lands: a second press while the first is still being handled (the
+    model stopping, the code's process group ending) must still count as a double press."""
+    def on_sigint(signum: int, frame: Any) -> None:
+        presses.append(time.monotonic())
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGINT, on_sigint)
+    except ValueError:  # not the main thread: keep Python's own handler
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def interactive_chat(interp: Any, reader: Any = None, say: Callable[[str], None] | None = None) -> None:
@@ -90,13 +116,29 @@ def interactive_chat(interp: Any, reader: Any = None, say: Callable[[str], None]
             if is_magic(text):
                 handle(interp, text, say)
                 continue
+            presses: list[float] = []
+            turn = interp.chat(text, display=True, stream=True)
             try:
-                for _ in interp.chat(text, display=True, stream=True):
-                    pass
+                with _counting_presses(presses):
+                    for _ in turn:
+                        pass
             except KeyboardInterrupt:
-                last_interrupt = time.monotonic()
+                # The press may land between two chunks, outside the turn: close it now, so the
+                # display stops its live view before anything else is printed.
+                close = getattr(turn, "close", None)
+                if close is not None:
+                    close()
+                if len(presses) >= 2 and presses[-1] - presses[-2] < DOUBLE_PRESS:
+                    interp.computer.stop()
+                    say("\nBye.")
+                    return
+                last_interrupt = presses[-1] if presses else time.monotonic()
                 interp.computer.stop()
                 print("\n(stopped; Ctrl-C again to exit)", file=sys.stderr, flush=True)
+                from oi_local.terminal.history import close_unfinished_turn
+
+                if close_unfinished_turn(interp.messages) and hasattr(interp, "_record"):
+                    interp._record()  # after the message: an fsync can take a while on a busy disk
             except LLMError as e:
                 print(f"\nError: {e}", file=sys.stderr, flush=True)
         except KeyboardInterrupt:  # a second Ctrl-C while we were still stopping the first

@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the model supports function calling (--no-llm_supports_functions: it does not)")
     g.add_argument("-lsv", "--llm_supports_vision", action="store_true", default=None, help="the model can see images")
     c = p.add_argument_group("profiles and prompts")
-    c.add_argument("--profiles", action="store_true", help="open the profiles folder (or print its path)")
+    c.add_argument("--profiles", action="store_true", help="list the profiles and their folder (and open it on a desktop)")
     c.add_argument("-p", "--profile", help="load a profile: a name in the profiles folder, a bundled one (local, fast, vision, qwen, llama), or a path")
     c.add_argument("-ci", "--custom_instructions", help="text appended to the system message")
     c.add_argument("-s", "--system_message", help="replace the system message")
@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--offline", action="store_true", default=None, help="no online features (oi-local has none anyway)")
     o.add_argument("--disable_telemetry", action="store_true", default=None, help="accepted for compatibility: nothing is ever sent")
     o.add_argument("--conversations", action="store_true", help="pick a saved conversation and resume it")
-    o.add_argument("--local_models", nargs="*", metavar="ARG", help="manage downloaded local models (list, remove, verify, prune, path, import PATH.gguf)")
+    o.add_argument("--local_models", nargs="*", metavar="ARG", help="manage local models: list, catalog, download ID, remove, verify, prune, path, import PATH.gguf "
+                        "(--local_models --help for details)")
     o.add_argument("--server", action="store_true", help="serve the interpreter over HTTP/WebSocket")
     o.add_argument("--host", help="with --server: address to listen on")
     o.add_argument("--port", type=int, help="with --server: port to listen on")
@@ -112,6 +113,11 @@ def _err(text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--local_models" in argv and {"-h", "--help"} & set(argv[argv.index("--local_models"):]):
+        from oi_local.local.manage import main as manage_main  # its own help, with every command
+
+        return int(manage_main(["--help"]) or 0)
     args = build_parser().parse_args(argv)
     if args.version:
         print(f"oi-local {oi_local.__version__}")
@@ -140,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     from oi_local.interpreter import OpenInterpreter
     from oi_local.llm.backends.base import LLMError
 
+    from oi_local.terminal.textio import forgiving_output
+
+    forgiving_output()
     interp = OpenInterpreter()
     interp.in_terminal_interface = True
     oi_local._default = interp  # Python profiles' `from interpreter import interpreter` is this one
@@ -203,9 +212,11 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -
         if not _pick_conversation(interp):
             return 0
 
-    message = " ".join(args.message).strip()
+    from oi_local.terminal.textio import clean, read_stdin
+
+    message = clean(" ".join(args.message)).strip()
     if not message and not sys.stdin.isatty() and not args.conversations:
-        message = sys.stdin.read().strip()
+        message = read_stdin().strip()
     if getattr(interp, "os", False):
         from oi_local.core import os_mode
 
@@ -219,7 +230,8 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -
                   "screen's text from OCR; for screenshots use a vision model with --llm_supports_vision.", file=sys.stderr)
     from oi_local.terminal.firstrun import ensure_model
 
-    if not ensure_model(interp, interactive=not message and sys.stdin.isatty()):
+    # A person at the terminal is asked first; -y or a pipe fetch it at once (progress on stderr).
+    if not ensure_model(interp, ask=sys.stdin.isatty() and not interp.auto_run):
         return 1
     from oi_local.computer.api.errors import ComputerAPIError, FailSafeStop
 
@@ -265,7 +277,7 @@ def _local(interp: Any, args: argparse.Namespace, profiles: Any, meta: dict[str,
     try:
         if dict(chosen) != remembered:  # rewrite the profile only when the choice changed
             profiles.remember("local", dict(chosen))
-    except OSError as e:
+    except (OSError, profiles.ProfileError) as e:
         print(f"Warning: could not remember the local model choice: {e}", file=sys.stderr)
     # Flags given on the command line still win over the wizard's choice.
     apply_args(interp, args)
@@ -277,6 +289,7 @@ def _pick_conversation(interp: Any) -> bool:
     import datetime
 
     from oi_local.terminal import history
+    from oi_local.terminal.textio import plural
 
     d = history.folder(interp)
     entries = history.list_conversations(d)
@@ -289,7 +302,7 @@ def _pick_conversation(interp: Any) -> bool:
         return False
     import questionary
 
-    choices = [questionary.Choice(title=f"{datetime.datetime.fromtimestamp(e.modified):%Y-%m-%d %H:%M}  {e.title}  ({e.messages} messages)",
+    choices = [questionary.Choice(title=f"{datetime.datetime.fromtimestamp(e.modified):%Y-%m-%d %H:%M}  {e.title}  ({plural(e.messages, 'message')})",
                                   value=str(e.path)) for e in entries]
     choices.append(questionary.Choice(title="> Open folder", value="__folder__"))
     picked = questionary.select("Resume which conversation?", choices=choices).ask()
@@ -303,34 +316,72 @@ def _pick_conversation(interp: Any) -> bool:
     path = Path(picked)
     interp.messages = history.load(path)
     interp._conversation_log = history.ConversationLog.resume(interp, path)
+    cut_short = history.close_unfinished_turn(interp.messages)
+    if cut_short:
+        history.record(interp)
     model = (history.header(path).get("settings") or {}).get("llm.model")
-    print(f"Resumed {path.name}: {len(interp.messages)} messages{f' (recorded with model {model})' if model else ''}.")
-    from oi_local.terminal.magic import to_markdown
+    shown = _last_turns(interp.messages, 2)
+    recorded = f" (recorded with model {model})" if model else ""
+    again = f"; the last {plural(len(shown), 'message')} again:" if shown else "."
+    print(f"Resumed {path.name}: {plural(len(interp.messages), 'message')}{recorded}{again}")
+    if shown:
+        from oi_local.terminal.display import Display
 
-    tail = interp.messages[-4:]
-    if tail:
-        print(to_markdown(tail).rstrip())
+        Display(interp).replay(shown)
     return True
 
 
+def _last_turns(messages: list[Any], turns: int) -> list[Any]:
+    """The messages from the `turns`-th newest request of the user on."""
+    starts = [i for i, m in enumerate(messages) if m.get("role") == "user" and m.get("type") == "message"]
+    return messages[starts[-turns] if len(starts) >= turns else 0:]
+
+
 def open_profiles_folder() -> int:
-    from oi_local.terminal.profiles import ensure_default, profiles_dir
+    """List the profiles (yours, then the bundled ones) with where they are; open the folder on a desktop."""
+    from oi_local.terminal.profiles import BUNDLED_DIR, ensure_default, profiles_dir
 
     try:
         ensure_default()
     except OSError as e:
         _err(f"cannot create the profiles folder: {e}")
         return 1
-    _open_folder(profiles_dir())
+    yours = _profile_files(profiles_dir())
+    bundled = [p for p in _profile_files(BUNDLED_DIR) if p.stem not in {y.stem for y in yours}]
+    print(f"Your profiles, in {profiles_dir()}:")
+    for p in yours:
+        print(f"  {p.stem:<14} {p.name}{'  (loaded at every start)' if p.name == 'default.yaml' else ''}")
+    print("Bundled profiles:")
+    for p in bundled:
+        print(f"  {p.stem:<14} {_first_comment(p)}")
+    print("Use one with `interpreter --profile NAME`; edit yours in the folder above.")
+    _open_folder(profiles_dir(), quiet=True)
     return 0
 
 
-def _open_folder(path: Any) -> None:
+def _profile_files(d: Any) -> list[Any]:
+    if not d.is_dir():
+        return []
+    return sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml", ".py") and not p.name.startswith("."))
+
+
+def _first_comment(path: Any) -> str:
+    """A bundled profile's own description: its first comment line."""
+    try:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("#") and line.strip("# "):
+                return line.strip("# ").strip()[:90]
+    except OSError:
+        pass
+    return path.name
+
+
+def _open_folder(path: Any, quiet: bool = False) -> None:
     opener = shutil.which("xdg-open") or shutil.which("open")
     if opener and (sys.platform == "darwin" or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         subprocess.Popen([opener, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         print(f"Opened {path}")
-    else:
+    elif not quiet:
         print(path)
 
 

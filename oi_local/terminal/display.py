@@ -162,32 +162,91 @@ class Display:
                 self._write(c["content"])
 
     def approve(self, code_msg: Message) -> Any:
-        """Ask before running code: y runs, n skips, e edits in $EDITOR first."""
+        """Ask before running code: y runs, n skips, e edits first (then asks again about the edit)."""
         self._stop_live()
         lang = code_msg.get("format", "code")
+        code, edited = code_msg["content"], False
         self._newline()
         while True:
             answer = self._ask(f"Run this {lang} code? (y/n/e) ")
             if answer is None:
-                self._write_dim("No terminal to confirm on; code not run. Use -y to run code without asking.\n")
+                if not self.interp.auto_run:
+                    hint = " Use -y to run code without asking."
+                elif getattr(self.interp, "safe_mode", "off") != "off":
+                    hint = " Safe mode asks before code runs, even with -y (--safe_mode off to skip the scan)."
+                else:
+                    hint = " A request to delete or overwrite broadly is always confirmed, even with -y."
+                self._write_dim(f"No terminal to confirm on; code not run.{hint}\n")
                 return "skip"
             answer = answer.strip().lower()
             if answer in ("y", "yes"):
-                return "run"
+                return ("run", code) if edited else "run"
             if answer in ("n", "no"):
                 self._confirmed = False
                 return "skip"
             if answer in ("e", "edit"):
-                from oi_local.terminal.editor import edit_code
+                from oi_local.terminal.editor import EditCancelled, edit_code
 
-                edited = edit_code(code_msg["content"], lang)
-                self._code, self._lang = edited, lang
+                try:
+                    new = edit_code(code, lang)
+                except EditCancelled:
+                    self._write_dim("(edit cancelled; the code is unchanged)\n")
+                    continue
+                code, edited = new, edited or new != code_msg["content"]
+                self._code, self._lang = code, lang
                 if self.tty:
                     self._console.print(self._code_panel(title=f"{lang} (edited)"))
                 else:
-                    self._write(f"```{lang}\n{edited}\n```\n")
-                return ("run", edited)
+                    self._write(f"```{lang}\n{code}\n```\n")
+                continue
             self._write("Please answer y (run), n (skip) or e (edit first).\n")
+
+    def replay(self, messages: list[Message]) -> None:
+        """Show saved messages as they looked when they happened (a resumed conversation)."""
+        outputs: list[str] = []
+
+        def flush() -> None:
+            if outputs:
+                self._output = "".join(outputs)
+                if self.tty and self._output.strip():
+                    self._print_output_panel()
+                elif self._output.strip():
+                    self._newline()
+                    self._write(self._output.rstrip("\n") + "\n")
+                outputs.clear()
+
+        for m in messages:
+            role, typ, content = m.get("role"), m.get("type"), m.get("content")
+            if role == "computer" and typ == "console" and m.get("format", "output") == "output":
+                outputs.append(str(content or ""))
+                continue
+            flush()
+            if not isinstance(content, str):
+                continue
+            self._newline()
+            if role == "user" and typ == "message":
+                if self.tty:
+                    from rich.text import Text
+
+                    self._console.print(Text("> " + content, style="bold"))
+                else:
+                    self._write(f"> {content}\n")
+            elif role == "assistant" and typ == "message":
+                self._text = content
+                if self.tty:
+                    self._console.print(self._markdown())
+                else:
+                    self._write(content.rstrip("\n") + "\n")
+            elif role == "assistant" and typ == "code":
+                self._code, self._lang = content, m.get("format", "") or ""
+                if self.tty:
+                    self._console.print(self._code_panel())
+                else:
+                    self._write(f"```{self._lang}\n{content}\n```\n")
+            self._at_line_start = True
+        flush()
+        self._code = self._text = self._output = ""
+        self.out.flush()
 
     # --- rich pieces ---
     def _room(self) -> int:

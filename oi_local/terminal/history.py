@@ -98,7 +98,12 @@ class ConversationLog:
         if self._f is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._f = open(self.path, "a", encoding="utf-8")
-        self._f.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        line = json.dumps(record, ensure_ascii=False, default=str)
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (a stray byte, half an emoji): \u-escaped, kept exactly
+            line = json.dumps(record, ensure_ascii=True, default=str)
+        self._f.write(line + "\n")
         self._f.flush()
         if sync:
             os.fsync(self._f.fileno())
@@ -219,6 +224,22 @@ def list_conversations(d: Path) -> list[Entry]:
         entries.append(Entry(p, title, p.stat().st_mtime, len(msgs), model))
     entries.sort(key=lambda e: e.modified, reverse=True)
     return entries
+
+
+INTERRUPTED = "(This request was interrupted before it was finished.)"
+
+
+def close_unfinished_turn(messages: list[dict[str, Any]]) -> bool:
+    """End a turn cut short (Ctrl-C, kill -9) with a note from the assistant, so the next request
+    is not read as more of the old one (the old question would otherwise be answered again).
+    True when a note was added."""
+    if not messages:
+        return False
+    last = messages[-1]
+    if last.get("role") == "assistant" and last.get("type") == "message":
+        return False  # the turn ended with a reply (or the part of one that came before Ctrl-C)
+    messages.append({"role": "assistant", "type": "message", "content": INTERRUPTED})
+    return True
 
 
 def record(interp: Any) -> None:

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from oi_local.terminal.textio import plural
+
 Say = Callable[[str], None]
 
 HELP = """Magic commands:
@@ -120,7 +122,7 @@ def _undo(interp: Any, arg: str, say: Say) -> None:
     del msgs[last_user:]
     text = removed[0].get("content")
     preview = text if isinstance(text, str) else "(a non-text message)"
-    say(f"Removed your message {_short(preview)!r} and {len(removed) - 1} message(s) after it.")
+    say(f"Removed your message {_short(preview)!r} and {plural(len(removed) - 1, 'message')} after it.")
     _record(interp)
 
 
@@ -135,7 +137,7 @@ def _save(interp: Any, arg: str, say: Say) -> None:
     except OSError as e:
         say(f"Could not save messages to {path}: {e.strerror or e}")
         return
-    say(f"Saved {len(interp.messages)} messages to {path}")
+    say(f"Saved {plural(len(interp.messages), 'message')} to {path}")
 
 
 def _load(interp: Any, arg: str, say: Say) -> None:
@@ -151,7 +153,7 @@ def _load(interp: Any, arg: str, say: Say) -> None:
         say(f"Could not load messages from {path}: {getattr(e, 'strerror', None) or e}")
         return
     interp.messages = messages
-    say(f"Loaded {len(messages)} messages from {path}")
+    say(f"Loaded {plural(len(messages), 'message')} from {path}")
     _record(interp)
 
 
@@ -163,7 +165,14 @@ def _tokens(interp: Any, arg: str, say: Say) -> None:
     lines = [f"Next request: {n} tokens{'' if exact else ' (estimated)'} (system message and conversation)"]
     total = n
     if arg:
-        with_prompt = interp.build_prompt(extra_user=arg)
+        # Exactly what sending it would build: the request wrapped in the user-message template and
+        # the worked examples picked for it (extra_user= skips both, and so counted fewer).
+        saved = interp.messages
+        interp.messages = saved + [{"role": "user", "type": "message", "content": arg}]
+        try:
+            with_prompt = interp.build_prompt()
+        finally:
+            interp.messages = saved
         total, exact2 = _count(interp, with_prompt)
         lines.append(f"Your prompt adds {max(total - n, 0)} tokens; total {total}{'' if exact2 else ' (estimated)'}")
     cost = price(interp.llm, total, 0)

@@ -286,13 +286,30 @@ def run_python(interp: Any, path: Path) -> dict[str, Any]:
 
 
 def remember(key: str, value: Any, path: Path | None = None) -> None:
-    """Store one top-level key in a YAML profile (the default one), keeping everything else."""
-    import yaml
+    """Store one top-level key in a YAML profile (the default one), keeping everything else as
+    written: ruamel.yaml's round trip keeps the comments that explain each setting, the order and
+    the quoting (PyYAML would drop every comment)."""
+    import io
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
 
     path = path or ensure_default()
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    yaml = YAML()  # round-trip mode
+    yaml.preserve_quotes = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"))
+    except YAMLError as e:
+        raise ProfileError(f"{path}: not valid YAML, so nothing was changed ({getattr(e, 'problem', None) or e}).") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ProfileError(f"{path}: a profile must be a mapping of settings, so nothing was changed.")
     data[key] = value
-    _atomic_write(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    out = io.StringIO()
+    yaml.dump(data, out)
+    _atomic_write(path, out.getvalue())
 
 
 def remembered(key: str, path: Path | None = None) -> Any:

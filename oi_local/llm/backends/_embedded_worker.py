@@ -88,6 +88,8 @@ class Worker:
         self.n_threads = 0
         self._sampled: list[int] = []
         self._first_token_at = 0.0
+        self._current: int | None = None  # the chat being served, for the abort callback
+        self._abort_cb: Any = None
         self._install_log_callback()
 
     # -- llama.cpp logging: keep error lines so a failed load can say why in one line --
@@ -152,12 +154,25 @@ class Worker:
             token = original_sample(*args, **kwargs)
             if not self._sampled:
                 self._first_token_at = time.perf_counter()
+                self._abort_when_cancelled(False)
             self._sampled.append(token)
             return token
 
         llm.sample = sample
         self.llm = llm
+        self._abort_cb = None
         return self.info()
+
+    def _abort_when_cancelled(self, on: bool) -> None:
+        """While the prompt is read (one llama_decode per 512 tokens, seconds on a CPU), llama.cpp
+        asks this callback between graph nodes, so a cancel stops it at once. Off once tokens
+        flow: each call takes the GIL, and the stopping criteria cancel per token from then on."""
+        import llama_cpp
+
+        if on and self._abort_cb is None:
+            self._abort_cb = llama_cpp.ggml_abort_callback(lambda _data: self._current in self.cancelled)
+        callback = self._abort_cb if on else llama_cpp.ggml_abort_callback()  # no argument: NULL
+        llama_cpp.llama_set_abort_callback(self.llm._ctx.ctx, callback, None)
 
     def _need_model(self) -> Any:
         if self.llm is None:
@@ -243,6 +258,8 @@ class Worker:
             text_of = lambda chunk: chunk["choices"][0].get("delta", {}).get("content")  # noqa: E731
         llama_cpp.llama_perf_context_reset(llm._ctx.ctx)
         finish = None
+        self._current = rid
+        self._abort_when_cancelled(True)
         try:
             for chunk in stream:
                 if rid in self.cancelled:
@@ -252,7 +269,14 @@ class Worker:
                 if text:
                     self.out.send({"id": rid, "type": "delta", "content": text})
                 finish = chunk["choices"][0].get("finish_reason") or finish
+        except RuntimeError:
+            if rid not in self.cancelled:
+                raise
+            # llama_decode aborted mid-prompt: llama_cpp counts only the batches that completed,
+            # and its next eval drops the rest from the KV cache, so the model stays usable.
         finally:
+            self._current = None
+            self._abort_when_cancelled(False)
             close = getattr(stream, "close", None)
             if close:
                 close()

@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from collections import OrderedDict, deque
 from pathlib import Path
@@ -25,7 +26,10 @@ from typing import Any, Iterator
 from oi_local.llm.backends.base import LLMError
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding `oi_local`
-_CANCEL_TIMEOUT = 30.0  # a cancelled generation stops within a token; this only guards a hang
+# A cancel stops within a token, or mid-prompt through llama.cpp's abort callback (worker). Ctrl-C
+# waits at most this long for it: on a busy CPU one token can take longer, and then the worker
+# finishes on its own (it serves requests in order; the cancelled one's last lines are dropped).
+_CANCEL_WAIT = 0.5
 _CRASHED = ("The embedded model crashed ({}); it restarts on the next message with llama.cpp's "
             "extra CPU buffers turned off.")
 
@@ -324,17 +328,15 @@ class EmbeddedBackend:
             w.finish(rid)
 
     def _cancel(self, w: _WorkerProcess, rid: int, q: queue.Queue[dict[str, Any]]) -> None:
-        """Stop generation and wait until the worker says done, so the next request starts at once."""
+        """Stop generation; wait briefly for the worker's done, never long (Ctrl-C acts at once)."""
         try:
             w.send({"id": None, "op": "cancel", "target": rid})
-            while w.get(q, timeout=_CANCEL_TIMEOUT).get("type") == "delta":
-                pass
-        except _Dead:
-            pass  # the next request restarts it
-        except queue.Empty:  # stuck: a fresh worker beats waiting
-            with self._start_lock:
-                if self._worker is w:
-                    self._stop_worker()
+            deadline = time.monotonic() + _CANCEL_WAIT
+            while (left := deadline - time.monotonic()) > 0:
+                if w.get(q, timeout=left).get("type") != "delta":
+                    return
+        except (_Dead, queue.Empty):
+            pass  # dead: the next request restarts it; busy: it stops at its next token
 
     def count_tokens(self, messages: list[dict[str, Any]]) -> int | None:
         """Exact prompt tokens: the model's chat template (with the generation prompt) tokenized by
