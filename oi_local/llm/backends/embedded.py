@@ -27,8 +27,8 @@ from oi_local.llm.backends.base import LLMError
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding `oi_local`
 # A cancel stops within a token, or mid-prompt through llama.cpp's abort callback (worker). Ctrl-C
-# waits at most this long for it: on a busy CPU one token can take longer, and then the worker
-# finishes on its own (it serves requests in order; the cancelled one's last lines are dropped).
+# waits this long for it (or three tokens' time on a busy CPU); past that the worker finishes on
+# its own (it serves requests in order; the cancelled one's last lines are dropped).
 _CANCEL_WAIT = 0.5
 _CRASHED = ("The embedded model crashed ({}); it restarts on the next message with llama.cpp's "
             "extra CPU buffers turned off.")
@@ -207,6 +207,7 @@ class EmbeddedBackend:
         self._info: dict[str, Any] = {}
         self._start_lock = threading.Lock()
         self._counts: OrderedDict[str, int | None] = OrderedDict()
+        self._token_seconds = 0.0  # the latest time between two tokens (how busy the CPU is)
         self._finalizer: weakref.finalize | None = None
 
     # -- worker lifecycle --
@@ -302,6 +303,7 @@ class EmbeddedBackend:
         except _Dead as e:
             raise self._crashed(w, e.args[0]) from None
         finished = False
+        last_delta = 0.0
         try:
             while True:
                 try:
@@ -311,6 +313,10 @@ class EmbeddedBackend:
                     raise self._crashed(w, e.args[0]) from None
                 kind = msg.get("type")
                 if kind == "delta":
+                    now = time.monotonic()
+                    if last_delta:
+                        self._token_seconds = now - last_delta
+                    last_delta = now
                     yield {"choices": [{"delta": {"content": msg["content"]}, "finish_reason": None}]}
                 elif kind == "done":
                     finished = True
@@ -331,7 +337,8 @@ class EmbeddedBackend:
         """Stop generation; wait briefly for the worker's done, never long (Ctrl-C acts at once)."""
         try:
             w.send({"id": None, "op": "cancel", "target": rid})
-            deadline = time.monotonic() + _CANCEL_WAIT
+            # A token is the most a cancel waits for; on a CPU this busy, a few of them.
+            deadline = time.monotonic() + max(_CANCEL_WAIT, min(3 * self._token_seconds, 10.0))
             while (left := deadline - time.monotonic()) > 0:
                 if w.get(q, timeout=left).get("type") != "delta":
                     return
