@@ -256,3 +256,11 @@ def test_while_the_default_model_downloads(term, smollm2_path: Path, tmp_path: P
         time.sleep(1.0)
         ctrl_c(t, r"Download interrupted", "the model downloads")
         t.wait_for(r"\[exit \d+\]")
+
+
+def test_in_the_local_model_picker(term) -> None:
+    t = term("--local", scripted=False, env={"OLLAMA_HOST": "http://127.0.0.1:9"})
+    t.wait_for(r"How should the model run\?", timeout=60)
+    ctrl_c(t, r"No local model chosen\.", "the --local picker")
+    screen = t.wait_for(r"\[exit 1\]")
+    assert "Traceback" not in screen
