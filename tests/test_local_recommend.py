@@ -33,7 +33,7 @@ def test_detects_this_machine():
         flags = Path("/proc/cpuinfo").read_text().split()
         assert ("avx2" in flags) == ("avx2" in hw.cpu_flags)
         assert any(f.startswith("amx") for f in flags) == hw.has_amx
-    assert hw.accelerator() in ("cpu", "cuda", "rocm", "metal")
+    assert hw.accelerator() in ("cpu", "cuda", "rocm", "metal", "vulkan")
     text = "\n".join(hw.summary())
     assert "RAM" in text and "GiB" in text
 
@@ -136,7 +136,7 @@ def test_gpus_from_vendor_tools(tmp_path, monkeypatch):
     assert [(g.vendor, g.name) for g in hw.gpus] == [("nvidia", "NVIDIA GeForce RTX 4090"), ("amd", "Radeon RX 7900 XTX")]
     assert hw.gpus[0].vram_bytes == 24564 * 1024 * 1024 and hw.gpus[1].vram_bytes == 25753026560
     assert hw.accelerator() == "cuda"
-    assert "GPU NVIDIA GeForce RTX 4090 (nvidia, 24.0 GiB)" in hw.summary()
+    assert "GPU NVIDIA GeForce RTX 4090 (cuda: 24.0 GiB)" in hw.summary()
     best = recommend.recommend(hw)[0]
     assert best.device == "gpu" and best.entry.size_bytes > 4 * GIB
 

@@ -50,6 +50,7 @@ class Llm:
         self.max_output: int | None = None  # spec alias of interpreter.max_output
         self.stop: list[str] | None = None
         self.n_threads: int | None = None
+        self.n_gpu_layers: int | None = None  # embedded model: None = as many as the free VRAM holds
         self._completions: Callable[..., Any] | None = None
         self._backend: Backend | None = None
         self._backend_key: tuple | None = None
@@ -117,7 +118,7 @@ class Llm:
 
     def backend(self) -> Backend:
         k = self.kind()
-        key = (k, self.model, self.api_base, self.api_key, self.api_version, self.effective_context_window(), self.n_threads, id(self._completions))
+        key = (k, self.model, self.api_base, self.api_key, self.api_version, self.effective_context_window(), self.n_threads, self.n_gpu_layers, id(self._completions))
         if self._backend is not None and key == self._backend_key:
             return self._backend
         self.close()
@@ -133,7 +134,8 @@ class Llm:
         if k == "embedded":
             from oi_local.llm.backends.embedded import EmbeddedBackend
 
-            return EmbeddedBackend(resolve_embedded_model(self.model), n_ctx=self.effective_context_window(), n_threads=self.n_threads)
+            return EmbeddedBackend(resolve_embedded_model(self.model), n_ctx=self.effective_context_window(), n_threads=self.n_threads,
+                                   n_gpu_layers=self.n_gpu_layers)
         if k == "server":
             from oi_local.llm.backends.openai_compat import OpenAICompatibleBackend
 

@@ -1,7 +1,8 @@
 """What this machine can run: CPU, instruction sets, RAM, disk, GPUs, OS.
 
-psutil for the portable facts; vendor tools (nvidia-smi, rocm-smi, system_profiler) only when they
-are on PATH, each with a short timeout so a hung driver cannot stall `--local`.
+psutil for the portable facts; vendor tools (nvidia-smi, rocm-smi, system_profiler, vulkaninfo) only
+when they are on PATH, each with a short timeout so a hung driver cannot stall `--local`. Each
+tool's output has a parse_* function of its own, tested with recorded outputs (tests/fixtures/gpu).
 """
 from __future__ import annotations
 
@@ -19,9 +20,21 @@ _GIB = 1024 ** 3
 
 @dataclass
 class Gpu:
-    vendor: str  # nvidia, amd, apple
+    vendor: str  # nvidia, amd, apple, intel, or the Vulkan vendor id
     name: str
-    vram_bytes: int  # for Apple: the unified memory Metal may use
+    vram_bytes: int  # for Apple: the unified memory Metal may use; 0 = not reported (Vulkan summary)
+    backend: str = ""  # the llama.cpp back end that drives it: cuda, rocm, metal, vulkan
+    driver: str = ""
+    vram_free: int | None = None  # None: the tool does not report it
+
+    def __post_init__(self) -> None:
+        if not self.backend:
+            self.backend = {"nvidia": "cuda", "amd": "rocm", "apple": "metal"}.get(self.vendor, "vulkan")
+
+    @property
+    def usable(self) -> int:
+        """VRAM a model may take now: the free memory when reported, else the total."""
+        return self.vram_free if self.vram_free is not None else self.vram_bytes
 
 
 @dataclass
@@ -51,12 +64,18 @@ class Hardware:
         return any(f.startswith("amx") for f in self.cpu_flags)
 
     def accelerator(self) -> str:
-        """The llama.cpp back end worth building for: cuda, rocm, metal or cpu."""
-        vendors = {g.vendor for g in self.gpus}
-        for vendor, backend in (("nvidia", "cuda"), ("amd", "rocm"), ("apple", "metal")):
-            if vendor in vendors:
+        """The llama.cpp back end worth building for: cuda, rocm, metal, vulkan or cpu."""
+        backends = {g.backend for g in self.gpus}
+        for backend in ("cuda", "rocm", "metal", "vulkan"):
+            if backend in backends:
                 return backend
         return "cpu"
+
+    def offload_gpu(self) -> Gpu | None:
+        """The GPU llama.cpp would offload to (the accelerator's largest), if its memory is known."""
+        acc = self.accelerator()
+        gpus = [g for g in self.gpus if g.backend == acc and g.vram_bytes > 0]
+        return max(gpus, key=lambda g: g.usable) if gpus else None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -70,9 +89,13 @@ class Hardware:
             f"RAM {self.ram_total / _GIB:.1f} GiB ({self.ram_available / _GIB:.1f} GiB available), "
             f"disk {self.disk_free / 1e9:.1f} GB free in {self.disk_path}",
         ]
-        if self.gpus:
-            lines += [f"GPU {g.name} ({g.vendor}, {g.vram_bytes / _GIB:.1f} GiB)" for g in self.gpus]
-        else:
+        for g in self.gpus:
+            mem = f"{g.vram_bytes / _GIB:.1f} GiB" if g.vram_bytes else "memory not reported"
+            if g.vram_free is not None:
+                mem += f", {g.vram_free / _GIB:.1f} GiB free"
+            driver = f", driver {g.driver}" if g.driver else ""
+            lines.append(f"GPU {g.name} ({g.backend or g.vendor}: {mem}{driver})")
+        if not self.gpus:
             lines.append("No GPU found: models run on the CPU.")
         return lines
 
@@ -117,47 +140,140 @@ def _run(cmd: list[str], timeout: float = 3.0) -> str:
     return proc.stdout if proc.returncode == 0 else ""
 
 
-def nvidia_gpus() -> list[Gpu]:
-    out = _run(["nvidia-smi", "--query-gpu=name,memory.total", "--format=csv,noheader,nounits"])
+def _int(text: str) -> int | None:
+    text = str(text).strip()
+    return int(text) if text.isdigit() else None
+
+
+# -- NVIDIA: nvidia-smi's CSV query interface (stable across driver versions) --------------------
+NVIDIA_QUERY = ["nvidia-smi", "--query-gpu=name,memory.total,memory.free,driver_version",
+                "--format=csv,noheader,nounits"]
+
+
+def parse_nvidia_smi(out: str) -> list[Gpu]:
     gpus = []
     for line in out.splitlines():
         parts = [p.strip() for p in line.split(",")]
-        if len(parts) == 2 and parts[1].isdigit():
-            gpus.append(Gpu("nvidia", parts[0], int(parts[1]) * 1024 * 1024))
+        if len(parts) < 2 or _int(parts[1]) is None:
+            continue
+        free = _int(parts[2]) if len(parts) > 2 else None  # "[N/A]" on some laptop GPUs
+        gpus.append(Gpu("nvidia", parts[0], _int(parts[1]) * 1024 * 1024, "cuda",
+                        parts[3] if len(parts) > 3 else "", free * 1024 * 1024 if free is not None else None))
+    return gpus
+
+
+def nvidia_gpus() -> list[Gpu]:
+    return parse_nvidia_smi(_run(NVIDIA_QUERY))
+
+
+# -- AMD: rocm-smi --json (keys in bytes; "Card Series" was "Card series" in older releases) -------
+ROCM_QUERY = ["rocm-smi", "--showproductname", "--showmeminfo", "vram", "--showdriverversion", "--json"]
+
+
+def parse_rocm_smi(out: str) -> list[Gpu]:
+    try:
+        data = json.loads(out) if out.strip() else {}
+    except ValueError:
+        return []
+    driver = ""
+    for info in data.values():
+        if isinstance(info, dict):
+            driver = driver or next((str(v) for k, v in info.items() if k.lower() == "driver version"), "")
+    gpus = []
+    for card, info in data.items():
+        if not isinstance(info, dict) or not str(card).startswith("card"):
+            continue
+        low = {k.lower(): v for k, v in info.items()}
+        total = _int(low.get("vram total memory (b)", ""))
+        used = _int(low.get("vram total used memory (b)", ""))
+        if not total:
+            continue
+        name = low.get("card series") or low.get("card model") or card
+        gpus.append(Gpu("amd", str(name), total, "rocm", driver, total - used if used is not None else None))
     return gpus
 
 
 def amd_gpus() -> list[Gpu]:
-    out = _run(["rocm-smi", "--showproductname", "--showmeminfo", "vram", "--json"])
+    return parse_rocm_smi(_run(ROCM_QUERY))
+
+
+# -- Apple: system_profiler SPDisplaysDataType -json ------------------------------------------------
+def parse_system_profiler(out: str, ram_total: int) -> list[Gpu]:
     try:
-        data = json.loads(out) if out else {}
-    except ValueError:
-        return []
+        displays = json.loads(out).get("SPDisplaysDataType", []) if out.strip() else []
+    except (ValueError, AttributeError):
+        displays = []
     gpus = []
-    for card, info in data.items():
-        if not isinstance(info, dict):
+    for d in displays:
+        if not isinstance(d, dict):
             continue
-        total = next((v for k, v in info.items() if "total" in k.lower() and "vram" in k.lower()), None)
-        name = info.get("Card series") or info.get("Card model") or card
-        if total and str(total).isdigit():
-            gpus.append(Gpu("amd", str(name), int(total)))
+        name = d.get("sppci_model") or d.get("_name") or "GPU"
+        metal = str(d.get("spdisplays_mtlgpufamilysupport") or d.get("spdisplays_metal") or "")
+        cores = d.get("sppci_cores")
+        label = f"{name} ({cores} GPU cores)" if cores else name
+        version = metal.replace("spdisplays_", "").replace("metal", "Metal ").strip()
+        vram_text = str(d.get("spdisplays_vram") or d.get("spdisplays_vram_shared") or "")
+        if "apple" in str(d.get("spdisplays_vendor", "")).lower() or name.startswith("Apple"):
+            # Unified memory: Metal may wire about 2/3 of it on small Macs, 3/4 on larger ones.
+            share = 0.75 if ram_total > 36 * _GIB else 0.66
+            gpus.append(Gpu("apple", label, int(ram_total * share), "metal", version))
+        elif metal:  # an Intel Mac's discrete GPU: "8 GB" of its own
+            m = re.match(r"(\d+)\s*(GB|MB)", vram_text)
+            vram = int(m[1]) * (_GIB if m[2] == "GB" else 1024 * 1024) if m else 0
+            vendor = "amd" if "amd" in str(d.get("spdisplays_vendor", "")).lower() else "other"
+            gpus.append(Gpu(vendor, label, vram, "metal", version))
+    if not gpus and platform.machine() == "arm64":
+        share = 0.75 if ram_total > 36 * _GIB else 0.66
+        gpus.append(Gpu("apple", "Apple GPU", int(ram_total * share), "metal"))
     return gpus
 
 
 def apple_gpus(ram_total: int) -> list[Gpu]:
-    if platform.system() != "Darwin" or platform.machine() != "arm64":
+    if platform.system() != "Darwin":
         return []
-    out = _run(["system_profiler", "SPDisplaysDataType", "-json"], timeout=5.0)
-    name = "Apple GPU"
-    try:
-        displays = json.loads(out).get("SPDisplaysDataType", []) if out else []
-        if displays:
-            name = displays[0].get("sppci_model") or name
-    except ValueError:
-        pass
-    # Metal may wire about 2/3 of unified memory on small Macs, 3/4 on larger ones.
-    share = 0.75 if ram_total > 36 * _GIB else 0.66
-    return [Gpu("apple", name, int(ram_total * share))]
+    return parse_system_profiler(_run(["system_profiler", "SPDisplaysDataType", "-json"], timeout=8.0), ram_total)
+
+
+# -- Vulkan: vulkaninfo --summary (devices any vendor's driver exposes; no memory sizes there) ------
+_VK_VENDORS = {"0x10de": "nvidia", "0x1002": "amd", "0x8086": "intel", "0x106b": "apple", "0x13b5": "arm",
+               "0x5143": "qualcomm"}
+
+
+def parse_vulkaninfo(out: str) -> list[Gpu]:
+    gpus, cur = [], None
+    for line in out.splitlines():
+        if re.match(r"^GPU\d+:\s*$", line.strip()):
+            cur = {}
+            gpus.append(cur)
+        elif cur is not None and "=" in line:
+            key, _, value = line.partition("=")
+            cur[key.strip()] = value.strip()
+    out_gpus, seen = [], set()
+    for d in gpus:
+        kind = d.get("deviceType", "")
+        if "GPU" not in kind or "VIRTUAL" in kind:  # llvmpipe / lavapipe are CPU devices
+            continue
+        key = (d.get("deviceName"), d.get("deviceUUID"))
+        if key in seen:  # some loaders list a device twice
+            continue
+        seen.add(key)
+        vendor = _VK_VENDORS.get(d.get("vendorID", "").lower(), d.get("vendorID", ""))
+        integrated = " (integrated)" if "INTEGRATED" in kind else ""
+        out_gpus.append(Gpu(vendor, d.get("deviceName", "GPU") + integrated, 0, "vulkan",
+                            d.get("driverInfo") or d.get("driverVersion", "")))
+    return out_gpus
+
+
+def vulkan_gpus() -> list[Gpu]:
+    return parse_vulkaninfo(_run(["vulkaninfo", "--summary"], timeout=5.0))
+
+
+def all_gpus(ram_total: int) -> list[Gpu]:
+    """Every GPU the vendor tools report; a Vulkan device is listed only when no vendor tool
+    already covers that vendor (the CUDA/ROCm/Metal path is the faster one there)."""
+    gpus = nvidia_gpus() + amd_gpus() + apple_gpus(ram_total)
+    covered = {g.vendor for g in gpus}
+    return gpus + [g for g in vulkan_gpus() if g.vendor not in covered]
 
 
 def detect(models_path: Path | None = None) -> Hardware:
@@ -171,7 +287,7 @@ def detect(models_path: Path | None = None) -> Hardware:
         probe = probe.parent  # the folder may not exist yet: measure the disk it will be on
     mem = psutil.virtual_memory()
     name, flags = cpu_flags()
-    gpus = nvidia_gpus() + amd_gpus() + apple_gpus(mem.total)
+    gpus = all_gpus(mem.total)
     return Hardware(
         os=platform.system(),
         arch=platform.machine(),

@@ -1,4 +1,4 @@
-"""`interpreter --local_models ...`: list, remove, verify, prune, path, import, download.
+"""`interpreter --local_models ...`: list, remove, verify, prune, path, import, download, catalog, bundle.
 
 Every command is also a plain function for Python use:
 
@@ -278,6 +278,14 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser("download", help="fetch a catalog model ('default' for the default one)")
     d.add_argument("model")
     sub.add_parser("catalog", help="the models we know, and how they would run here")
+    b = sub.add_parser("bundle", help="write an offline installer folder: wheels, models, installers")
+    b.add_argument("dir", help="the folder to write (new, or an older bundle to refresh)")
+    b.add_argument("models", nargs="*", help="catalog ids to include (default: the default model)")
+    b.add_argument("--no-models", action="store_true", help="wheels and installers only")
+    b.add_argument("--platform", help="pip platform tag of the target, e.g. manylinux_2_28_x86_64, win_amd64")
+    b.add_argument("--python-version", help="the target's Python, e.g. 3.12 (default: this one)")
+    b.add_argument("--extras", help="oi-local extras to include (default: local,server,safe,plots)")
+    b.add_argument("--llama-wheel", help="a llama-cpp-python wheel built for the target")
     return p
 
 
@@ -307,6 +315,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(download(args.model))
         elif args.cmd == "catalog":
             _print_catalog()
+        elif args.cmd == "bundle":
+            from oi_local.local import bundle
+
+            return bundle.main(args)
     except LLMError as e:
         print(f"Error: {e}", file=sys.stderr)
         return 1

@@ -1,7 +1,7 @@
 """Which catalog models run well on this machine, and with how much context.
 
 A model fits when its weights, the KV cache for the chosen context and llama.cpp's buffers fit
-in the memory it will run from (VRAM when a GPU can hold it, else RAM we may use without pushing
+in the memory it will run from (the free VRAM of the GPU llama.cpp offloads to when it can hold it, else RAM we may use without pushing
 the rest of the machine into swap). Among the ones that fit, code models come first, then the
 expected speed on this machine decides how large a model is still pleasant to use.
 """
@@ -23,7 +23,7 @@ GPU_CONTEXT_CAP = 32768
 # i.e. ~4.7 GB·tok/s per core; a machine's memory bandwidth caps it (~50 GB/s typical desktop).
 _CPU_GB_TOKENS_PER_CORE = 4.7
 _CPU_BANDWIDTH_GB = 50.0
-_GPU_BANDWIDTH_GB = {"cuda": 400.0, "rocm": 300.0, "metal": 150.0}
+_GPU_BANDWIDTH_GB = {"cuda": 400.0, "rocm": 300.0, "metal": 150.0, "vulkan": 200.0}
 PLEASANT_TOKENS_PER_SECOND = 8.0
 
 
@@ -81,9 +81,9 @@ def speed(entry: ModelEntry, hw: Hardware, device: str) -> float:
 def plan(entry: ModelEntry, hw: Hardware) -> Plan | None:
     """How `entry` would run here, or None if it does not fit at the minimum context."""
     options = []
-    if hw.gpus and hw.accelerator() != "cpu":
-        vram = int(max(g.vram_bytes for g in hw.gpus) * 0.9)
-        options.append(("gpu", vram))
+    gpu = hw.offload_gpu()
+    if gpu is not None:
+        options.append(("gpu", int(gpu.usable * 0.9)))
     options.append(("cpu", usable_ram(hw)))
     for device, memory in options:
         ctx = choose_context(entry.size_bytes, entry.kv_bytes_per_token, entry.context_length, memory, device == "gpu")
@@ -120,7 +120,7 @@ def recommend(hw: Hardware, catalog: list[ModelEntry] | None = None, limit: int 
 
 def context_for_file(size: int, kv_per_token: int, trained: int, hw: Hardware) -> tuple[int, int]:
     """(context, max_tokens) for a model that is not in the catalog (an imported GGUF, a server)."""
-    gpu = bool(hw.gpus) and hw.accelerator() != "cpu"
-    memory = int(max(g.vram_bytes for g in hw.gpus) * 0.9) if gpu else usable_ram(hw)
-    ctx = choose_context(size, kv_per_token, trained, memory, gpu) or MIN_CONTEXT
+    gpu = hw.offload_gpu()
+    memory = int(gpu.usable * 0.9) if gpu else usable_ram(hw)
+    ctx = choose_context(size, kv_per_token, trained, memory, gpu is not None) or MIN_CONTEXT
     return ctx, max_tokens_for(ctx)

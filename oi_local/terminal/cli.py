@@ -114,10 +114,10 @@ def _err(text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if "--local_models" in argv and {"-h", "--help"} & set(argv[argv.index("--local_models"):]):
-        from oi_local.local.manage import main as manage_main  # its own help, with every command
+    if "--local_models" in argv:  # the rest is manage's own command line: its --help, bundle DIR --platform TAG ...
+        from oi_local.local.manage import main as manage_main
 
-        return int(manage_main(["--help"]) or 0)
+        return int(manage_main(argv[argv.index("--local_models") + 1:]) or 0)
     args = build_parser().parse_args(argv)
     if args.version:
         print(f"oi-local {oi_local.__version__}")

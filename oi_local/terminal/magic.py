@@ -211,6 +211,7 @@ def _info(interp: Any, arg: str, say: Say) -> None:
         ("model", f"{llm.model or '(embedded default)'} [{llm.kind()}]"),
         ("api_base", llm.api_base or "-"),
         ("context_window", llm.effective_context_window()),
+        *([("gpu offload", _offload_info(llm))] if llm.kind() == "embedded" else []),
         ("max_tokens", llm.effective_max_tokens()),
         ("temperature", llm.temperature),
         ("function calling", llm.functions_enabled()),
@@ -229,6 +230,16 @@ def _info(interp: Any, arg: str, say: Say) -> None:
         ("profile", getattr(interp, "profile_path", None) or "-"),
     ]
     say("\n".join(f"{k:>18}: {v}" for k, v in rows))
+
+
+def _offload_info(llm: Any) -> str:
+    """What the loaded embedded model put on the GPU; before loading, what it will decide by."""
+    info = getattr(getattr(llm, "_backend", None), "_info", None) or {}
+    if "offload" in info:
+        return f"{info['offload']} (n_gpu_layers={info.get('n_gpu_layers')})"
+    if llm.n_gpu_layers is not None:
+        return f"n_gpu_layers={llm.n_gpu_layers} as set"
+    return "decided when the model loads: as many layers as the free VRAM holds (llm.n_gpu_layers overrides)"
 
 
 def _help(interp: Any, arg: str, say: Say) -> None:

@@ -86,6 +86,8 @@ class Worker:
         self.errors: deque[str] = deque(maxlen=8)  # llama.cpp error log lines, for load failures
         self.verbose = False
         self.n_threads = 0
+        self.n_gpu_layers = 0
+        self.offload = "CPU only"
         self._sampled: list[int] = []
         self._first_token_at = 0.0
         self._current: int | None = None  # the chat being served, for the abort callback
@@ -123,6 +125,15 @@ class Worker:
         self.extra_bufts_off = apply_cpu_workarounds(bool(req.get("force_off_extra_bufts")))
         self.n_threads = int(req.get("n_threads") or os.cpu_count() or 1)
         self.errors.clear()
+        import llama_cpp
+
+        layers = int(req.get("n_gpu_layers") or 0)
+        self.offload = str(req.get("offload_why") or "CPU only")
+        if layers and not llama_cpp.llama_supports_gpu_offload():
+            self.offload = (f"CPU only: this llama-cpp-python is a CPU build (wanted: {self.offload}); "
+                            "rebuild it for the GPU with installers/install.sh --accel cuda|rocm|metal|vulkan")
+            layers = 0
+        self.n_gpu_layers = layers
         try:
             llm = Llama(
                 model_path=req["path"],
@@ -130,6 +141,7 @@ class Worker:
                 n_threads=self.n_threads,
                 n_threads_batch=self.n_threads,
                 chat_format=req.get("chat_format"),
+                n_gpu_layers=layers,
                 verbose=self.verbose,
             )
         except Exception as e:
@@ -217,6 +229,8 @@ class Worker:
             "has_template": bool(template),
             "exact_count": self.formatter is not None,
             "extra_bufts_off": self.extra_bufts_off,
+            "n_gpu_layers": self.n_gpu_layers,
+            "offload": self.offload,
         }
 
     def chat(self, rid: int, req: dict[str, Any]) -> None:

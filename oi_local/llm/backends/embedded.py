@@ -195,8 +195,9 @@ class EmbeddedBackend:
     """Backend for a local GGUF file, run in a crash-isolated worker process started on first use."""
 
     def __init__(self, model_path: str | os.PathLike[str], n_ctx: int = 4096, n_threads: int | None = None,
-                 chat_format: str | None = None, verbose: bool = False) -> None:
+                 chat_format: str | None = None, verbose: bool = False, n_gpu_layers: int | None = None) -> None:
         self.model_path = Path(model_path).expanduser()
+        self.n_gpu_layers = n_gpu_layers  # None: as many as the free VRAM holds (oi_local.local.offload)
         self.n_ctx = n_ctx
         self.n_threads = n_threads or default_threads()
         self.chat_format = chat_format
@@ -227,6 +228,7 @@ class EmbeddedBackend:
             path = check_model_file(self.model_path)
             if importlib.util.find_spec("llama_cpp") is None:  # the worker runs this same Python
                 raise LLMError("The embedded back end needs llama-cpp-python: pip install 'oi-local[local]'")
+            layers, why = self._offload(path)
             w = _WorkerProcess(self.verbose)
             # Also at interpreter exit (finalize registers with atexit): no orphan outlives us.
             self._finalizer = weakref.finalize(self, _kill, w.proc)
@@ -234,7 +236,7 @@ class EmbeddedBackend:
             try:
                 msg = w.call("load", path=str(path), n_ctx=self.n_ctx, n_threads=self.n_threads,
                              chat_format=self.chat_format, verbose=self.verbose,
-                             force_off_extra_bufts=self._force_off_extra_bufts)
+                             force_off_extra_bufts=self._force_off_extra_bufts, n_gpu_layers=layers, offload_why=why)
             except _Dead as e:
                 self._force_off_extra_bufts = True
                 self._stop_worker()
@@ -248,6 +250,19 @@ class EmbeddedBackend:
                 raise LLMError(f"Cannot load {path}: not a valid GGUF model ({e})") from None
             self._info = {k: v for k, v in msg.items() if k not in ("id", "type")}
             return w
+
+    def _offload(self, path: Path) -> tuple[int, str]:
+        if self.n_gpu_layers is not None:
+            n = int(self.n_gpu_layers)
+            return n, f"n_gpu_layers={n} as set" + (" (all layers)" if n < 0 else "")
+        if self._force_off_extra_bufts:  # after a crash: the plainest path
+            return 0, "CPU only after a crash"
+        try:
+            from oi_local.local.offload import plan
+
+            return plan(path, self.n_ctx)
+        except Exception as e:  # noqa: BLE001 - detection must never stop the model from loading
+            return 0, f"GPU detection failed ({e}); CPU only"
 
     def _stop_worker(self) -> None:
         if self._finalizer is not None:
