@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from oi_local.compat2023 import Compat2023
 from oi_local.core.engine import Engine
 from oi_local.core.lmc import Message
 from oi_local.core.rules.destructive import destructive_request
 from oi_local.core.rules.turn import last_request
 
 
-class OpenInterpreter(Engine):
+class OpenInterpreter(Compat2023, Engine):
     def __init__(self, **settings: Any) -> None:
         self.conversation_history: bool = True
         self.conversation_filename: str | None = None
@@ -31,12 +32,17 @@ class OpenInterpreter(Engine):
         self._conversation_log: Any = None
         super().__init__(**settings)
 
-    def chat(self, message: Any = None, display: bool = True, stream: bool = False, blocking: bool = True) -> Any:
+    def chat(self, message: Any = None, display: bool = True, stream: bool = False, blocking: bool = True,
+             return_messages: bool = False) -> Any:
         """Send a message (str, LMC dict or list of LMC messages) and run the loop.
 
         Returns the new messages, or with stream=True a generator of LMC chunks.
         With no message and display on, starts an interactive chat in the terminal.
+        `return_messages=True` (2023 API) returns the whole conversation, for `load()`.
         """
+        if return_messages and not stream:
+            self.chat(message, display=display, blocking=blocking)
+            return list(self.messages)
         if isinstance(message, str) and message.lstrip().startswith("%"):
             from oi_local.terminal.magic import handle, is_command
 

@@ -235,6 +235,13 @@ class Computer(ComputerAPI):
             yield from self.after_run()
         yield {"role": "computer", "type": "console", "format": "active_line", "content": None}
 
+    def answer_input(self, text: str | None) -> None:
+        """Answer the running code's input() request (an `input_request` chunk); call it before
+        asking the run for its next chunk. Without an answer the code gets EOFError."""
+        lang = self._running
+        if lang is not None and hasattr(lang, "answer_input"):
+            lang.answer_input(text)
+
     @staticmethod
     def _expire(lang: Any, fired: list[bool]) -> None:
         if not fired:

@@ -59,6 +59,7 @@ class Engine:
         self.messages: list[Message] = []
         self.llm = Llm()
         self.computer = Computer()
+        self.llm.link_max_output(self.computer)  # the spec's llm.max_output is the same setting
         self.custom_instructions: str = ""
         self.auto_run: bool = False
         self.offline: bool = True
@@ -286,6 +287,10 @@ class Engine:
         # Well-known languages are always recognized as code, even when this computer lacks them,
         # so that the loop can tell the model which languages it has instead of ignoring the block.
         for alias, canonical in DEFAULT_ALIASES.items():
+            names.setdefault(alias, canonical)
+        from oi_local.computer.languages import known_names
+
+        for alias, canonical in known_names().items():  # R, PowerShell, ... where not installed
             names.setdefault(alias, canonical)
         return names
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator
 
+from oi_local.computer.languages import missing_note
 from oi_local.core.lmc import Message, chunk
 from oi_local.core.rules import Ask, hooks
 from oi_local.core.rules.destructive import destructive_request
@@ -88,8 +89,9 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
         if lang := language(turn, block):
             msg["format"] = lang
     if engine.computer.get_language(block.lang) is None:
-        _store_output(engine, f"Language {block.lang!r} is not available here. Available: {', '.join(engine.language_names())}.")
-        yield from _console_note(f"Language {block.lang!r} is not available here.")
+        note = missing_note(block.lang, engine.language_names())
+        _store_output(engine, note)
+        yield from _console_note(note)
         return NEXT, None
     for check in hooks(engine, "check"):
         verdict = check(turn, block)

@@ -29,6 +29,22 @@ LOCAL_PREFIXES = ("openai/", "ollama/", "ollama_chat/", "lm_studio/", "llamafile
 EMBEDDED_NAMES = ("", "local", "embedded", "default")
 
 
+# litellm providers that are not plain OpenAI-compatible servers: with one of these prefixes an
+# api_base is that provider's endpoint (an Azure deployment, a Hugging Face endpoint), so the request
+# must go through litellm, which speaks their protocols and auth.
+HOSTED_PROVIDERS = frozenset(
+    "azure azure_ai huggingface anthropic bedrock sagemaker vertex_ai gemini mistral cohere replicate "
+    "together_ai groq deepinfra anyscale perplexity fireworks_ai openrouter cloudflare baseten ai21 "
+    "nlp_cloud aleph_alpha palm databricks watsonx predibase clarifai voyage xai deepseek cerebras".split()
+)
+
+
+def hosted_provider(model: str) -> str | None:
+    """The litellm provider named by the model's prefix (`azure/my-deployment` -> azure), if any."""
+    prefix = model.split("/", 1)[0].lower() if "/" in model else ""
+    return prefix if prefix in HOSTED_PROVIDERS else None
+
+
 def is_local_url(url: str | None) -> bool:
     return bool(url) and bool(re.match(r"https?://(localhost|127\.|0\.0\.0\.0|\[::1\])", url or ""))
 
@@ -47,7 +63,8 @@ class Llm:
         self.supports_functions: bool | None = None  # None: decided by the back end
         self.supports_vision: bool = False
         self.execution_instructions: str | bool | None = None  # None: from the template set
-        self.max_output: int | None = None  # spec alias of interpreter.max_output
+        self._max_output: int | None = None  # spec alias of interpreter.max_output (see link_max_output)
+        self._output_owner: Any = None
         self.stop: list[str] | None = None
         self.n_threads: int | None = None
         self.n_gpu_layers: int | None = None  # embedded model: None = as many as the free VRAM holds
@@ -58,6 +75,22 @@ class Llm:
         self.last_finish_reason: str | None = None
         self.last_usage: dict[str, Any] = {}
         self.last_stats: dict[str, float] = {}
+
+    # --- llm.max_output: the spec puts it here too; the code output it limits is the computer's ---
+    def link_max_output(self, owner: Any) -> None:
+        """Make `llm.max_output` read and write `owner.max_output` (the engine's computer)."""
+        self._output_owner = owner
+
+    @property
+    def max_output(self) -> int | None:
+        return self._output_owner.max_output if self._output_owner is not None else self._max_output
+
+    @max_output.setter
+    def max_output(self, value: int | None) -> None:
+        if self._output_owner is not None and value is not None:
+            self._output_owner.max_output = int(value)
+        else:
+            self._max_output = value
 
     # --- the user-replaceable completions function (spec: language-models/custom-models) ---
     @property
@@ -77,7 +110,7 @@ class Llm:
         if self._completions is not None:
             return "function"
         model = (self.model or "").strip()
-        if self.api_base:
+        if self.api_base and hosted_provider(model) is None:
             return "server"
         if model.lower() in EMBEDDED_NAMES or model.endswith(".gguf") or _catalog_path(model) is not None:
             return "embedded"

@@ -90,8 +90,9 @@ def apply_args(interp: Any, args: argparse.Namespace) -> None:
     if args.max_output is not None:
         interp.max_output = args.max_output
     for flag in ("auto_run", "verbose", "loop", "multi_line", "speak_messages", "offline", "disable_telemetry"):
-        if getattr(args, flag, None):
-            setattr(interp, flag, True)
+        value = getattr(args, flag, None)
+        if value is not None:  # True when given; False when given as `--flag false`
+            setattr(interp, flag, bool(value))
     if args.custom_instructions is not None:
         interp.custom_instructions = args.custom_instructions
     if args.system_message is not None:
@@ -112,13 +113,43 @@ def _err(text: str) -> None:
     print(f"Error: {text}", file=sys.stderr, flush=True)
 
 
+_BOOL_WORDS = {"true": True, "false": False}
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """argparse, plus the docs' `--offline true` / `-y false` spelling of on/off flags: the word
+    after such a flag is its value, not the start of the message."""
+    parser = build_parser()
+    tokens = list(sys.argv[1:] if argv is None else argv)
+    switches = {opt: a.dest for a in parser._actions if isinstance(a, argparse._StoreTrueAction)
+                for opt in a.option_strings}
+    explicit: dict[str, bool] = {}
+    kept: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        kept.append(tok)
+        if tok == "--":
+            kept.extend(tokens[i + 1:])
+            break
+        word = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+        if tok in switches and word in _BOOL_WORDS:
+            explicit[switches[tok]] = _BOOL_WORDS[word]
+            i += 1
+        i += 1
+    args = parser.parse_args(kept)
+    for dest, value in explicit.items():
+        setattr(args, dest, value)
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if "--local_models" in argv:  # the rest is manage's own command line: its --help, bundle DIR --platform TAG ...
         from oi_local.local.manage import main as manage_main
 
         return int(manage_main(argv[argv.index("--local_models") + 1:]) or 0)
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     if args.version:
         print(f"oi-local {oi_local.__version__}")
         return 0
@@ -232,6 +263,13 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -
 
     # A person at the terminal is asked first; -y or a pipe fetch it at once (progress on stderr).
     if not ensure_model(interp, ask=sys.stdin.isatty() and not interp.auto_run):
+        return 1
+    from pathlib import Path
+
+    from oi_local.terminal.apikey import ensure_key
+
+    yaml_profile = interp.profile_path if (interp.profile_path or "").endswith((".yaml", ".yml")) else None
+    if not ensure_key(interp, interactive=sys.stdin.isatty(), profile=Path(yaml_profile) if yaml_profile else None):
         return 1
     from oi_local.computer.api.errors import ComputerAPIError, FailSafeStop
 

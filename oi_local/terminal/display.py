@@ -143,6 +143,8 @@ class Display:
                 self._write_dim(f"(exit code {code})\n")
             self._code, self._confirmed = "", False
             self._spin()
+        elif fmt == "input_request":
+            self._answer_input(str(c.get("content") or ""))
         elif fmt == "active_line":
             line = c.get("content")
             try:
@@ -160,6 +162,23 @@ class Display:
                     self._write_dim(c["content"])
             else:
                 self._write(c["content"])
+
+    def _answer_input(self, prompt: str) -> None:
+        """The running code called input(prompt): the person answers here (the code's output so
+        far stays on screen); no terminal to ask -> no answer, and the code gets EOFError."""
+        running = self._live_kind == "run"
+        if running:
+            self._stop_live()
+            shown = self._output[: len(self._output) - len(prompt)] if prompt and self._output.endswith(prompt) else self._output
+            if shown.strip():
+                self._write(shown if shown.endswith("\n") else shown + "\n")
+        else:
+            self._newline()
+        answer = self._ask(prompt)
+        self.interp.computer.answer_input(None if answer is None else answer.rstrip("\r\n"))
+        if running:
+            self._output = ""  # shown above; the run view goes on with what comes next
+            self._start_live("run", self._run_view(), transient=True)
 
     def approve(self, code_msg: Message) -> Any:
         """Ask before running code: y runs, n skips, e edits first (then asks again about the edit)."""

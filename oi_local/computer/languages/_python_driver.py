@@ -66,10 +66,30 @@ def _oi_main():
         sys.stdout.write(repr(value) + "\n")
         builtins._ = value
 
-    def no_input(prompt=""):
-        raise EOFError(
-            "input() is not available: code runs without a keyboard. Put the values in the code instead."
-        )
+    def ask_input(prompt=""):
+        # The parent asks the person at the terminal (if any) and answers with "A<len>\n<text>",
+        # or "A-1\n" when no one can answer. The "A" keeps a late answer from being read as a cell.
+        import json
+
+        prompt = str(prompt)
+        if prompt:
+            sys.stdout.write(prompt)
+        send(b"Q" + json.dumps(prompt).encode() + b"\n")
+        n = read_answer()
+        if n < 0:
+            raise EOFError(
+                "input() has no one to answer it: code runs without a person at the keyboard here. "
+                "Put the values in the code instead."
+            )
+        answer = cmd.read(n).decode("utf-8", "surrogateescape")
+        sys.stdout.write(answer + "\n")  # as a terminal echoes what was typed
+        return answer
+
+    def read_answer():
+        header = cmd.readline()
+        if not header:
+            os._exit(0)  # the parent is gone
+        return int(header[1:])
 
     # Active lines: only the cell's own top-level code object is traced. The global trace
     # function becomes the C builtin getattr (getattr(frame, "call", None) -> None) once the cell
@@ -273,9 +293,9 @@ def _oi_main():
         return status
 
     driver_codes = {  # frames left out of tracebacks
-        f.__code__ for f in (no_input, on_sigint, run_code, run_cell, show, emit_figures, emit_image, stop_tracing, displayhook)
+        f.__code__ for f in (ask_input, read_answer, on_sigint, run_code, run_cell, show, emit_figures, emit_image, stop_tracing, displayhook)
     }
-    builtins.input = no_input
+    builtins.input = ask_input
     sys.displayhook = displayhook
     sys.meta_path.insert(0, PyplotHook())
     signal.signal(signal.SIGINT, on_sigint)
@@ -284,6 +304,11 @@ def _oi_main():
         header = cmd.readline()
         if not header:
             os._exit(0)  # the parent is gone
+        if header.startswith(b"A"):  # an answer to an input() that was interrupted: drop it
+            n = int(header[1:])
+            if n > 0:
+                cmd.read(n)
+            continue
         busy = True
         src = cmd.read(int(header)).decode("utf-8", "surrogateescape")
         try:

@@ -140,6 +140,7 @@ class SubprocessLanguage:
         self.last_exit_code: int | None = None
         self.last_interrupted = False
         self.last_timed_out = False
+        self.input_answer: str | None = None
 
     # ----- hooks for subclasses -----
     def _argv(self, cmd_fd: int, ctl_fd: int) -> list[str]:
@@ -427,6 +428,8 @@ class SubprocessLanguage:
                 except OSError:
                     pass
                 yield {"type": "image", "format": "base64.png", "content": line[1:].decode("ascii")}
+            elif kind == b"Q":
+                yield from self._ask(line[1:])
             elif kind == b"D":
                 yield from self._read_output(once=False)  # everything the run printed is in the pipe
                 yield from self._flush_decoder()
@@ -436,6 +439,29 @@ class SubprocessLanguage:
                 self._busy = False
                 self._ctlbuf = b""
                 return
+
+    def _ask(self, raw: bytes) -> Iterator[LMC]:
+        """The code called input(): hand the question to whoever consumes the run, who may answer
+        with `answer_input()` before asking for the next chunk; no answer -> EOFError in the code."""
+        import json
+
+        yield from self._read_output(once=False)  # what was printed before the question comes first
+        yield from self._flush_decoder()
+        self.input_answer = None
+        asked = time.monotonic()
+        yield {"type": "console", "format": "input_request", "content": json.loads(raw.decode() or '""')}
+        if self._deadline is not None:  # time spent waiting for a person is not the code's time
+            self._deadline += time.monotonic() - asked
+        answer, self.input_answer = self.input_answer, None
+        data = b"A-1\n" if answer is None else answer.encode("utf-8", "surrogateescape")
+        try:
+            self._send(data if answer is None else b"A%d\n" % len(data) + data)
+        except OSError:
+            pass
+
+    def answer_input(self, text: str | None) -> None:
+        """The answer to the pending input() request (None: no one can answer)."""
+        self.input_answer = text
 
     def _exit_message(self, rc: int, had: str = "") -> str:
         how = f"exited with code {rc}" if rc >= 0 else f"was killed by signal {_signal_name(-rc)}"

@@ -4,7 +4,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .base import SubprocessLanguage
+from typing import Iterator
+
+from .base import LMC, SubprocessLanguage
+from .ipython_lines import translate
 
 _DRIVER = (Path(__file__).with_name("_python_driver.py")).read_text(encoding="utf-8")
 
@@ -16,6 +19,10 @@ class Python(SubprocessLanguage):
 
     name = "python"
     aliases = ["py", "python3", "ipython"]
+
+    def run(self, code: str, deadline: float | None = None) -> Iterator[LMC]:
+        # `!pip install x`, `%cd dir`: notebook lines run as IPython runs them (ipython_lines.py).
+        return super().run(translate(code), deadline)
 
     def _argv(self, cmd_fd: int, ctl_fd: int) -> list[str]:
         # -c (not a file path) so the driver's folder never lands on the code's sys.path.
