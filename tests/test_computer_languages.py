@@ -182,7 +182,7 @@ def test_output_streams_before_the_run_ends(computer, lang):
 
 
 STDIN = {
-    "python": ("name = input('Your name? ')", "input() is not available: code runs without a keyboard"),
+    "python": ("name = input('Your name? ')", "input() has no one to answer it: code runs without a person at the keyboard"),
     "shell": ('read x\necho "got [$x]"', "read: no input available: code runs without a keyboard"),
     "javascript": ("const s = require('fs').readFileSync(0, 'utf8'); console.log('stdin: [' + s + ']')", "stdin: []"),
 }

@@ -32,7 +32,7 @@ def test_input_in_generated_code_asks_the_person_at_the_terminal(tmux_ok, tmp_pa
     try:
         t.wait_for(PROMPT)
         t.send("ask me something")
-        t.wait_for(r"What is your name\? *$", timeout=30)
+        t.wait_for(r"(?m)^What is your name\? *$", timeout=30)
         t.send("ada lovelace")
         screen = t.wait_for(r"Hello, ADA LOVELACE", timeout=30)
         assert "EOFError" not in screen

@@ -17,7 +17,10 @@ def missing_key_names(llm: Any) -> list[str]:
         found = import_litellm().validate_environment(model=llm.model or "", api_base=llm.api_base)
     except Exception:  # noqa: BLE001 - an unknown provider: let the request itself say what is wrong
         return []
-    return [] if found.get("keys_in_environment") else list(found.get("missing_keys") or [])
+    if found.get("keys_in_environment"):
+        return []
+    # litellm also lists settings that are not secrets (AZURE_API_VERSION, AZURE_API_BASE)
+    return [k for k in found.get("missing_keys") or [] if "KEY" in k or "TOKEN" in k]
 
 
 def ensure_key(interp: Any, interactive: bool, profile: Path | None = None) -> bool:
