@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from oi_local.llm.backends.embedded import EmbeddedBackend, default_threads  # noqa: E402
-from oi_local.llm.backends.llama_safety import apply_cpu_workarounds  # noqa: E402
+from oi_local.local.llama_safety import apply_cpu_workarounds  # noqa: E402
 
 MESSAGES = [
     {"role": "system", "content": "You are a helpful assistant."},

@@ -111,7 +111,7 @@ def test_provider_prefixed_model_and_bare_api_base(server: RunningServer) -> Non
 
 def _embedded_prompt_tokens(model_path: Path, messages: list[dict[str, str]]) -> int:
     """The truth: the model's own chat template rendered and tokenized in-process by llama.cpp."""
-    from oi_local.llm.backends.llama_safety import apply_cpu_workarounds
+    from oi_local.local.llama_safety import apply_cpu_workarounds
 
     apply_cpu_workarounds()
     import llama_cpp

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from oi_local.settings import Checked
+
 from .api import ComputerAPI
 from .languages import DEFAULT_LANGUAGES, SubprocessLanguage
 
@@ -33,10 +35,12 @@ def _out(text: str) -> LMC:
     return {"role": "computer", "type": "console", "format": "output", "content": text}
 
 
-class Computer(ComputerAPI):
+class Computer(Checked, ComputerAPI):
     """Runs code. `languages` holds language CLASSES; each Computer makes its own instance of a
     class on first use, so two Computers never share a process. The Computer API parts
     (`display`, `mouse`, ...) come from ComputerAPI, built on first use."""
+
+    _settings_prefix = "computer."
 
     def __init__(self) -> None:
         self._languages: list[Any] = list(DEFAULT_LANGUAGES)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
 
 
 class BudgetExceeded(LLMError):
@@ -15,7 +15,7 @@ class BudgetExceeded(LLMError):
 
 
 def is_free(llm: Any) -> bool:
-    return llm.is_local() or (llm.kind() == "function" and not (llm.model or "").strip())
+    return llm.is_free()
 
 
 def price(llm: Any, prompt_tokens: int, completion_tokens: int) -> float | None:

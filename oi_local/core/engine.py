@@ -15,6 +15,7 @@ from oi_local.core.loop import Approver, respond
 from oi_local.core.prompts import fill, load_template_set
 from oi_local.core.rules.base import Addition
 from oi_local.llm.llm import EXECUTE_TOOL, Llm, parse_tool_arguments
+from oi_local.settings import Checked
 
 _UNSET = object()
 
@@ -38,7 +39,7 @@ class _TemplateSetting:
         obj.__dict__["_t_" + self.name] = value
 
 
-class Engine:
+class Engine(Checked):  # assignments to settings are type-checked (oi_local/settings.py)
     system_message = _TemplateSetting()
     user_message_template = _TemplateSetting()
     always_apply_user_message_template = _TemplateSetting()
@@ -112,7 +113,7 @@ class Engine:
         # A user's own completions function gets the spec's plain prompts: it may be any model.
         name = self.template or ("small" if self.llm.is_local() else "large")
         base = load_template_set(name)
-        if self.template is not None or self.llm.kind() in ("function", "hosted"):
+        if self.template is not None or not self.llm.capabilities().family_prompts:
             return base  # a set the user chose, or a model whose family we do not manage
         try:  # the model family's own adjustments (templates/families/), e.g. who sends code output
             from oi_local.local.families import prompt_overrides
@@ -210,7 +211,7 @@ class Engine:
 
     def stop_strings(self) -> list[str] | None:
         """The user's `llm.stop`, else the model family's (local models only)."""
-        if self.llm.stop is not None or self.llm.kind() not in ("embedded", "server"):
+        if self.llm.stop is not None or not self.llm.capabilities().family_prompts:
             return self.llm.stop
         try:
             from oi_local.local.families import stop_strings
@@ -222,7 +223,7 @@ class Engine:
     def _token_counter(self) -> TokenCounter:
         backend_key = (self.llm.kind(), self.llm.model, self.llm.api_base, id(self.llm._completions))
         if self._counter is None or self._counter[0] != backend_key:
-            self._counter = (backend_key, TokenCounter(self.llm.count_tokens if self.llm.kind() != "function" else None))
+            self._counter = (backend_key, TokenCounter(self.llm.count_tokens if self.llm.capabilities().counts_tokens else None))
         return self._counter[1]
 
     # --- one model reply as LMC chunks ---

@@ -5,9 +5,13 @@ import inspect
 import json
 import re
 import time
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from oi_local.llm.backends.base import Backend, LLMError
+from oi_local.settings import Checked
+
+if TYPE_CHECKING:  # pragma: no cover
+    from oi_local.llm.backends import Kind
 
 EXECUTE_TOOL = {
     "type": "function",
@@ -49,8 +53,10 @@ def is_local_url(url: str | None) -> bool:
     return bool(url) and bool(re.match(r"https?://(localhost|127\.|0\.0\.0\.0|\[::1\])", url or ""))
 
 
-class Llm:
+class Llm(Checked):
     """Settings of the language model, as in the spec (`interpreter.llm.*`)."""
+
+    _settings_prefix = "llm."
 
     def __init__(self) -> None:
         self.model: str | None = None  # None: the embedded default model
@@ -160,27 +166,19 @@ class Llm:
         return self._backend
 
     def _make_backend(self, k: str) -> Backend:
-        if k == "function":
-            from oi_local.llm.backends.function import FunctionBackend
+        from oi_local.llm.backends import KINDS
 
-            return FunctionBackend(self._completions)
-        if k == "embedded":
-            from oi_local.llm.backends.embedded import EmbeddedBackend
+        return KINDS[k].build(self)
 
-            return EmbeddedBackend(resolve_embedded_model(self.model), n_ctx=self.effective_context_window(), n_threads=self.n_threads,
-                                   n_gpu_layers=self.n_gpu_layers)
-        if k == "server":
-            from oi_local.llm.backends.openai_compat import OpenAICompatibleBackend
+    def capabilities(self) -> "Kind":
+        """What this configuration's back end can do (llm/backends/__init__.py)."""
+        from oi_local.llm.backends import KINDS
 
-            if (self.model or "").startswith(("ollama/", "ollama_chat/")):  # num_ctx = our budget
-                from oi_local.local.ollama_backend import OllamaBackend
+        return KINDS[self.kind()]
 
-                return OllamaBackend(self.server_base() or "", self.effective_context_window(), api_key=self.api_key,
-                                     model=self.model or "local", api_version=self.api_version)
-            return OpenAICompatibleBackend(self.server_base() or "", api_key=self.api_key, model=self.model or "local", api_version=self.api_version)
-        from oi_local.llm.backends.litellm_backend import LiteLLMBackend
-
-        return LiteLLMBackend(self.model or "", api_key=self.api_key, api_base=self.api_base, api_version=self.api_version)
+    def is_free(self) -> bool:
+        """Costs nothing per token: a local model, or the user's own function that names no model."""
+        return self.is_local() or (self.kind() == "function" and not (self.model or "").strip())
 
     def count_tokens(self, messages: list[dict[str, Any]]) -> int | None:
         if self._completions is not None:

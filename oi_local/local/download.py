@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from oi_local._paths import models_dir
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
 
 if TYPE_CHECKING:
     from oi_local.local.models import ModelEntry, Progress

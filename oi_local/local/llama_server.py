@@ -21,7 +21,7 @@ from collections import deque
 from pathlib import Path
 from typing import Sequence
 
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
 
 _PARENT_ENV = "OI_LOCAL_SERVER_PARENT_PID"
 _LOG_ENV = "OI_LOCAL_SERVER_LOG"
@@ -46,7 +46,7 @@ def _exit_when_orphaned(parent_pid: int, log_path: str | None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from oi_local.llm.backends.llama_safety import apply_cpu_workarounds
+    from oi_local.local.llama_safety import apply_cpu_workarounds
 
     apply_cpu_workarounds()
     parent = os.environ.get(_PARENT_ENV)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from oi_local._paths import models_dir
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
 from oi_local.local import store
 
 _MODEL_SUFFIXES = (".gguf", ".llamafile")
@@ -127,7 +127,7 @@ def check_loads(p: Path, timeout: float = 180.0) -> None:
     read_metadata(p)  # quick, clear error for non-GGUF and truncated headers
     code = (
         "import sys\n"
-        "from oi_local.llm.backends.llama_safety import apply_cpu_workarounds\n"
+        "from oi_local.local.llama_safety import apply_cpu_workarounds\n"
         "apply_cpu_workarounds()\n"
         "import llama_cpp\n"
         "llm = llama_cpp.Llama(model_path=sys.argv[1], n_ctx=256, n_gpu_layers=0, verbose=False)\n"

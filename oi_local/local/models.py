@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from oi_local._paths import bundled, models_dir
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
 
 # progress(stage, done_bytes, total_bytes): stage is a short human label ("downloading x==1").
 Progress = Callable[[str, int, int], None]

@@ -12,13 +12,30 @@ import os
 import shutil
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from oi_local._paths import models_dir
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
+
+def normalize_api_base(api_base: str) -> str:
+    """Accept what users type: no scheme, a trailing slash or space, or a bare host:port.
+
+    A bare `http://localhost:11434` (the spec's Ollama example) gets `/v1`, which is where every
+    OpenAI-compatible server we target serves the API.
+    """
+    base = api_base.strip().rstrip("/")
+    if not base:
+        raise LLMError("api_base is empty: set it to the server's URL, e.g. http://localhost:8080/v1")
+    if "://" not in base:
+        base = "http://" + base
+    if urlsplit(base).path in ("", "/"):
+        base += "/v1"
+    return base
+
 
 # The ports each tool listens on out of the box.
 LLAMA_CPP_PORT = 8080  # llama-server and llamafile

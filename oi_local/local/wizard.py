@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
 from oi_local.local.sizes import size as _size
 
 _GIB = 1024 ** 3
@@ -276,8 +276,7 @@ def _finish(picked: str, hw: Any, by_key: dict[str, Any]) -> dict[str, Any] | No
         provider = "llama-server-running" if key == "llama-server" else key
         return remote_settings(provider, prov.url, model) if model else None
     if picked == "url":
-        from oi_local.llm.backends.openai_compat import normalize_api_base
-        from oi_local.local.providers import openai_models
+        from oi_local.local.providers import normalize_api_base, openai_models
 
         url = questionary.text("Server URL (e.g. http://localhost:8000/v1):").ask()
         if not url:

@@ -113,8 +113,7 @@ def build_app(server: "Server") -> FastAPI:
             target = _settings_target(server, request)
         except settings_mod.SettingsError as e:
             return _error(e.status, str(e))
-        names = sorted(set(settings_mod.HARMLESS) | set(settings_mod.PRIVILEGED) - settings_mod.SECRET)
-        return JSONResponse({n: settings_mod.read(target, n) for n in names})
+        return JSONResponse({n: settings_mod.read(target, n) for n in settings_mod.readable()})
 
     @app.get("/settings/{name}")
     async def get_setting(name: str, request: Request) -> JSONResponse:

@@ -14,11 +14,10 @@ import threading
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from oi_local.interpreter import OpenInterpreter
+from oi_local.server.bridge import Failed, Stream
 
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.server.server import Server
-
-_DONE = object()
 
 
 class AsyncInterpreter(OpenInterpreter):
@@ -46,8 +45,6 @@ class AsyncInterpreter(OpenInterpreter):
         """Stream LMC chunks for `message`. Code runs when auto_run is on or `approve(code_message)`
         returns "run"; otherwise it is declined. Leaving the loop early stops the turn."""
         self._start(message)
-        loop = asyncio.get_running_loop()
-        q: asyncio.Queue[Any] = asyncio.Queue()
         cancel = self._cancel = threading.Event()
 
         def decide(code_msg: dict[str, Any]) -> Any:
@@ -57,41 +54,17 @@ class AsyncInterpreter(OpenInterpreter):
                 return "run"
             return approve(code_msg) if approve is not None else "skip"
 
-        def put(item: Any) -> None:
-            try:
-                loop.call_soon_threadsafe(q.put_nowait, item)
-            except RuntimeError:
-                pass
-
-        def work() -> None:
-            try:
-                gen = self.respond(decide)
-                try:
-                    for c in gen:
-                        put(c)
-                        if cancel.is_set():
-                            break
-                finally:
-                    gen.close()
-            except BaseException as e:
-                put(e)
-            finally:
-                put(_DONE)
-
-        thread = threading.Thread(target=work, name="oi-async-chat", daemon=True)
-        thread.start()
+        stream = Stream(lambda: self.respond(decide), cancel, "oi-async-chat")
         try:
-            while True:
-                item = await q.get()
-                if item is _DONE:
-                    return
-                if isinstance(item, BaseException):
-                    raise item
+            async for item in stream:
+                if isinstance(item, Failed):
+                    raise item.error
                 yield item
         finally:
-            if thread.is_alive():
+            stream.close()
+            if stream.thread.is_alive():
                 self.stop()
-                await asyncio.to_thread(thread.join, 30)
+                await asyncio.to_thread(stream.thread.join, 30)
 
     def stop(self) -> None:
         """Stop the running turn of `achat()` (generation and code)."""

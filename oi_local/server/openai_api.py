@@ -6,7 +6,6 @@ prose, fenced code, and the code's output. Code runs only when the server's auto
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 import time
@@ -16,15 +15,10 @@ from typing import TYPE_CHECKING, Any, AsyncIterator
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from oi_local.server.bridge import Failed, Stream
+
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.server.server import Server
-
-_DONE = object()
-
-
-class _Failed:
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
 
 
 def to_history(messages: Any) -> tuple[list[dict[str, Any]], str]:
@@ -156,9 +150,9 @@ def _apply_request_params(interp: Any, body: dict[str, Any]) -> None:
                       ("max_completion_tokens", "llm.max_tokens")):
         if body.get(key) is not None:
             try:
-                s.apply(interp, {name: s.HARMLESS[name](body[key])})
+                s.apply(interp, {name: s.check_open(name, body[key])})
             except ValueError as e:
-                raise ValueError(f"{key}: {e}") from None
+                raise ValueError(f"{key}: {str(e).split(': ', 1)[-1]}") from None
 
 
 class _ReplyError(Exception):
@@ -170,43 +164,16 @@ async def _reply_text(server: "Server", interp: Any) -> AsyncIterator[str]:
     from oi_local.server.session import _describe
     from oi_local.server.spawn import release
 
-    loop = asyncio.get_running_loop()
-    q: asyncio.Queue[Any] = asyncio.Queue()
     cancel = threading.Event()
-
-    def put(item: Any) -> None:
-        try:
-            loop.call_soon_threadsafe(q.put_nowait, item)
-        except RuntimeError:
-            pass
 
     def approve(code_msg: dict[str, Any]) -> Any:
         return "run" if interp.auto_run and not cancel.is_set() else "skip"
 
-    def work() -> None:
-        try:
-            gen = interp.respond(approve)
-            try:
-                for c in gen:
-                    put(c)
-                    if cancel.is_set():
-                        break
-            finally:
-                gen.close()
-        except BaseException as e:  # reported to the client, never lost
-            put(_Failed(e))
-        finally:
-            put(_DONE)
-
-    thread = threading.Thread(target=work, name="oi-openai-request", daemon=True)
-    thread.start()
+    stream = Stream(lambda: interp.respond(approve), cancel, "oi-openai-request")
     renderer = Renderer()
     try:
-        while True:
-            item = await q.get()
-            if item is _DONE:
-                break
-            if isinstance(item, _Failed):
+        async for item in stream:
+            if isinstance(item, Failed):  # reported to the client, never lost
                 raise _ReplyError(_describe(item.error).splitlines()[-1])
             if item.get("type") == "confirmation" and not interp.auto_run:
                 yield "\n(The code was not run: auto_run is off on this server.)\n"
@@ -215,10 +182,10 @@ async def _reply_text(server: "Server", interp: Any) -> AsyncIterator[str]:
             if text:
                 yield text
     finally:
-        cancel.set()  # the client left (or we are done): stop what runs, then clean up
+        stream.close()  # the client left (or we are done): stop what runs, then clean up
         interp.computer.stop()
         # Not awaited: this may run while the request task is being cancelled.
-        threading.Thread(target=_finish, args=(thread, interp, release), name="oi-openai-cleanup", daemon=True).start()
+        threading.Thread(target=_finish, args=(stream.thread, interp, release), name="oi-openai-cleanup", daemon=True).start()
 
 
 def _finish(thread: threading.Thread, interp: Any, release: Any) -> None:

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from oi_local.server import bridge
 from oi_local.server.config import ServerConfig
 
 COMPLETE = {"role": "server", "type": "status", "content": "complete"}
@@ -255,47 +256,20 @@ class Session:
             raise ClientError("empty user message")
         self.stop_flag.clear()
         self._running = True
-        self.turn = threading.Thread(target=self._turn, args=(parts,), name=f"oi-session-{self.id}", daemon=True)
-        self.turn.start()
-
-    def _turn(self, parts: list[dict[str, Any]]) -> None:
         interp = self.interp
-        after_code = reviewed = False  # between a code block's end and its confirmation
-        note: list[str] = []
-        try:
+
+        def turn() -> Any:
             interp.messages.extend(parts)
-            gen = interp.respond(self._approve)
-            try:
-                for c in gen:
-                    typ = c.get("type")
-                    if typ == "code" and c.get("end"):
-                        after_code, reviewed, note = True, False, []
-                    elif after_code and typ == "console" and c.get("format") == "output":
-                        note.append(c.get("content") or "")
-                    elif after_code and typ == "console" and c.get("end"):
-                        self.emit(c)
-                        reviewed = self._review_message("".join(note)) or reviewed
-                        note = []
-                        continue
-                    elif typ == "confirmation":
-                        if after_code and not reviewed and (getattr(interp, "safe_mode", "off") or "off") != "off":
-                            self.emit({"role": "assistant", "type": "review", "content": "<SAFE>"})
-                        after_code = False
-                        self._show(c)
-                    elif typ != "console":
-                        after_code = False
-                    self.emit(c)
-                    if self.stop_flag.is_set():
-                        break
-            finally:
-                gen.close()
-        except Exception as e:
-            self.emit(server_error(_describe(e)))
-        finally:
-            with self._lock:
-                self._pending = self._shown = None
-            self._running = False  # before 'complete': a client may send its next message at once
-            self.emit(COMPLETE)
+            return interp.respond(self._approve)
+
+        self.turn = bridge.start(turn, self.stop_flag, f"oi-session-{self.id}", each=_Relay(self).each,
+                                 failed=lambda e: self.emit(server_error(_describe(e))), done=self._turn_done)
+
+    def _turn_done(self) -> None:
+        with self._lock:
+            self._pending = self._shown = None
+        self._running = False  # before 'complete': a client may send its next message at once
+        self.emit(COMPLETE)
 
     def _review_message(self, text: str) -> bool:
         """The loop reviews code (core/loop.py calls computer.safety.review) and puts what the
@@ -368,6 +342,38 @@ class Session:
         release(self.interp)
 
 
+class _Relay:
+    """Sends one turn's chunks to the client, with the documented review messages: what the
+    safety review said (a console note between a code block's end and its confirmation) also goes
+    out as a `review` message, and `<SAFE>` when safe mode found nothing."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.after_code = self.reviewed = False  # between a code block's end and its confirmation
+        self.note: list[str] = []
+
+    def each(self, c: dict[str, Any]) -> None:
+        s = self.session
+        typ = c.get("type")
+        if typ == "code" and c.get("end"):
+            self.after_code, self.reviewed, self.note = True, False, []
+        elif self.after_code and typ == "console" and c.get("format") == "output":
+            self.note.append(c.get("content") or "")
+        elif self.after_code and typ == "console" and c.get("end"):
+            s.emit(c)
+            self.reviewed = s._review_message("".join(self.note)) or self.reviewed
+            self.note = []
+            return
+        elif typ == "confirmation":
+            if self.after_code and not self.reviewed and (getattr(s.interp, "safe_mode", "off") or "off") != "off":
+                s.emit({"role": "assistant", "type": "review", "content": "<SAFE>"})
+            self.after_code = False
+            s._show(c)
+        elif typ != "console":
+            self.after_code = False
+        s.emit(c)
+
+
 def _looks_like_path(text: str) -> bool:
     return len(text) < 1024 and ("/" in text or "." in text[-6:])
 
@@ -379,7 +385,7 @@ def _max_upload() -> int:
 
 
 def _describe(e: BaseException) -> str:
-    from oi_local.llm.backends.base import LLMError
+    from oi_local.errors import LLMError
 
     if isinstance(e, LLMError):
         return str(e)

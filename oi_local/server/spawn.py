@@ -10,10 +10,7 @@ import copy
 from typing import Any
 
 from oi_local.core.engine import Engine
-
-_OWN = {"messages", "llm", "computer", "_counter", "last_trim", "_server", "_shared_backend"}
-_LLM_SKIP = {"_backend", "_backend_key", "last_finish_reason", "last_usage", "last_stats"}
-_COMPUTER_SKIP = {"_instances", "_running", "_stop_requested", "_run_id", "last_result"}
+from oi_local.settings import copy_into
 
 
 def _copy(value: Any) -> Any:
@@ -28,20 +25,12 @@ def spawn(template: Engine) -> Any:
     from oi_local.interpreter import OpenInterpreter
 
     interp = OpenInterpreter()
-    for key, value in template.__dict__.items():
-        if key not in _OWN:
-            interp.__dict__[key] = _copy(value)
+    # The settings (oi_local/settings.py), as the template stores them; languages are classes or
+    # the user's instances, shared like functions.
+    copy_into(template, interp, lambda key, v: list(v) if key == "computer.languages" else v if callable(v) else _copy(v))
     interp.messages = _copy(template.messages)
-    for key, value in template.llm.__dict__.items():
-        if key not in _LLM_SKIP:
-            interp.llm.__dict__[key] = value if callable(value) else _copy(value)
-    for key, value in template.computer.__dict__.items():
-        if key == "_languages":
-            interp.computer.__dict__[key] = list(value)
-        elif key not in _COMPUTER_SKIP:
-            interp.computer.__dict__[key] = _copy(value)
     interp._shared_backend = None
-    if template.llm.kind() == "embedded":
+    if template.llm.capabilities().shared:
         try:
             backend = template.llm.backend()
         except Exception:

@@ -88,7 +88,7 @@ def _counting_presses(presses: list[float]) -> Iterator[None]:
 
 
 def interactive_chat(interp: Any, reader: Any = None, say: Callable[[str], None] | None = None) -> None:
-    from oi_local.llm.backends.base import LLMError
+    from oi_local.errors import LLMError
     from oi_local.terminal.magic import handle, is_magic
 
     say = say or (lambda s: print(s, flush=True))

@@ -17,6 +17,20 @@ import oi_local
 NOT_YET = "{flag} is not available yet in oi-local."
 
 
+def typed(key: str) -> Any:
+    """An argparse `type` that checks a flag's value against its setting (oi_local/settings.py)."""
+    def convert(text: str) -> Any:
+        from oi_local.settings import BY_KEY, SettingError
+
+        try:
+            return BY_KEY[key].check(text)
+        except SettingError as e:
+            raise argparse.ArgumentTypeError(str(e).split(": ", 1)[-1]) from None
+
+    convert.__name__ = key
+    return convert
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="interpreter",
@@ -29,10 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("-f", "--fast", action="store_true", default=None, help="quicker, shorter replies (the bundled 'fast' profile)")
     g.add_argument("-l", "--local", action="store_true", default=None, help="choose a local model (remembered in the default profile)")
     g.add_argument("--pick", action="store_true", default=None, help="with --local: ask again instead of using the remembered choice")
-    g.add_argument("-t", "--temperature", type=float, help="sampling temperature (default 0)")
-    g.add_argument("-c", "--context_window", type=int, help="context window in tokens")
-    g.add_argument("-x", "--max_tokens", type=int, help="most tokens the model may write per reply")
-    g.add_argument("-xo", "--max_output", type=int, help="most characters of code output kept (head and tail)")
+    g.add_argument("-t", "--temperature", type=typed("llm.temperature"), help="sampling temperature (default 0)")
+    g.add_argument("-c", "--context_window", type=typed("llm.context_window"), help="context window in tokens")
+    g.add_argument("-x", "--max_tokens", type=typed("llm.max_tokens"), help="most tokens the model may write per reply")
+    g.add_argument("-xo", "--max_output", type=typed("max_output"), help="most characters of code output kept (head and tail)")
     g.add_argument("-ab", "--api_base", help="base URL of an OpenAI-compatible server (Ollama, LM Studio, Jan, llamafile, llama.cpp)")
     g.add_argument("-ak", "--api_key", help="API key for the model server or hosted provider")
     g.add_argument("-av", "--api_version", help="API version (Azure and similar)")
@@ -49,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("-y", "--auto_run", action="store_true", default=None, help="run code without asking")
     b.add_argument("--loop", action="store_true", default=None, help="keep working until the model says the task is done or impossible")
     b.add_argument("-v", "--verbose", action="store_true", default=None, help="show timings, tokens/s, token counts and what was trimmed")
-    b.add_argument("-b", "--max_budget", type=float, help="most USD to spend on hosted models this session (local models cost 0)")
+    b.add_argument("-b", "--max_budget", type=typed("max_budget"), help="most USD to spend on hosted models this session (local models cost 0)")
     b.add_argument("-ml", "--multi_line", action="store_true", default=None, help="multi-line input: Enter adds a line, Esc then Enter sends")
     o = p.add_argument_group("other")
     o.add_argument("-sm", "--speak_messages", action="store_true", default=None, help="read replies aloud (espeak-ng)")
@@ -175,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         return open_profiles_folder()
 
     from oi_local.interpreter import OpenInterpreter
-    from oi_local.llm.backends.base import LLMError
+    from oi_local.errors import LLMError
 
     from oi_local.terminal.textio import forgiving_output
 
@@ -306,12 +320,15 @@ def _local(interp: Any, args: argparse.Namespace, profiles: Any, meta: dict[str,
     if not chosen:
         print("No local model chosen.", file=sys.stderr)
         return 1
+    from oi_local import settings as schema
+
     for key, value in chosen.items():
-        ns, dot, rest = key.partition(".")
-        target = getattr(interp, ns) if dot and ns in ("llm", "computer") else interp
-        attr = rest if dot else key
-        if hasattr(target, attr):
-            setattr(target, attr, value)
+        if key in schema.BY_KEY and schema.BY_KEY[key].attr:
+            try:
+                schema.assign(interp, key, value)
+            except schema.SettingError as e:
+                _err(f"the remembered local model choice: {e}")
+                return 2
     try:
         if dict(chosen) != remembered:  # rewrite the profile only when the choice changed
             profiles.remember("local", dict(chosen))

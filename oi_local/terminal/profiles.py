@@ -9,17 +9,15 @@ ever read from local files.
 from __future__ import annotations
 
 import difflib
-import inspect
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from oi_local import settings as schema
+
 PROFILE_VERSION = "0.2.5"
 BUNDLED_DIR = Path(__file__).resolve().parent / "profiles_bundled"
-# Keys that are not interpreter attributes: the terminal acts on them.
-META_KEYS = {"version", "local", "fast", "vision", "os", "speak_messages", "multi_line", "disable_telemetry",
-             "forbidden_commands", "conversation_history", "conversation_filename", "conversation_history_path"}
 # Flat keys of older profiles and of the spec's config examples, and where they live now.
 ALIASES = {
     "model": "llm.model", "temperature": "llm.temperature", "context_window": "llm.context_window",
@@ -27,7 +25,6 @@ ALIASES = {
     "api_version": "llm.api_version", "llm_supports_functions": "llm.supports_functions",
     "llm_supports_vision": "llm.supports_vision", "llm.max_output": "max_output",
 }
-_CHOICES = {"safe_mode": ("off", "ask", "auto")}
 # Keys of the original's example profiles that have no effect here: accepted, ignored.
 IGNORED = {"computer.import_skills", "llm.supports_functions_reason"}
 
@@ -119,16 +116,7 @@ def available() -> list[str]:
 
 
 # --- reading ---
-def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Nested `llm: {model: x}` and dotted `llm.model: x` both become {"llm.model": x}."""
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        key = f"{prefix}{key}"
-        if isinstance(value, dict) and key in ("llm", "computer"):
-            out.update(flatten(value, key + "."))
-        else:
-            out[key] = value
-    return out
+flatten = schema.flatten
 
 
 def migrate(flat: dict[str, Any]) -> dict[str, Any]:
@@ -136,8 +124,6 @@ def migrate(flat: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in flat.items():
         out[ALIASES.get(key, key)] = value
-    if out.get("disable_telemetry") is not None:
-        out["disable_telemetry"] = bool(out["disable_telemetry"])
     out["version"] = PROFILE_VERSION
     return out
 
@@ -160,6 +146,10 @@ def read_yaml(path: Path) -> dict[str, Any]:
         raise ProfileError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', None) or e}).") from None
     except OSError as e:
         raise ProfileError(f"Cannot read profile {path}: {e.strerror}.") from None
+    except UnicodeDecodeError as e:
+        raise ProfileError(f"{path}: not UTF-8 text (byte {e.start}); save it as UTF-8.") from None
+    except RecursionError:
+        raise ProfileError(f"{path}: nested too deeply to be a profile.") from None
     if not isinstance(data, dict):
         raise ProfileError(f"{path}: a profile must be a mapping of settings, got {type(data).__name__}.")
     flat = flatten(data)
@@ -196,61 +186,39 @@ def _save_migrated(path: Path, original: dict[str, Any], flat: dict[str, Any]) -
 
 
 # --- checking and applying ---
-def _settings_of(obj: Any) -> set[str]:
-    """Public data attributes and properties, found without evaluating any property (some,
-    like llm.completions, would start a model)."""
-    names = {k for k in vars(obj) if not k.startswith("_")}
-    for cls in type(obj).__mro__:
-        for k, v in vars(cls).items():
-            if k.startswith("_") or callable(v) and not hasattr(v, "__get__"):
-                continue
-            if isinstance(v, (staticmethod, classmethod)) or inspect.isfunction(v):
-                continue
-            names.add(k)
-    return names
+def valid_keys(interp: Any = None) -> set[str]:
+    return {s.key for s in schema.SETTINGS if s.yaml} | set(ALIASES) | IGNORED
 
 
-def valid_keys(interp: Any) -> set[str]:
-    keys = set(META_KEYS) | set(ALIASES) | IGNORED | _settings_of(interp)
-    for ns in ("llm", "computer"):
-        keys |= {f"{ns}.{k}" for k in _settings_of(getattr(interp, ns))}
-    keys -= {"llm", "computer", "messages", "last_trim", "in_terminal_interface", "llm.last_finish_reason",
-             "llm.last_usage", "llm.last_stats", "spent", "profile_path", "computer.last_result"}
-    return keys
-
-
-def check_keys(flat: dict[str, Any], interp: Any, path: Path) -> None:
+def check_keys(flat: dict[str, Any], interp: Any, path: Path) -> dict[str, Any]:
+    """Every key known and every value of its setting's type (converted), before any is applied."""
     valid = valid_keys(interp)
+    clean: dict[str, Any] = {}
     for key, value in flat.items():
         if key not in valid:
             near = difflib.get_close_matches(key, sorted(valid), n=1, cutoff=0.6)
             hint = f" Did you mean {near[0]!r}?" if near else ""
             raise ProfileError(f"Unknown setting {key!r} in profile {path}.{hint}")
-        choices = _CHOICES.get(key)
-        if choices and str(value).lower() not in choices:
-            raise ProfileError(f"Setting {key!r} in profile {path} must be one of {', '.join(choices)}, not {value!r}.")
+        setting = schema.BY_KEY.get(key)
+        try:
+            clean[key] = setting.check(value) if setting is not None else value
+        except schema.SettingError:
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise ProfileError(f"Setting {key!r} in profile {path} must be {setting.expects()}, not {shown}.") from None
+    return clean
 
 
 def apply(interp: Any, flat: dict[str, Any]) -> dict[str, Any]:
-    """Set the settings on the interpreter; returns the meta keys for the terminal."""
+    """Set the settings on the interpreter; returns the keys the terminal acts on (fast, local ...)."""
     meta: dict[str, Any] = {}
     for key, value in flat.items():
-        if key in IGNORED:
+        setting = schema.BY_KEY.get(key)
+        if key in IGNORED or setting is None:
             continue
-        if key in META_KEYS and not hasattr(interp, key):
+        if not setting.attr:
             meta[key] = value
             continue
-        if key == "disable_telemetry":
-            meta[key] = value
-            continue
-        ns, dot, rest = key.partition(".")
-        target = getattr(interp, ns) if dot and ns in ("llm", "computer") else interp
-        attr = rest if dot and ns in ("llm", "computer") else key
-        if key == "safe_mode":
-            value = str(value).lower()
-        if key in ("local",) or attr == "":
-            continue
-        setattr(target, attr, value)
+        schema.assign(interp, key, value)
     return meta
 
 
@@ -259,8 +227,7 @@ def load(interp: Any, name_or_path: str) -> tuple[Path, dict[str, Any]]:
     path = find(name_or_path)
     if path.suffix == ".py":
         return path, run_python(interp, path)
-    flat = read_yaml(path)
-    check_keys(flat, interp, path)
+    flat = check_keys(read_yaml(path), interp, path)
     return path, apply(interp, flat)
 
 
@@ -318,6 +285,6 @@ def remembered(key: str, path: Path | None = None) -> Any:
     path = path or profiles_dir() / "default.yaml"
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
+    except (OSError, ValueError, RecursionError, yaml.YAMLError):  # ValueError: not UTF-8
         return None
     return data.get(key) if isinstance(data, dict) else None

@@ -16,7 +16,7 @@ from typing import Any
 _LAUNCHER = """
 import runpy, sys
 try:
-    from oi_local.llm.backends.llama_safety import apply_cpu_workarounds
+    from oi_local.local.llama_safety import apply_cpu_workarounds
     apply_cpu_workarounds()
 except Exception:
     pass

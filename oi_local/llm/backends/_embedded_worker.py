@@ -116,7 +116,7 @@ class Worker:
     def load(self, req: dict[str, Any]) -> dict[str, Any]:
         from llama_cpp import Llama, llama_chat_format
 
-        from oi_local.llm.backends.llama_safety import apply_cpu_workarounds
+        from oi_local.local.llama_safety import apply_cpu_workarounds
 
         if self.llm is not None:
             self.llm.close()

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Protocol
 
+from oi_local.errors import LLMError
 
-class LLMError(RuntimeError):
-    """A model back end failed in a way the user can fix (bad path, server down, corrupt file)."""
+__all__ = ["Backend", "LLMError", "estimate_tokens"]
 
 
 class Backend(Protocol):

@@ -16,7 +16,11 @@ import time
 from typing import Any, Iterable, Iterator
 from urllib.parse import urlsplit
 
+from oi_local.local.providers import normalize_api_base
+
 from .base import LLMError
+
+__all__ = ["OpenAICompatibleBackend", "normalize_api_base", "strip_provider_prefix", "one_line"]
 
 # Prefixes users write to say "talk OpenAI's protocol to this server" (LiteLLM habits, spec pages).
 PROVIDER_PREFIXES = ("openai/", "ollama_chat/", "ollama/", "lm_studio/", "llamafile/", "jan/", "local/")
@@ -48,22 +52,6 @@ def strip_provider_prefix(model: str | None) -> str:
         if name.lower().startswith(prefix):
             return name[len(prefix):]
     return name
-
-
-def normalize_api_base(api_base: str) -> str:
-    """Accept what users type: no scheme, a trailing slash or space, or a bare host:port.
-
-    A bare `http://localhost:11434` (the spec's Ollama example) gets `/v1`, which is where every
-    OpenAI-compatible server we target serves the API.
-    """
-    base = api_base.strip().rstrip("/")
-    if not base:
-        raise LLMError("api_base is empty: set it to the server's URL, e.g. http://localhost:8080/v1")
-    if "://" not in base:
-        base = "http://" + base
-    if urlsplit(base).path in ("", "/"):
-        base += "/v1"
-    return base
 
 
 def _env_seconds(name: str) -> float | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Iterator
 
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
 from oi_local.llm.backends.openai_compat import OpenAICompatibleBackend, strip_provider_prefix
 
 
