@@ -148,7 +148,9 @@ def _adapter(t: Any) -> Any:
 
 
 S = Setting
-OPEN, PRIV, SECRET = "open", "privileged", "secret"
+OPEN: Http = "open"
+PRIV: Http = "privileged"
+SECRET: Http = "secret"
 
 # One line per setting. Defaults live where each object is built (core/engine.py, llm/llm.py,
 # computer/computer.py, interpreter.py); tests/test_settings.py checks this list covers them.
@@ -191,6 +193,13 @@ SETTINGS: list[Setting] = [
     S("recipes", int, 0, 5, http=OPEN),
     S("prefill_code", bool, http=OPEN),
     S("error_notes", bool, http=OPEN),
+    # switches of the loop's other rules (core/rules/)
+    S("stop_repeats", bool, http=OPEN),
+    S("relabel_shell", bool, http=OPEN),
+    S("module_fallback", bool, http=OPEN),
+    S("check_answers", bool, http=OPEN),
+    S("skip_cut_off", bool, http=PRIV),  # cut-off code is not run
+    S("os", bool),  # OS mode (core/os_mode.py)
     # --- the model (llm/llm.py) ---
     S("llm.model", str | None, hi=1000, http=PRIV),
     S("llm.temperature", float, 0, 2, http=OPEN),
@@ -214,19 +223,21 @@ SETTINGS: list[Setting] = [
     S("computer.offline", bool),
     S("computer.verbose", bool),
     S("computer.emit_images", bool),
+    S("computer.import_computer_api", bool),
+    S("computer.skills_path", str | None),
+    S("computer.failsafe", bool),
     # --- keys the terminal acts on (profiles and flags), not attributes ---
     S("version", Any, attr=False),
     S("local", bool | dict[str, Any], attr=False),
     S("fast", bool, attr=False),
     S("vision", bool, attr=False),
-    S("os", bool, attr=False),
 ]
 
 BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 # Attributes that are run-time state, not settings (not in profiles, not copied by spawn).
 STATE = {"messages", "last_trim", "hidden", "spent", "profile_path", "in_terminal_interface",
          "llm.last_finish_reason", "llm.last_usage", "llm.last_stats", "computer.last_result",
-         "computer.system_message"}
+         "computer.system_message", "computer.in_session", "computer.after_run"}
 
 
 def check(key: str, value: Any) -> Any:

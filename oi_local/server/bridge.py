@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any, AsyncIterator, Callable, Iterator
+from typing import Any, Callable, Iterator
 
 Chunk = dict[str, Any]
+Turn = Callable[[], Iterator[Chunk]]  # e.g. lambda: interp.respond(approve), a generator
 
 
-def start(turn: Callable[[], Iterator[Chunk]], stop: threading.Event, name: str, *,
+def start(turn: Turn, stop: threading.Event, name: str, *,
           each: Callable[[Chunk], None], failed: Callable[[BaseException], None],
           done: Callable[[], None]) -> threading.Thread:
     def work() -> None:
@@ -28,7 +29,9 @@ def start(turn: Callable[[], Iterator[Chunk]], stop: threading.Event, name: str,
                     if stop.is_set():
                         break
             finally:
-                gen.close()
+                close = getattr(gen, "close", None)  # a generator: closing it stops the running code
+                if close is not None:
+                    close()
         except BaseException as e:  # reported, never lost
             failed(e)
         finally:
@@ -53,7 +56,7 @@ class Stream:
     """`async for item in Stream(...)`: the turn's chunks, then a `Failed` if it raised. The
     caller's `finally` calls `close()` (which sets `stop`) and waits for `thread` as it sees fit."""
 
-    def __init__(self, turn: Callable[[], Iterator[Chunk]], stop: threading.Event, name: str) -> None:
+    def __init__(self, turn: Turn, stop: threading.Event, name: str) -> None:
         loop = asyncio.get_running_loop()
         self._q: asyncio.Queue[Any] = asyncio.Queue()
         self.stop = stop

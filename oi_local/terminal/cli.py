@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signal.SIGINT, previous)
 
 
-def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type) -> int:
+def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Exception]) -> int:
     try:
         default = profiles.ensure_default()
     except OSError as e:

@@ -200,8 +200,11 @@ def check_keys(flat: dict[str, Any], interp: Any, path: Path) -> dict[str, Any]:
             hint = f" Did you mean {near[0]!r}?" if near else ""
             raise ProfileError(f"Unknown setting {key!r} in profile {path}.{hint}")
         setting = schema.BY_KEY.get(key)
+        if setting is None:  # an old alias or an ignored key
+            clean[key] = value
+            continue
         try:
-            clean[key] = setting.check(value) if setting is not None else value
+            clean[key] = setting.check(value)
         except schema.SettingError:
             shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
             raise ProfileError(f"Setting {key!r} in profile {path} must be {setting.expects()}, not {shown}.") from None
