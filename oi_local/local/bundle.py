@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from oi_local.llm.backends.base import LLMError
+from oi_local.errors import LLMError
 from oi_local.local import bundle_check
 
 DEFAULT_EXTRAS = ("local", "server", "safe", "plots")

@@ -211,7 +211,7 @@ def _info(interp: Any, arg: str, say: Say) -> None:
         ("model", f"{llm.model or '(embedded default)'} [{llm.kind()}]"),
         ("api_base", llm.api_base or "-"),
         ("context_window", llm.effective_context_window()),
-        *([("gpu offload", _offload_info(llm))] if llm.kind() == "embedded" else []),
+        *([("gpu offload", _offload_info(llm))] if llm.capabilities().gpu_layers else []),
         ("max_tokens", llm.effective_max_tokens()),
         ("temperature", llm.temperature),
         ("function calling", llm.functions_enabled()),

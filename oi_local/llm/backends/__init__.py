@@ -22,6 +22,7 @@ class Kind:
     counts_tokens: bool  # the back end can count a prompt's tokens (else they are estimated)
     shared: bool  # one loaded model can serve every server conversation
     default_model: bool  # with no model named, the bundled default model (downloaded once)
+    gpu_layers: bool  # runs the model itself and offloads llm.n_gpu_layers to a GPU
 
 
 def _function(llm: "Llm") -> "Backend":
@@ -59,8 +60,8 @@ def _hosted(llm: "Llm") -> "Backend":
 
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
-    Kind("function", _function, family_prompts=False, counts_tokens=False, shared=False, default_model=False),
-    Kind("embedded", _embedded, family_prompts=True, counts_tokens=True, shared=True, default_model=True),
-    Kind("server", _server, family_prompts=True, counts_tokens=True, shared=False, default_model=False),
-    Kind("hosted", _hosted, family_prompts=False, counts_tokens=True, shared=False, default_model=False),
+    Kind("function", _function, family_prompts=False, counts_tokens=False, shared=False, default_model=False, gpu_layers=False),
+    Kind("embedded", _embedded, family_prompts=True, counts_tokens=True, shared=True, default_model=True, gpu_layers=True),
+    Kind("server", _server, family_prompts=True, counts_tokens=True, shared=False, default_model=False, gpu_layers=False),
+    Kind("hosted", _hosted, family_prompts=False, counts_tokens=True, shared=False, default_model=False, gpu_layers=False),
 )}
