@@ -107,6 +107,8 @@ def test_stall_timeout_from_the_environment_in_a_real_turn(model_server) -> None
 
 def test_defaults_first_token_local_and_remote_and_stall() -> None:
     assert OpenAICompatibleBackend("http://127.0.0.1:9/v1").timeout == 600
+    assert OpenAICompatibleBackend("http://192.168.1.20:1234/v1").timeout == 600  # LM Studio on the LAN
+    assert OpenAICompatibleBackend("http://gpu-box.local:8080").timeout == 600
     assert OpenAICompatibleBackend("https://api.example.com/v1").timeout == 120
     assert OpenAICompatibleBackend("https://api.example.com/v1").stall_timeout == 60
 

@@ -35,8 +35,9 @@ GENERATION_PROMPT_OVERHEAD = 3
 _TOKENIZE_ENDPOINTS = (("/extras/tokenize", "input"), ("/tokenize", "content"))
 _NO_ENDPOINT = ""  # remembered when no tokenizer endpoint answered
 
-# How long a reply may go quiet. Before the first token a local server may be reading a long
-# prompt on CPU (8k tokens with a 7B model take minutes), so it gets 600 s; a hosted server
+# How long a reply may go quiet. Before the first token a server on this machine or the local
+# network may be reading a long prompt on CPU (8k tokens with a 7B model take minutes), so it
+# gets 600 s; a hosted server
 # usually starts in seconds, 120 s leaves room for models that think before they stream.
 # Once tokens flow, 60 s without one means the server is stuck: the slowest CPU model still
 # makes a token every few seconds. Environment variables override both.
@@ -63,8 +64,17 @@ def _env_seconds(name: str) -> float | None:
 
 
 def _is_local(url: str) -> bool:
+    """This machine or the local network (a CPU box on the LAN is as slow as this one)."""
+    import ipaddress
+
     host = (urlsplit(url).hostname or "").lower()
-    return host in ("localhost", "::1", "0.0.0.0") or host.startswith("127.") or host.endswith(".localhost")
+    if host in ("localhost", "0.0.0.0") or host.endswith((".localhost", ".local", ".lan", ".home.arpa")):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_private or ip.is_link_local
 
 
 def one_line(text: object, limit: int = 400) -> str:
