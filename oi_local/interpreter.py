@@ -73,7 +73,7 @@ class OpenInterpreter(Compat2023, Engine):
             from oi_local.core import os_mode
 
             os_mode.enable(self)
-            self.messages.extend(os_mode.look(self))
+            os_mode.attach_look(self)
 
     def _streaming_chat(self, message: Any, display: bool) -> Iterator[Message]:
         self._start(message)

@@ -66,6 +66,9 @@ def test_two_step_task(app, tmp_path, vision):
     else:
         shown = [m["content"] for m in interp.messages if m["role"] == "computer" and "The screen now shows" in m["content"]]
         assert len(shown) == 2 and "'Applied' at (" in shown[0]
+        first = interp.messages[0]  # the first look goes in the request's own message: one user turn
+        assert first["content"].startswith("Press Apply, then type Hello into the box.\n\nThe screen now shows")
+        assert "'Apply' at (" in first["content"]
     code = [m["content"] for m in interp.messages if m["type"] == "code"]
     assert code[0] == "computer.mouse.click('Apply')" and "computer.keyboard.write('Hello')" in code[1]
     assert interp.messages[-1]["content"].endswith("The task is done.")

@@ -20,6 +20,12 @@ INSTRUCTIONS = (
     "Click on visible text with computer.mouse.click(\"text\"). When the whole task is done, say exactly 'The task is done.'"
 )
 SETTLE = 0.3  # seconds for the screen to redraw after an action
+# The few-shot example in OS mode: one screen task instead of the prompt set's file tasks.
+EXAMPLES = [
+    {"role": "user", "content": "Press the OK button.\n\nThe screen now shows (text at the centre x, y of each piece, "
+                                "read by OCR):\n'Save changes?' at (400, 300)\n'OK' at (370, 350)\n'Cancel' at (450, 350)"},
+    {"role": "assistant", "content": "```python\ncomputer.mouse.click('OK')\n```"},
+]
 
 
 def check(engine: "Engine") -> str | None:
@@ -49,6 +55,12 @@ def enable(engine: "Engine") -> None:
     c.after_run = lambda: observe(engine)
     engine.loop = True
     engine.max_code_steps = max(engine.max_code_steps, 20)
+    # Worked examples and file previews are about files and data; on a screen task they lead a
+    # small model astray (measured: Qwen 0.5B opened a notes.txt from a recipe instead of clicking).
+    engine.recipes = 0
+    engine.file_hints = False
+    if engine.examples:  # a prompt set with few-shot examples (small models) gets a screen one
+        engine.examples = [dict(m) for m in EXAMPLES]
     if INSTRUCTIONS not in (engine.custom_instructions or ""):
         engine.custom_instructions = "\n\n".join(p for p in (engine.custom_instructions, INSTRUCTIONS) if p)
     engine._os_enabled = True
@@ -78,10 +90,17 @@ def screen(engine: "Engine", role: str) -> dict[str, Any]:
     return {"role": role, "type": "console", "format": "output", "content": text}
 
 
-def look(engine: "Engine") -> list[dict[str, Any]]:
-    """The screen, to go with the user's request."""
+def attach_look(engine: "Engine") -> None:
+    """The screen goes with the user's newest request: as an image message after it, or, for a
+    model that cannot see, as text in the same message (one user turn, not two)."""
     _failsafe(engine)
-    return [screen(engine, "user")]
+    msg = screen(engine, "user")
+    last = engine.messages[-1] if engine.messages else None
+    if msg["type"] == "message" and last is not None and last.get("role") == "user" \
+            and last.get("type") == "message" and isinstance(last.get("content"), str):
+        last["content"] = f"{last['content']}\n\n{msg['content']}".rstrip("\n")
+    else:
+        engine.messages.append(msg)
 
 
 def observe(engine: "Engine") -> Iterator[dict[str, Any]]:
