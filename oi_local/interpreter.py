@@ -28,6 +28,7 @@ class OpenInterpreter(Compat2023, Engine):
         self.multi_line: bool = False
         self.spent: float = 0.0  # USD spent on hosted models this session (max_budget)
         self.profile_path: str | None = None
+        self.vision: bool = False  # images named in typed requests go with them (terminal/attach.py)
         self.os: bool = False  # OS mode (core/os_mode.py): look at the screen, act, look again
         self._conversation_log: Any = None
         super().__init__(**settings)

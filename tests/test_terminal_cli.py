@@ -40,11 +40,6 @@ def test_without_a_terminal_code_is_not_run_unless_auto_run(tmp_path: Path) -> N
     assert "code not run" in out.stdout.lower() and "hello from code 42" not in out.stdout
 
 
-@pytest.mark.parametrize("flag", ["--vision", "-vi"])
-def test_modes_not_available_yet(flag: str) -> None:
-    out = run_cli(flag)
-    assert out.returncode == 2 and "not available yet" in out.stderr
-
 
 def test_every_flag_sets_its_setting() -> None:
     interp = OpenInterpreter()

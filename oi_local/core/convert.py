@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from oi_local.core.lmc import Message
 from oi_local.core.prompts import apply_template
@@ -40,18 +40,26 @@ def to_chat(
     *,
     vision: bool = False,
     functions: bool = False,
+    describe: Callable[[Message], str] | None = None,
 ) -> list[dict[str, Any]]:
     """Convert LMC messages (no system message) into alternating chat messages.
 
     Code becomes a fenced block in the assistant's text (or a tool call when the model supports
-    functions); the computer's output goes back through the code-output templates.
+    functions); the computer's output goes back through the code-output templates. A model that
+    cannot see images gets `describe(image)` (a local vision model or OCR) in their place.
     """
     out: list[dict[str, Any]] = []
     last_user = max((i for i, m in enumerate(messages) if m["role"] == "user" and m["type"] == "message"), default=-1)
     pending_code: dict[str, Any] | None = None  # the code message waiting for its output
     outputs: list[str] = []
     images: list[dict[str, Any]] = []
+    seen: list[Message] = []  # the image messages behind `images`, for describe()
     call_id = 0
+
+    def described(ms: list[Message]) -> str:
+        if describe is None:
+            return ""
+        return "\n".join(f"Image {n}: {describe(m)}" for n, m in enumerate(ms, 1))
 
     def add(role: str, content: Any, **extra: Any) -> None:
         # Merge same-role neighbours: many chat templates require strict alternation.
@@ -83,9 +91,12 @@ def to_chat(
             if images and vision:
                 content = [{"type": "text", "text": body}] + images
             elif images:
-                content = body + f"\n({len(images)} image(s) were produced; this model cannot see them.)"
+                what = described(seen)
+                content = body + (f"\n(The code produced {len(images)} image(s). What they show:\n{what})" if what else
+                                  f"\n({len(images)} image(s) were produced; this model cannot see them.)")
             add(sender, content)
         pending_code, outputs, images = None, [], []
+        seen.clear()
 
     for i, m in enumerate(messages):
         role, typ = m["role"], m["type"]
@@ -93,7 +104,8 @@ def to_chat(
             if typ == "console" and m.get("format", "output") == "output":
                 outputs.append(str(m.get("content", "")))
             elif typ == "image":
-                images.append(_image_part(m))
+                images.append(_image_part(m) if vision else {})
+                seen.append(m)
             continue
         if pending_code is not None or outputs or images:
             flush_output()
@@ -104,7 +116,10 @@ def to_chat(
                     text = apply_template(t.user_message_template, text)
                 add("user", text)
             elif typ == "image":
-                add("user", [_image_part(m)] if vision else f"(The user shared an image: {m.get('content') if m.get('format') == 'path' else 'inline image'})")
+                where = m.get("content") if m.get("format") == "path" else "inline image"
+                what = described([m]) if not vision else ""
+                add("user", [_image_part(m)] if vision else
+                    f"(The user shared an image: {where}" + (f". What it shows:\n{what})" if what else ")"))
             elif typ == "file":
                 add("user", f"(The user shared a file: {m['content']})")
         elif role == "assistant":

@@ -181,6 +181,16 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
                 examples += [dict(m) for m in added.examples]
         return i, "\n\n".join(hints), examples
 
+    def _describe_images(self) -> Any:
+        """For a model without vision: how each image becomes text (core/images.py)."""
+        if self.llm.supports_vision:
+            return None
+        if getattr(self, "_image_describer", None) is None:
+            from oi_local.core.images import ImageDescriber
+
+            self._image_describer = ImageDescriber(self.computer)
+        return self._image_describer
+
     def build_prompt(self, extra_user: str | None = None, hide: tuple[int, int] | None = None) -> list[dict[str, Any]]:
         """System message, few-shot examples and the conversation, fitted to the context budget;
         messages [a, b) of `hide` are left out (a turn the loop asked the model to start afresh)."""
@@ -194,11 +204,13 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             messages = messages[:i] + [{**messages[i], "content": f"{messages[i]['content']}\n\n{hint}"}] + messages[i + 1:]
         if hide is not None:
             messages = messages[:hide[0]] + messages[hide[1]:]
-        conversation = to_chat(messages, self.templates(), vision=self.llm.supports_vision, functions=functions)
+        conversation = to_chat(messages, self.templates(), vision=self.llm.supports_vision, functions=functions,
+                               describe=self._describe_images())
         if extra_user:
             conversation = to_chat(messages + [{"role": "user", "type": "message", "content": extra_user}],
                                    Templates(**{**self.templates().__dict__, "user_message_template": "{content}"}),
-                                   vision=self.llm.supports_vision, functions=functions)
+                                   vision=self.llm.supports_vision, functions=functions,
+                                   describe=self._describe_images())
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
         recipes = [] if functions else recipes
         prompt, info = fit(system + recipes, conversation, budget, self._token_counter())

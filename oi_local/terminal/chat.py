@@ -117,7 +117,9 @@ def interactive_chat(interp: Any, reader: Any = None, say: Callable[[str], None]
                 handle(interp, text, say)
                 continue
             presses: list[float] = []
-            turn = interp.chat(text, display=True, stream=True)
+            from oi_local.terminal.attach import chat_stream
+
+            turn = chat_stream(interp, text)
             try:
                 with _counting_presses(presses):
                     for _ in turn:

@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--port", type=int, help="with --server: port to listen on")
     o.add_argument("--allow_unsafe_settings", action="store_true",
                    help="with --server: let clients change auto_run, system_message, languages, model and keys via /settings")
-    o.add_argument("-vi", "--vision", action="store_true", help="vision mode (not available yet)")
+    o.add_argument("-vi", "--vision", action="store_true", default=None,
+                   help="vision: image files named in a request go with it; the model sees them (or, without vision, their description)")
     o.add_argument("-o", "--os", action="store_true", default=None,
                    help="OS mode: the model looks at the screen and uses the mouse and keyboard (needs a display and pip install 'oi-local[os]')")
     o.add_argument("--import_computer_api", action="store_true", default=None,
@@ -117,6 +118,8 @@ def apply_args(interp: Any, args: argparse.Namespace) -> None:
         interp.max_budget = args.max_budget
     if args.os:
         interp.os = True
+    if args.vision:
+        interp.vision = True
     if args.import_computer_api:
         interp.computer.import_computer_api = True
     if args.skills_path is not None:
@@ -167,10 +170,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.version:
         print(f"oi-local {oi_local.__version__}")
         return 0
-    if args.vision:
-        print(NOT_YET.format(flag="--vision")
-              + " For a model that can see images, try --profile vision with a vision model server.", file=sys.stderr)
-        return 2
     if args.local_models is not None:
         try:
             from oi_local.local.manage import main as manage_main
@@ -273,6 +272,8 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Ex
         if not interp.llm.supports_vision:
             print("OS mode: this model cannot see images (llm.supports_vision is off), so after each step it gets the "
                   "screen's text from OCR; for screenshots use a vision model with --llm_supports_vision.", file=sys.stderr)
+    if getattr(interp, "vision", False):
+        _vision_note(interp)
     from oi_local.terminal.firstrun import ensure_model
 
     # A person at the terminal is asked first; -y or a pipe fetch it at once (progress on stderr).
@@ -289,7 +290,10 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Ex
 
     if message:
         try:
-            interp.chat(message)
+            from oi_local.terminal.attach import chat_stream
+
+            for _ in chat_stream(interp, message):
+                pass
         except LLMError as e:
             _err(str(e))
             return 1
@@ -307,6 +311,17 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Ex
 
     interactive_chat(interp)
     return 0
+
+
+def _vision_note(interp: Any) -> None:
+    """--vision: the model sees images when it can; the embedded back end runs text models only
+    here, so there images are described by OCR (or a vision model plugged into computer.vision) instead."""
+    if interp.llm.kind() == "embedded":
+        print("Vision: the embedded model reads text only, so images are described to it (a vision model set in "
+              "computer.vision, else OCR). For a model that sees them, use a vision model server (--api_base).",
+              file=sys.stderr)
+    else:
+        interp.llm.supports_vision = True
 
 
 def _local(interp: Any, args: argparse.Namespace, profiles: Any, meta: dict[str, Any]) -> int | None:
