@@ -6,21 +6,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from oi_local.llm.backends.litellm_backend import missing_key_names
 
-def missing_key_names(llm: Any) -> list[str]:
-    """Environment variables litellm wants for this hosted model and does not find ([] if none)."""
-    if llm.kind() != "hosted" or llm.api_key:
-        return []
-    from oi_local.llm.backends.litellm_backend import import_litellm
-
-    try:
-        found = import_litellm().validate_environment(model=llm.model or "", api_base=llm.api_base)
-    except Exception:  # noqa: BLE001 - an unknown provider: let the request itself say what is wrong
-        return []
-    if found.get("keys_in_environment"):
-        return []
-    # litellm also lists settings that are not secrets (AZURE_API_VERSION, AZURE_API_BASE)
-    return [k for k in found.get("missing_keys") or [] if "KEY" in k or "TOKEN" in k]
+__all__ = ["ensure_key", "missing_key_names"]
 
 
 def ensure_key(interp: Any, interactive: bool, profile: Path | None = None) -> bool:

@@ -136,3 +136,17 @@ def _describe(exc: Exception, model: str) -> str:
         if sep and (head.startswith("litellm.") or head.endswith(("Error", "Exception"))) and " " not in head:
             message = rest
     return f"{model}: {message}" if message else f"{model}: {type(exc).__name__}"
+
+
+def missing_key_names(llm: Any) -> list[str]:
+    """Environment variables litellm wants for this hosted model and does not find ([] if none)."""
+    if llm.kind() != "hosted" or llm.api_key:
+        return []
+    try:
+        found = import_litellm().validate_environment(model=llm.model or "", api_base=llm.api_base)
+    except Exception:  # noqa: BLE001 - an unknown provider: let the request itself say what is wrong
+        return []
+    if found.get("keys_in_environment"):
+        return []
+    # litellm also lists settings that are not secrets (AZURE_API_VERSION, AZURE_API_BASE)
+    return [k for k in found.get("missing_keys") or [] if "KEY" in k or "TOKEN" in k]
