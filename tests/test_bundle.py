@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import smollm2_file
+from model_files import smollm2_file
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEELS = ROOT / ".cache" / "wheels"

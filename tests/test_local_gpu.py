@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import smollm2_file
+from model_files import smollm2_file
 from oi_local.local import hardware, offload, recommend
 
 ROOT = Path(__file__).resolve().parent.parent
