@@ -230,7 +230,7 @@ SETTINGS: list[Setting] = [
     S("version", Any, attr=False),
     S("local", bool | dict[str, Any], attr=False),
     S("fast", bool, attr=False),
-    S("vision", bool, attr=False),
+    S("vision", bool),  # images named in a request go with it (terminal/attach.py)
 ]
 
 BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}

@@ -316,7 +316,7 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Ex
 def _vision_note(interp: Any) -> None:
     """--vision: the model sees images when it can; the embedded back end runs text models only
     here, so there images are described by OCR (or a vision model plugged into computer.vision) instead."""
-    if interp.llm.kind() == "embedded":
+    if not interp.llm.capabilities().images:
         print("Vision: the embedded model reads text only, so images are described to it (a vision model set in "
               "computer.vision, else OCR). For a model that sees them, use a vision model server (--api_base).",
               file=sys.stderr)

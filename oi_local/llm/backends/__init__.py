@@ -23,6 +23,7 @@ class Kind:
     shared: bool  # one loaded model can serve every server conversation
     default_model: bool  # with no model named, the bundled default model (downloaded once)
     gpu_layers: bool  # runs the model itself and offloads llm.n_gpu_layers to a GPU
+    images: bool  # may be sent images (the embedded back end runs text-only models here)
 
 
 def _function(llm: "Llm") -> "Backend":
@@ -60,8 +61,8 @@ def _hosted(llm: "Llm") -> "Backend":
 
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
-    Kind("function", _function, family_prompts=False, counts_tokens=False, shared=False, default_model=False, gpu_layers=False),
-    Kind("embedded", _embedded, family_prompts=True, counts_tokens=True, shared=True, default_model=True, gpu_layers=True),
-    Kind("server", _server, family_prompts=True, counts_tokens=True, shared=False, default_model=False, gpu_layers=False),
-    Kind("hosted", _hosted, family_prompts=False, counts_tokens=True, shared=False, default_model=False, gpu_layers=False),
+    Kind("function", _function, family_prompts=False, counts_tokens=False, shared=False, default_model=False, gpu_layers=False, images=True),
+    Kind("embedded", _embedded, family_prompts=True, counts_tokens=True, shared=True, default_model=True, gpu_layers=True, images=False),
+    Kind("server", _server, family_prompts=True, counts_tokens=True, shared=False, default_model=False, gpu_layers=False, images=True),
+    Kind("hosted", _hosted, family_prompts=False, counts_tokens=True, shared=False, default_model=False, gpu_layers=False, images=True),
 )}
