@@ -16,6 +16,7 @@ from .errors import ComputerAPIError, FailSafe, display_error, need_display, nee
 _lock = threading.RLock()
 _conn: Any = None
 _conn_for: str | None = None
+_borrowed: dict[tuple[int, int], int] = {}  # (connection, keysym) -> the spare keycode mapped to it
 CORNER = 2  # pixels from a corner that count as "in the corner"
 
 # Names models use for keys -> X keysym names ("command" is the Super/Windows key on Linux).
@@ -119,14 +120,26 @@ def _lookup(sym: int) -> tuple[int, bool] | None:
     return None
 
 
-def _spare() -> int:
+def _borrow(sym: int) -> int:
+    """A keycode that types `sym`: a spare one (no keysyms) mapped to it and left mapped, so no
+    program can read the key press after the mapping changed back (the race of restoring at once)."""
     d = _x()
+    key = (id(d), sym)
+    code = _borrowed.get(key)
+    if code is not None and d.get_keyboard_mapping(code, 1)[0][0] == sym:  # another client may have taken it
+        return code
     first = d.display.info.min_keycode
     count = d.display.info.max_keycode - first + 1
-    for i, syms in enumerate(d.get_keyboard_mapping(first, count)):
-        if not any(syms):
-            return first + i
-    return d.display.info.max_keycode  # none free: borrow the last one
+    spares = [first + i for i, syms in enumerate(d.get_keyboard_mapping(first, count)) if not any(syms)]
+    if not spares:  # every spare already borrowed: reuse the oldest
+        old_key = next(k for k in _borrowed if k[0] == id(d))
+        spares = [_borrowed.pop(old_key)]
+    code = spares[-1]
+    d.change_keyboard_mapping(code, [(sym, sym)])
+    d.sync()
+    time.sleep(0.05)  # programs refresh their copy of the map on the MappingNotify
+    _borrowed[key] = code
+    return code
 
 
 def key_event(sym: int, press: bool) -> None:
@@ -153,17 +166,10 @@ def tap(sym: int) -> None:
         if found is None:
             from Xlib import X
 
-            d = _x()
-            code = _spare()
-            old = d.get_keyboard_mapping(code, 1)
-            d.change_keyboard_mapping(code, [(sym, sym)])
-            d.sync()
+            code = _borrow(sym)
             _fake(X.KeyPress, code)
             _fake(X.KeyRelease, code)
-            d.sync()
-            time.sleep(0.05)  # the program must read the event before the key means something else again
-            d.change_keyboard_mapping(code, [tuple(old[0])])
-            d.sync()
+            sync()
             return
         key_event(sym, True)
         key_event(sym, False)
