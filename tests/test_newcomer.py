@@ -2,7 +2,6 @@
 download in every mode, `--local` keeping the profile's comments, %tokens, the small messages."""
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
