@@ -7,7 +7,6 @@ PIP_FIND_LINKS, like the SmolLM2 wheel the model step uses) means no 5-minute co
 wheels come from pip's cache."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
