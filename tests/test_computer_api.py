@@ -10,7 +10,7 @@ import time
 import pytest
 
 from oi_local.computer import Computer, RunResult
-from oi_local.computer.languages import JavaScript, Python, Shell
+from oi_local.computer.languages import HTML, R, JavaScript, PowerShell, Python, Shell
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -84,7 +84,9 @@ def computer():
 
 def test_defaults():
     c = Computer()
-    assert c.languages == [Python, Shell, JavaScript]
+    # R and PowerShell only where their runtime is installed (Rscript, pwsh); HTML always.
+    optional = [cls for cls in (R, HTML, PowerShell) if cls.available()]
+    assert c.languages == [Python, Shell, JavaScript, *optional]
     assert (c.offline, c.verbose, c.emit_images, c.max_output, c.run_timeout) == (False, False, True, 2800, None)
     assert c.last_result is None
     assert c.system_message == ""
@@ -103,7 +105,7 @@ def test_get_language_by_name_or_alias_is_lazy_and_cached(computer):
 def test_unknown_language_gives_one_output_chunk(computer):
     out = computer.run("ruby", "puts 1")
     assert out == [{"role": "computer", "type": "console", "format": "output",
-                    "content": "Unknown language 'ruby'. Available languages: python, shell, javascript.\n"}]
+                    "content": f"Unknown language 'ruby'. Available languages: {', '.join(cls.name for cls in computer.languages)}.\n"}]
     assert computer.last_result == RunResult()
 
 
