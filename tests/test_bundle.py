@@ -158,3 +158,19 @@ def test_bundle_for_another_target_is_refused(bundle, tmp_path, field, value, wo
     assert run.returncode == 2, run.stdout + run.stderr
     (line,) = [ln for ln in run.stderr.splitlines() if ln.strip()]
     assert line.startswith("Error: ") and words in line and "Traceback" not in run.stderr
+
+
+def test_bundle_for_another_platform_needs_its_llama_wheel(tmp_path):
+    """Fails before anything is downloaded, in one line, and leaves the folder empty."""
+    env = _env(tmp_path, PYTHONPATH=str(ROOT), OI_LOCAL_HOME=str(tmp_path / "oi"))
+    out = tmp_path / "win"
+    run = subprocess.run([sys.executable, "-m", "oi_local.terminal.cli", "--local_models", "bundle", str(out),
+                          "--platform", "win_amd64", "--python-version", "3.12"], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 1
+    (line,) = run.stderr.strip().splitlines()
+    assert line.startswith("Error: a bundle for Windows x86_64, Python 3.12 needs a llama-cpp-python wheel built for it")
+    assert not out.exists() or not any(out.iterdir())
+    bad = subprocess.run([sys.executable, "-m", "oi_local.terminal.cli", "--local_models", "bundle", str(out),
+                          "--python-version", "three"], env=env, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and bad.stderr.strip() == "Error: --python-version must look like 3.11 (not 'three')"
