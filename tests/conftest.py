@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from model_files import package_dir as _package_dir
 from model_files import smollm2_file
 

@@ -20,13 +20,16 @@ from typing import Any, Iterator
 
 import psutil
 import pytest
+from servers import shared_server, stop_shared_servers
 
 from oi_local.llm.backends.base import LLMError
 from oi_local.llm.backends.litellm_backend import LiteLLMBackend
-from oi_local.llm.backends.openai_compat import OpenAICompatibleBackend, normalize_api_base, strip_provider_prefix
+from oi_local.llm.backends.openai_compat import (
+    OpenAICompatibleBackend,
+    normalize_api_base,
+    strip_provider_prefix,
+)
 from oi_local.local.llama_server import RunningServer, free_port, start_llama_server
-
-from servers import shared_server, stop_shared_servers
 
 pytestmark = [pytest.mark.model]
 

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from model_files import smollm2_file
 
 ROOT = Path(__file__).resolve().parent.parent

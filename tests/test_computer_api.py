@@ -10,7 +10,7 @@ import time
 import pytest
 
 from oi_local.computer import Computer, RunResult
-from oi_local.computer.languages import HTML, R, JavaScript, PowerShell, Python, Shell
+from oi_local.computer.languages import HTML, JavaScript, PowerShell, Python, R, Shell
 
 pytestmark = pytest.mark.timeout(60)
 

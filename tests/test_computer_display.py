@@ -8,10 +8,10 @@ import os
 import time
 
 import pytest
+from xdisplay import XApp, Xvfb
 
 from oi_local.computer import Computer
 from oi_local.computer.api import ComputerAPIError, FailSafe, NotAvailable
-from xdisplay import XApp, Xvfb
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 pytest.importorskip("mss")

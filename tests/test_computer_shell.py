@@ -8,9 +8,9 @@ import threading
 import time
 
 import pytest
+from procs import alive
 
 from oi_local.computer import Computer
-from procs import alive
 
 pytestmark = pytest.mark.timeout(60)
 

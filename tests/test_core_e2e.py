@@ -6,7 +6,6 @@ processes; the model folder is a temporary OI_LOCAL_HOME with the default model 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path

@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from terminal_support import ROOT, Tmux, interpreter_argv, write_scripted_profile
 
 pytestmark = pytest.mark.slow
@@ -231,6 +230,7 @@ def _workers(t: Tmux) -> set[int]:
 def test_while_the_default_model_downloads(term, smollm2_path: Path, tmp_path: Path) -> None:
     """The first-run download (asked at the terminal), from a throttled local hub."""
     from fakes_hub import HubServer
+
     from oi_local.local.models import default_model_id, get_entry
 
     small = get_entry("smollm2-135m")

@@ -3,7 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from oi_local.core.deletions import asked, deleted_paths, unasked_deletions, wiped_folders
+from oi_local.core.deletions import (
+    asked,
+    deleted_paths,
+    unasked_deletions,
+    wiped_folders,
+)
 
 REQUEST = "Remove the .tmp files from the build folder and keep everything else."
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scripted import scripted_interpreter
 
 from oi_local.core.errors import note
 from oi_local.core.writes import changed_paths, question
-from scripted import scripted_interpreter
 
 
 @pytest.fixture

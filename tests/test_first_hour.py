@@ -19,9 +19,9 @@ from pathlib import Path
 
 import psutil
 import pytest
+from terminal_support import ROOT, Tmux, interpreter_argv, write_scripted_profile
 
 from oi_local.terminal import history, profiles
-from terminal_support import ROOT, Tmux, interpreter_argv, write_scripted_profile
 
 pytestmark = [pytest.mark.slow, pytest.mark.model]
 PROMPT = r"(?m)^> ?$"

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from scripted import scripted_interpreter
 
 from oi_local.core.fixes import expected, follow_up, targets
-from scripted import scripted_interpreter
 
 BROKEN = "total = 0\nfor n in range(1, 100):\n    total += n\nprint(total)\n"
 FIXED = BROKEN.replace("range(1, 100)", "range(1, 101)")

@@ -6,16 +6,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
 import pytest
+from terminal_support import ROOT, SCRIPTED_PROFILE
 
 from oi_local._paths import conversations_dir
 from oi_local.interpreter import OpenInterpreter
 from oi_local.terminal import history
-from terminal_support import ROOT, SCRIPTED_PROFILE
 
 
 def scripted_interp(**settings) -> OpenInterpreter:

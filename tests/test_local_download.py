@@ -14,10 +14,9 @@ from collections import namedtuple
 from pathlib import Path
 
 import pytest
-
+from fakes_hub import HubServer
 from local_orphans import no_orphans  # noqa: F401 - fixture
 
-from fakes_hub import HubServer
 from oi_local._paths import models_dir
 from oi_local.llm.backends.base import LLMError
 from oi_local.local import manage, models, store

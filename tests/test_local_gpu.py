@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from model_files import smollm2_file
+
 from oi_local.local import hardware, offload, recommend
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from local_orphans import no_orphans  # noqa: F401 - fixture
 
 from oi_local._paths import models_dir

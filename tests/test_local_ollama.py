@@ -4,10 +4,9 @@ through the product's back end whose num_ctx is our context budget."""
 from __future__ import annotations
 
 import pytest
-
+from fakes_ollama import DEFAULT_NUM_CTX, OllamaServer
 from local_orphans import no_orphans  # noqa: F401 - fixture
 
-from fakes_ollama import DEFAULT_NUM_CTX, OllamaServer
 from oi_local.llm.backends.base import LLMError
 from oi_local.local import providers, wizard
 

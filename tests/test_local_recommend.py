@@ -8,7 +8,6 @@ from pathlib import Path
 
 import psutil
 import pytest
-
 from local_orphans import no_orphans  # noqa: F401 - fixture
 
 from oi_local.local import families, hardware, recommend

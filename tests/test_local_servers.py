@@ -12,12 +12,18 @@ import time
 from pathlib import Path
 
 import pytest
-
 from local_orphans import no_orphans, our_servers, wait_gone  # noqa: F401 - fixture
+
 from oi_local.llm.backends.base import LLMError
 from oi_local.local import providers
-from oi_local.local.llama_server import (free_port, llamafile_command, port_in_use, reuse_or_start,
-                                         start_llama_server, start_llamafile)
+from oi_local.local.llama_server import (
+    free_port,
+    llamafile_command,
+    port_in_use,
+    reuse_or_start,
+    start_llama_server,
+    start_llamafile,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.model, pytest.mark.usefixtures("no_orphans")]

@@ -12,8 +12,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from local_orphans import no_orphans, our_servers, wait_gone  # noqa: F401 - fixture
+
 from oi_local._paths import models_dir
 from oi_local.local import manage, wizard
 

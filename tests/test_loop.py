@@ -11,7 +11,6 @@ import sys
 from typing import Any
 
 import pytest
-
 from scripted import ScriptedModel, scripted_interpreter
 
 

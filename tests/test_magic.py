@@ -5,9 +5,9 @@ import json
 from pathlib import Path
 
 import pytest
+from test_history import scripted_interp
 
 from oi_local.interpreter import OpenInterpreter
-from test_history import scripted_interp
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from terminal_support import ROOT, write_scripted_profile
 
 from oi_local.terminal import history
-from terminal_support import ROOT, write_scripted_profile
 
 WHEELS = ROOT / ".cache" / "wheels"
 
@@ -158,9 +158,10 @@ def test_a_broken_profile_is_left_alone_when_remembering(tmp_path: Path) -> None
 
 
 def test_tokens_with_a_prompt_counts_at_least_the_conversation(tmp_path: Path) -> None:
+    from scripted import ScriptedModel
+
     from interpreter import OpenInterpreter
     from oi_local.terminal.magic import handle
-    from scripted import ScriptedModel
 
     interp = OpenInterpreter()
     interp.llm.completions = ScriptedModel(["Hi."])

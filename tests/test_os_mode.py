@@ -3,14 +3,12 @@ it is shown of the screen completes a two-step task (press a button, then type i
 through the Python API and through `interpreter --os -y` as a real subprocess."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-
 from os_scripted import decide
 from scripted import scripted_interpreter
 from terminal_support import interpreter_argv

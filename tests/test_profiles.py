@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from terminal_support import ROOT, interpreter_argv, write_scripted_profile
 
 from oi_local.interpreter import OpenInterpreter
 from oi_local.terminal import profiles
-from terminal_support import ROOT, interpreter_argv, write_scripted_profile
 
 
 def run_cli(*args: str, stdin: str = "", env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:

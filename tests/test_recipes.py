@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from scripted import scripted_interpreter
 
 from oi_local._paths import bundled
 from oi_local.core.recipes import MIN_SCORE, adapt, as_messages, pick, words
-from scripted import scripted_interpreter
 
 
 def _requests(recipes: list[dict]) -> list[str]:

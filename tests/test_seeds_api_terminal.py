@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from terminal_support import ROOT, SCRIPTED_PROFILE, Tmux, interpreter_argv
 
 pytestmark = pytest.mark.slow

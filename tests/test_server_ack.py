@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 import websockets
+from test_server_ws import COMPLETE, KEY, make_template, say, text_of
 
 from oi_local.server.config import ServerConfig
 from oi_local.server.server import Server
-from test_server_ws import COMPLETE, KEY, make_template, say, text_of
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ import httpx
 import psutil
 import pytest
 import websockets
-
 from test_server_http import SERVER_SCRIPT, _free_port, _wait_http
 from test_server_ws import COMPLETE, KEY, connect, say, text_of, until_complete
 
@@ -153,6 +152,7 @@ def test_openai_body_under_the_limit_still_works(server_proc) -> None:
 @pytest.fixture
 def start():
     from test_server_ws import make_template
+
     from oi_local.server.config import ServerConfig
     from oi_local.server.server import Server
 

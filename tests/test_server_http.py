@@ -2,7 +2,6 @@
 `openai` client, user routes, keys and env variables of a real server process."""
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -13,11 +12,11 @@ from pathlib import Path
 import httpx
 import openai
 import pytest
+from procs import alive
+from test_server_ws import KEY, make_template
 
 from oi_local.server.config import ServerConfig
 from oi_local.server.server import Server
-from procs import alive
-from test_server_ws import KEY, make_template
 
 AUTH = {"Authorization": f"Bearer {KEY}"}
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,11 +7,11 @@ import asyncio
 
 import openai
 import pytest
+from test_server_ws import COMPLETE, KEY, connect, say, until_complete
 
 from oi_local.server.async_interpreter import AsyncInterpreter
 from oi_local.server.config import ServerConfig
 from oi_local.server.server import Server
-from test_server_ws import COMPLETE, KEY, connect, say, until_complete
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 

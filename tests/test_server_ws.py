@@ -12,9 +12,9 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from procs import alive
 from websockets.exceptions import InvalidStatus
 
-from procs import alive
 from oi_local.server.async_interpreter import AsyncInterpreter
 from oi_local.server.config import ServerConfig
 from oi_local.server.server import Server

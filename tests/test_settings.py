@@ -11,11 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
+from terminal_support import ROOT, interpreter_argv, write_scripted_profile
 
 from oi_local import settings as schema
 from oi_local.compat2023 import OLD_NAMES
 from oi_local.interpreter import OpenInterpreter
-from terminal_support import ROOT, interpreter_argv, write_scripted_profile
 
 
 def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:

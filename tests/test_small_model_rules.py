@@ -5,14 +5,13 @@ Real files in a temporary folder, a scripted model through the public API, real 
 from __future__ import annotations
 
 import json
-
 import os
 from pathlib import Path
 
 import pytest
+from scripted import scripted_interpreter
 
 from oi_local.core.hints import MAX_LINES, mentioned_paths, workspace_hints
-from scripted import scripted_interpreter
 
 
 @pytest.fixture

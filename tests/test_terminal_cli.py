@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from terminal_support import ROOT, interpreter_argv, write_scripted_profile
 
 from oi_local.interpreter import OpenInterpreter
 from oi_local.terminal.cli import apply_args, build_parser
-from terminal_support import ROOT, interpreter_argv, write_scripted_profile
 
 
 def run_cli(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from terminal_support import ROOT, Tmux, interpreter_argv, write_scripted_profile
 
 from oi_local.terminal import history
-from terminal_support import ROOT, Tmux, interpreter_argv, write_scripted_profile
 
 pytestmark = pytest.mark.slow
 PROMPT = r"(?m)^> ?$"

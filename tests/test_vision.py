@@ -13,9 +13,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from terminal_support import ROOT, interpreter_argv
 
 from oi_local.terminal.attach import image_paths
-from terminal_support import ROOT, interpreter_argv
 
 PIL = pytest.importorskip("PIL.Image", reason="the os extra (pillow) is installed by scripts/test")
 

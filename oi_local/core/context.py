@@ -141,7 +141,8 @@ def fit(
 
 def _shrink(message: dict[str, Any], tokens: int, counter: TokenCounter) -> dict[str, Any]:
     m = dict(message)
-    text = m.get("content") if isinstance(m.get("content"), str) else _text_of(m)
+    content = m.get("content")
+    text = content if isinstance(content, str) else _text_of(m)
     limit = max(tokens * 3, 64)  # conservative: about 3 characters per token
     for _ in range(8):
         m["content"] = head_tail(text, limit)

@@ -139,7 +139,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         ei = self.llm.execution_instructions
         if ei is None:
             ei = self.template_set().get("execution_instructions") or ""
-        if ei and not self.llm.functions_enabled():
+        if isinstance(ei, str) and ei and not self.llm.functions_enabled():  # (True would have broken the join)
             parts.append(ei)
         return "\n\n".join(p for p in parts if p)
 
@@ -284,7 +284,9 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
                     yield chunk("assistant", "code", lang, content=code[sent:])
                 yield chunk("assistant", "code", lang, end=True, closed=True)
         finally:
-            stream.close()
+            close = getattr(stream, "close", None)  # a generator: stops the model's reply
+            if close is not None:
+                close()
 
     def _aliases(self) -> dict[str, str]:
         from oi_local.llm.parser import DEFAULT_ALIASES

@@ -41,9 +41,9 @@ def words(text: str) -> set[str]:
 
 @lru_cache(maxsize=4)
 def _index(source: str) -> tuple[list[dict[str, Any]], list[set[str]], dict[str, float], list[set[str]]]:
-    from oi_local._paths import bundled
-
     import yaml
+
+    from oi_local._paths import bundled
 
     path = bundled("templates") / source
     recipes = [r for r in (yaml.safe_load(path.read_text(encoding="utf-8")) or []) if r.get("request") and r.get("code")]

@@ -305,7 +305,12 @@ def resolve_embedded_model(name: str | None) -> str:
         if found is not None:
             return str(found)
         raise LLMError(f"Unknown local model {name!r}: give a path to a .gguf file or a catalog id")
-    from oi_local.local.models import default_model_id, get_entry, is_installed, model_path
+    from oi_local.local.models import (
+        default_model_id,
+        get_entry,
+        is_installed,
+        model_path,
+    )
 
     entry = get_entry(default_model_id())
     path = model_path(entry)

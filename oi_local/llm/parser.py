@@ -79,6 +79,8 @@ def _guess_language(line: str) -> str:
 class CodeBlockParser:
     """Feed text deltas, get LMC events; call finish() once at the end of the reply."""
 
+    _out: list[dict[str, Any]]  # events not handed out yet (set in _reset)
+
     def __init__(self, aliases: Mapping[str, str] | None = None, guess_unlabeled: bool = True) -> None:
         src = DEFAULT_ALIASES if aliases is None else aliases
         self._aliases = {k.lower(): v for k, v in src.items()}
@@ -89,7 +91,8 @@ class CodeBlockParser:
     def feed(self, text: str) -> list[dict[str, Any]]:
         self._run(text)
         self._flush()
-        out, self._out = self._out, []
+        out = self._out
+        self._out = []
         return out
 
     def finish(self) -> list[dict[str, Any]]:
@@ -120,7 +123,7 @@ class CodeBlockParser:
 
     # --- state ---
     def _reset(self) -> None:
-        self._out: list[dict[str, Any]] = []
+        self._out = []
         self._pend: list[str] = []  # content for one event, joined once (fewer, larger events)
         self._mode = _PROSE
         self._msg_open = False
@@ -571,8 +574,7 @@ class CodeBlockParser:
         if not self._jreplayed:
             doomed.difference_update(self._jretry)
         doomed.add(self._jstart)
-        doomed = frozenset(doomed)
-        self._replay = ("".join(self._jbuf), doomed)
+        self._replay = ("".join(self._jbuf), frozenset(doomed))
         self._jbuf, self._jseen, self._jnest, self._jretry = [], [], [], []
         self._mode = _PROSE
         self._decided = False

@@ -199,8 +199,14 @@ def fetch_hub(entry: "ModelEntry", source: dict[str, Any], target: Path, progres
 def progress_bar(description: str = "") -> Iterator[Callable[[str, int, int], None]]:
     """A rich progress bar on stderr, as a `Progress` callback (stage, done, total)."""
     from rich.console import Console
-    from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
-                               TransferSpeedColumn)
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+        TransferSpeedColumn,
+    )
 
     bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                    TimeRemainingColumn(), console=Console(stderr=True), transient=False)

@@ -205,9 +205,7 @@ def import_model(src: str | os.PathLike[str], *, link: bool = False, check: bool
 
 
 def download(model_id: str, quiet: bool = False) -> Path:
-    from oi_local.local.models import fetch, get_entry
-
-    from oi_local.local.models import is_installed, model_path
+    from oi_local.local.models import fetch, get_entry, is_installed, model_path
 
     entry = get_entry(model_id if model_id != "default" else _default())
     if is_installed(entry):
@@ -330,8 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _print_catalog() -> None:
     from oi_local.local.hardware import detect
-    from oi_local.local.sizes import size
     from oi_local.local.recommend import recommend
+    from oi_local.local.sizes import size
 
     hw = detect()
     for line in hw.summary():

@@ -12,14 +12,15 @@ import os
 import shutil
 import urllib.error
 import urllib.request
-from urllib.parse import urlsplit
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from oi_local._paths import models_dir
 from oi_local.errors import LLMError
+
 
 def normalize_api_base(api_base: str) -> str:
     """Accept what users type: no scheme, a trailing slash or space, or a bare host:port.

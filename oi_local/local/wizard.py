@@ -120,8 +120,17 @@ def remote_settings(provider: str, api_base: str, model: str) -> dict[str, Any]:
 
 def ollama_settings(model: str) -> dict[str, Any]:
     from oi_local.local import hardware
-    from oi_local.local.providers import ollama_context_length, ollama_host, ollama_with_context
-    from oi_local.local.recommend import CPU_CONTEXT_CAP, GPU_CONTEXT_CAP, max_tokens_for, usable_ram
+    from oi_local.local.providers import (
+        ollama_context_length,
+        ollama_host,
+        ollama_with_context,
+    )
+    from oi_local.local.recommend import (
+        CPU_CONTEXT_CAP,
+        GPU_CONTEXT_CAP,
+        max_tokens_for,
+        usable_ram,
+    )
 
     trained = ollama_context_length(model) or 8192
     hw = hardware.detect()

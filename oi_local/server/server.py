@@ -117,7 +117,7 @@ class Server:
         self._configure(host, port)
         config = uvicorn.Config(self.app, host=self.config.host, port=self.config.port, log_level=log_level)
         server = uvicorn.Server(config)
-        server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
+        setattr(server, "install_signal_handlers", lambda: None)  # not the main thread (older uvicorn)
         thread = threading.Thread(target=server.run, name="oi-server", daemon=True)
         thread.start()
         deadline = time.monotonic() + 30

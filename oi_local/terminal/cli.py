@@ -187,9 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.profiles:
         return open_profiles_folder()
 
-    from oi_local.interpreter import OpenInterpreter
     from oi_local.errors import LLMError
-
+    from oi_local.interpreter import OpenInterpreter
     from oi_local.terminal.textio import forgiving_output
 
     forgiving_output()

@@ -33,7 +33,13 @@ def ensure_model(interp: Any, ask: bool) -> bool:
 def download_default(model_id: str | None = None) -> int:
     """Fetch and verify a catalog model (the default one unless named). Returns an exit code."""
     from oi_local.errors import LLMError
-    from oi_local.local.models import default_model_id, fetch, get_entry, is_installed, model_path
+    from oi_local.local.models import (
+        default_model_id,
+        fetch,
+        get_entry,
+        is_installed,
+        model_path,
+    )
     from oi_local.local.progress import StderrProgress
     from oi_local.local.sizes import size
 

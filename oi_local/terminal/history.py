@@ -204,7 +204,7 @@ def header(path: Path) -> dict[str, Any]:
 
 def list_conversations(d: Path) -> list[Entry]:
     """Saved conversations, newest first, titled by their first words."""
-    entries = []
+    entries: list[Entry] = []
     if not d.is_dir():
         return entries
     for p in d.iterdir():

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
-import json
 import os
 import platform
 import re
@@ -26,7 +25,6 @@ import report  # noqa: E402
 import runner  # noqa: E402
 import sandbox  # noqa: E402
 from taskspec import TaskError, load_tasks, select  # noqa: E402
-
 
 DEFAULT_FILE = "qwen2.5-coder-0.5b-instruct.gguf"  # the catalog's default entry (model_catalog/models.yaml)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Callable, Iterator
 
 import pytest
-
 from drill_support import ModelServer
 
 

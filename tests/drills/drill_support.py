@@ -6,9 +6,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Iterator
-
-import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent

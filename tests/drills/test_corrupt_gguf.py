@@ -3,7 +3,6 @@ nothing) is refused at import and before use, with one line that says what to do
 or misplaced file fails the structural check of the header and tensor table in milliseconds."""
 from __future__ import annotations
 
-import os
 import shutil
 import struct
 import subprocess
@@ -12,9 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from drill_support import cli_env
-from oi_local._paths import models_dir
+
 from oi_local.llm.backends.base import LLMError
 from oi_local.local import gguf, manage, models
 

@@ -16,10 +16,10 @@ from typing import Callable
 
 import psutil
 import pytest
-
 from drill_support import cli_env
 from fakes_hub import HubServer
 from fakes_pypi import WheelIndex, make_model_wheels
+
 from oi_local._paths import models_dir
 from oi_local.local import manage, models
 

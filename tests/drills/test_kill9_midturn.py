@@ -14,9 +14,9 @@ import uuid
 
 import psutil
 import pytest
-
 from drill_support import cli_env
 from local_orphans import TAG, tagged, wait_gone
+
 from oi_local._paths import conversations_dir
 from oi_local.terminal import history
 

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from drill_support import cli_env
+
 from oi_local._paths import conversations_dir
 from oi_local.llm.backends.base import LLMError
 from oi_local.llm.backends.openai_compat import OpenAICompatibleBackend

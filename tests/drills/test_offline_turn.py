@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from drill_support import cli_env
 from terminal_support import write_scripted_profile
 

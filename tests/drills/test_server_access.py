@@ -14,9 +14,8 @@ from typing import Iterator
 import httpx
 import pytest
 import websockets
-from websockets.exceptions import InvalidStatus
-
 from test_server_http import SERVER_SCRIPT, _free_port, _wait_http
+from websockets.exceptions import InvalidStatus
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "drill-key-0123456789"

@@ -143,7 +143,7 @@ def _borrow(sym: int) -> int:
 
 
 def key_event(sym: int, press: bool) -> None:
-    from Xlib import X, XK
+    from Xlib import XK, X
 
     with _lock:
         d = _x()

@@ -65,7 +65,7 @@ def _run_mark() -> tuple[int, int]:
 
 def _group_procs(pgid: int) -> list[tuple[int, int]]:
     """(pid, start in boot ticks) of the processes in group `pgid` (Linux /proc; empty elsewhere)."""
-    procs = []
+    procs: list[tuple[int, int]] = []
     try:
         entries = os.listdir("/proc")
     except OSError:

@@ -8,9 +8,26 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from oi_local.core.rules import (answers, code_first, cut_off, deletions, destructive, error_notes, file_hints, fix_asks,
-                                 fresh_retries, loop_mode, missing_module, question_writes, recipes, repeated_code,
-                                 repeated_output, repetition, safety_review, shell_relabel)
+from oi_local.core.rules import (
+    answers,
+    code_first,
+    cut_off,
+    deletions,
+    destructive,
+    error_notes,
+    file_hints,
+    fix_asks,
+    fresh_retries,
+    loop_mode,
+    missing_module,
+    question_writes,
+    recipes,
+    repeated_code,
+    repeated_output,
+    repetition,
+    safety_review,
+    shell_relabel,
+)
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
 
 RULES: tuple[Rule, ...] = (

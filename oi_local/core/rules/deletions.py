@@ -29,7 +29,12 @@ _KEEPS = re.compile(r"\b(keep\w*|leav\w*|except|only|but not|others?)\b", re.I)
 
 def overreach(request: str, lang: str, code: str) -> tuple[str, str] | None:
     """(note for the model, warning for a person), or None."""
-    from oi_local.core.deletions import asked, deleted_paths, unasked_deletions, wiped_folders
+    from oi_local.core.deletions import (
+        asked,
+        deleted_paths,
+        unasked_deletions,
+        wiped_folders,
+    )
 
     unasked = unasked_deletions(request, lang, code)[:5]
     if unasked:

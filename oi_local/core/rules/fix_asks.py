@@ -5,7 +5,13 @@ copy is answered sampled: at temperature 0 the 0.5B model sends the same wrong f
 from __future__ import annotations
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import CAREFUL_WORDS, RETRY_TEMPERATURE, Turn, asks_back, code_prefix
+from oi_local.core.rules.turn import (
+    CAREFUL_WORDS,
+    RETRY_TEMPERATURE,
+    Turn,
+    asks_back,
+    code_prefix,
+)
 
 MAX_ASKS = 3  # "not fixed yet" at most three times a turn: more only repeats itself
 
@@ -30,7 +36,8 @@ def follow_up(turn: Turn) -> Ask | None:
     if not (fixing and turn.counts["fix ask"] < MAX_ASKS and turn.steps and turn.steps_left):
         return None
     turn.counts["fix ask"] += 1
-    from oi_local.core.fixes import expected, follow_up as unfixed
+    from oi_local.core.fixes import expected
+    from oi_local.core.fixes import follow_up as unfixed
 
     worked = [r.code for r in turn.runs if r.lang == "python" and r.exit_code in (None, 0) and not r.interrupted]
     text = unfixed(fixing, worked, want=expected(turn.request), runs=[(r.code, r.output) for r in turn.runs])

@@ -11,7 +11,10 @@ import sys
 from typing import Any, Iterator
 
 from oi_local.errors import LLMError
-from oi_local.llm.backends.openai_compat import OpenAICompatibleBackend, strip_provider_prefix
+from oi_local.llm.backends.openai_compat import (
+    OpenAICompatibleBackend,
+    strip_provider_prefix,
+)
 
 
 class OllamaBackend(OpenAICompatibleBackend):
