@@ -192,7 +192,7 @@ def import_model(src: str | os.PathLike[str], *, link: bool = False, check: bool
     if s.suffix.lower() == ".llamafile":
         target.chmod(target.stat().st_mode | 0o111)
     sums = known_checksums(entry) if entry else set()
-    if sums and sha not in sums:
+    if entry is not None and sums and sha not in sums:
         target.unlink()  # a catalog file that is not the published one: damaged or tampered
         raise LLMError(f"{s.name} does not match the published sha256 of {entry.id}: the file is damaged "
                        f"or not that model. Get a good copy (`interpreter --local_models download {entry.id}` "

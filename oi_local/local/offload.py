@@ -20,7 +20,7 @@ def model_shape(path: str | os.PathLike[str]) -> tuple[int, int]:
     """(repeating layers, f16 KV-cache bytes per token of context) from the GGUF header."""
     from oi_local.local.gguf import read_metadata
 
-    meta = read_metadata(path)
+    meta = read_metadata(Path(path))
     arch = str(meta.get("general.architecture", ""))
     layers = int(meta.get(f"{arch}.block_count") or 0)
     heads = int(meta.get(f"{arch}.attention.head_count") or 0) or 1

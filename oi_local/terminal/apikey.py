@@ -53,7 +53,8 @@ def _save(path: Path, key: str) -> None:
 
     data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
     data = data if isinstance(data, dict) else {}
-    llm = data.get("llm") if isinstance(data.get("llm"), dict) else {}
+    llm = data.get("llm")
+    llm = llm if isinstance(llm, dict) else {}
     data["llm"] = {**llm, "api_key": key}
     data.pop("api_key", None)  # an old flat key would win over the new one on the next load
     _atomic_write(path, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))

@@ -76,7 +76,7 @@ def inline_edit(code: str, language: str) -> str:
     try:
         (tty or sys.stdout).write(HELP + "\n")
         (tty or sys.stdout).flush()
-        text = PromptSession(**session_io).prompt(
+        text: str = PromptSession(**session_io).prompt(
             "", default=code, multiline=True, lexer=lexer,
             prompt_continuation=lambda width, n, soft: "",
         )

@@ -4,6 +4,8 @@ runtime may be missing has `available()` and `install_hint`; it is on by default
 available, and a block written in it otherwise gets its install hint instead of silence."""
 from __future__ import annotations
 
+from typing import Any
+
 from .base import SubprocessLanguage
 from .html import HTML
 from .javascript import JavaScript
@@ -12,7 +14,8 @@ from .python import Python
 from .r import R
 from .shell import Shell
 
-ALL_LANGUAGES: list[type] = [Python, Shell, JavaScript, R, HTML, PowerShell]
+# Language classes (duck-typed: name, aliases, run; not all are subprocess languages).
+ALL_LANGUAGES: list[Any] = [Python, Shell, JavaScript, R, HTML, PowerShell]
 DEFAULT_LANGUAGES: list[type] = [c for c in ALL_LANGUAGES if getattr(c, "available", lambda: True)()]
 # Languages the seed documents name that oi-local does not run, and why.
 UNSUPPORTED: dict[str, str] = {
