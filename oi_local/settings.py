@@ -226,6 +226,17 @@ SETTINGS: list[Setting] = [
     S("computer.import_computer_api", bool),
     S("computer.skills_path", str | None),
     S("computer.failsafe", bool),
+    # the sandbox (computer/sandbox/): what code can reach; a client of the server cannot loosen it
+    S("computer.sandbox", str, choices=("auto", "on", "off"), http=PRIV),
+    S("computer.allow_write", list[str], http=PRIV),
+    S("computer.allow_network", bool, http=PRIV),
+    S("computer.allow_env", list[str], http=PRIV),
+    S("computer.hide", list[str], http=PRIV),
+    S("computer.max_processes", int | None, 8, 1_000_000, http=PRIV),
+    S("computer.max_memory_mb", int | None, 64, 100_000_000, http=PRIV),
+    S("computer.max_file_mb", int | None, 1, 100_000_000, http=PRIV),
+    S("computer.unattended_run_timeout", float | None, 0.1, 86_400, http=PRIV),
+    S("computer.undo_files", bool),
     # --- keys the terminal acts on (profiles and flags), not attributes ---
     S("version", Any, attr=False),
     S("local", bool | dict[str, Any], attr=False),
@@ -237,7 +248,8 @@ BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 # Attributes that are run-time state, not settings (not in profiles, not copied by spawn).
 STATE = {"messages", "last_trim", "hidden", "spent", "profile_path", "in_terminal_interface",
          "llm.last_finish_reason", "llm.last_usage", "llm.last_stats", "computer.last_result",
-         "computer.system_message", "computer.in_session", "computer.after_run"}
+         "computer.system_message", "computer.in_session", "computer.after_run",
+         "computer.unattended", "computer.last_snapshot"}
 
 
 def check(key: str, value: Any) -> Any:

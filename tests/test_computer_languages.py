@@ -276,8 +276,8 @@ def test_two_computers_do_not_share_sessions(lang):
     a, b = Computer(), Computer()
     try:
         a.run(lang, SET_STATE[lang])
-        pid = {"python": "import os; print(os.getpid())", "shell": "echo $$", "javascript": "console.log(process.pid)"}[lang]
-        assert text(a.run(lang, pid)) != text(b.run(lang, pid))
+        b.run(lang, "1")
+        assert a.get_language(lang)._proc.pid != b.get_language(lang)._proc.pid
         probe = {"python": "print('x' in globals())", "shell": 'echo "[${OI_T-}]"', "javascript": "console.log(typeof x)"}[lang]
         assert text(b.run(lang, probe)) == {"python": "False\n", "shell": "[]\n", "javascript": "undefined\n"}[lang]
     finally:
@@ -287,10 +287,15 @@ def test_two_computers_do_not_share_sessions(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_terminate_kills_and_next_run_restarts(computer, lang):
-    pid_code = {"python": "import os; print(os.getpid())", "shell": "echo $$", "javascript": "console.log(process.pid)"}[lang]
-    pid = int(text(computer.run(lang, pid_code)))
+    computer.run(lang, SET_STATE[lang])
+    session = computer.get_language(lang)
+    pids = [session._proc.pid, *([session._init_pid] if session._init_pid else [])]  # bwrap and its init
     computer.terminate()
-    time.sleep(0.1)
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)
-    assert int(text(computer.run(lang, pid_code))) != pid
+    from procs import alive
+
+    deadline = time.monotonic() + 5
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(p) for p in pids)
+    computer.run(lang, "1")
+    assert computer.get_language(lang)._proc.pid not in pids

@@ -169,6 +169,7 @@ def test_warm_round_trip(computer):
 
 def test_common_modules_are_imported_when_a_cell_forgets_to(computer, monkeypatch):
     monkeypatch.setenv("OI_TEST_MODE", "staging")
+    computer.allow_env = ["OI_TEST_MODE"]  # the sandbox passes only allow-listed variables
     assert text(computer.run("python", "print(os.environ['OI_TEST_MODE'])")) == "staging\n"
     assert text(computer.run("python", "math.factorial(5), Path('a/b').name")) == "(120, 'b')\n"
     assert text(computer.run("python", "json.dumps(pd.DataFrame({'a': [1]}).a.tolist())")) == "'[1]'\n"
@@ -185,15 +186,19 @@ def test_common_modules_are_imported_when_a_cell_forgets_to(computer, monkeypatc
 
 def test_stopping_a_cell_ends_the_shell_jobs_it_started_only(computer):
     # `sh -c 'cmd &'` starts cmd with SIGINT ignored: the KeyboardInterrupt alone leaves it running.
-    from procs import alive
-
     start = "import subprocess\np = subprocess.Popen('sleep 300 & echo $!', shell=True, stdout=subprocess.PIPE)\n"
-    kept = int(text(computer.run("python", start + "print(p.stdout.readline().decode().strip())")))
+    out = text(computer.run("python", start + "print(p.stdout.readline().decode().strip())"))
+    kept = int(out.split()[0])
+    assert "[background] Still running after this run" in out and "sleep 300" in out  # listed
     threading.Timer(1.0, computer.stop).start()
     out = text(computer.run("python", start + "print('PID', p.stdout.readline().decode().strip(), flush=True)\n"
                                         "import time; time.sleep(60)"))
     started = int(out.split("PID ")[1].split()[0])
     assert "KeyboardInterrupt" in out
+
+    def alive(pid):  # asked inside the session: in the sandbox, pids are those of its namespace
+        return text(computer.run("python", f"import os\ntry:\n    os.kill({pid}, 0); print(1)\nexcept OSError:\n    print(0)")) == "1\n"
+
     deadline = time.monotonic() + 5
     while alive(started) and time.monotonic() < deadline:
         time.sleep(0.05)

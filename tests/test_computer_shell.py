@@ -60,9 +60,11 @@ def test_active_lines_are_the_top_level_commands(computer):
     assert text(computer.run("shell", code)) == "in-f\nstill-in-f\n1\n"
 
 
-def test_cwd_and_env_persist_and_aliases_work(computer, tmp_path):
-    computer.run("bash", f"cd {tmp_path}\nexport GREETING='hi there'\nmyfn() {{ echo fn-$1; }}")
-    assert text(computer.run("sh", 'pwd; echo "$GREETING"; myfn 7')) == f"{tmp_path}\nhi there\nfn-7\n"
+def test_cwd_and_env_persist_and_aliases_work(computer, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the working folder: visible inside the sandbox (its /tmp is private)
+    (tmp_path / "sub").mkdir()
+    computer.run("bash", f"cd {tmp_path}/sub\nexport GREETING='hi there'\nmyfn() {{ echo fn-$1; }}")
+    assert text(computer.run("sh", 'pwd; echo "$GREETING"; myfn 7')) == f"{tmp_path}/sub\nhi there\nfn-7\n"
 
 
 def test_exit_status_is_that_of_the_last_command(computer):
@@ -122,10 +124,16 @@ def test_background_process_does_not_block_the_run(computer):
 
 def test_stopping_a_run_ends_what_it_started_in_the_background_only(computer):
     # bash starts `cmd &` with SIGINT ignored: the stop's SIGINT alone would leave it running.
-    kept = int(text(computer.run("shell", "sleep 300 &\necho $!")))
+    out = text(computer.run("shell", "sleep 300 &\necho $!"))
+    kept = int(out.split()[0])
+    assert "[background] Still running after this run" in out  # what a run leaves behind is named
     threading.Timer(1.0, computer.stop).start()
     out = text(computer.run("shell", "sleep 300 & echo PID=$!; wait"))
     started = int(out.split("PID=")[1].split()[0])
+
+    def alive(pid):  # asked inside the session: in the sandbox, pids are those of its namespace
+        return text(computer.run("shell", f"kill -0 {pid} 2>/dev/null && echo 1 || echo 0")) == "1\n"
+
     deadline = time.monotonic() + 5
     while alive(started) and time.monotonic() < deadline:
         time.sleep(0.05)

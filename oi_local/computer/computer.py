@@ -3,6 +3,7 @@ timeout, the LMC shape of chunks). Languages follow the spec's custom-language p
 from __future__ import annotations
 
 import math
+import os
 import sys
 import threading
 import time
@@ -50,12 +51,62 @@ class Computer(Checked, ComputerAPI):
         self._run_id = 0
         self.max_output: int = 2800  # characters of output kept per run (head half + tail half)
         self.run_timeout: float | None = None  # default `timeout` of run(); None: no limit
+        # When nobody watches (auto_run, the server, display=False) and run_timeout is None, a run
+        # stops after this many seconds; None: never. The loop sets `unattended` for each turn.
+        self.unattended_run_timeout: float | None = 300.0
+        self.unattended: bool = False
+        # The sandbox (computer/sandbox/): auto = on where the platform has one, else unconfined
+        # with a notice; on = refuse to run code without one; off = run code as the user.
+        self._sandbox = "auto"
+        self.allow_write: list[str] = []  # folders code may change besides the working folder and /tmp
+        self.allow_network: bool = False  # never with offline
+        self.hide: list[str] = []  # more paths to hide from code, besides the built-in secrets
+        self.allow_env: list[str] = []  # more environment variables code may see (never secret-looking ones)
+        self.max_processes: int | None = 256  # per code session (cgroup pids, else RLIMIT_NPROC)
+        self.max_memory_mb: int | None = None  # per code session; None: half of the machine's memory
+        self.max_file_mb: int | None = 16384  # largest file code may write (RLIMIT_FSIZE)
         self.offline: bool = False
         self.verbose: bool = False
         self.emit_images: bool = True
         self.last_result: RunResult | None = None
         # Called after each run (OS mode: a fresh look at the screen); yields more LMC chunks.
         self.after_run: Any = None
+
+    # ----- sandbox -----
+    @property
+    def sandbox(self) -> str:
+        return self._sandbox
+
+    @sandbox.setter
+    def sandbox(self, value: Any) -> None:
+        self._sandbox = value  # checked by the settings table (auto | on | off)
+
+    def network_allowed(self) -> bool:
+        return bool(self.allow_network) and not self.offline
+
+    def confinement(self, lang: Any = None) -> Any:
+        """The snapshot a session starts with (compared before each run: a change restarts it)."""
+        from .sandbox import Confinement, Limits, Policy, default_hidden
+        from .sandbox.limits import default_memory_mb
+
+        try:
+            workdir = os.getcwd()
+        except OSError:
+            workdir = "/"
+        allow = tuple(os.path.realpath(os.path.expanduser(str(p))) for p in (self.allow_write or ()))
+        policy = Policy(workdir=workdir, allow_write=allow, network=self.network_allowed(),
+                        hidden=default_hidden(tuple(self.hide or ())), extra_env=tuple(self.allow_env or ()))
+        limits = Limits(processes=self.max_processes,
+                        memory_mb=self.max_memory_mb if self.max_memory_mb is not None else default_memory_mb(),
+                        file_mb=self.max_file_mb,
+                        address_space=bool(getattr(lang, "address_space_limit", True)))
+        return Confinement(self._sandbox, policy, limits)
+
+    def sandbox_status(self) -> tuple[bool, str]:
+        """(confined, one line saying how code runs and why) for %info and the start-up notice."""
+        from .sandbox import status
+
+        return status(self._sandbox, self.network_allowed())
 
     # ----- languages -----
     @property
@@ -132,11 +183,19 @@ class Computer(Checked, ComputerAPI):
             return
         if timeout is None:
             timeout = self.run_timeout
+        if timeout is None and self.unattended:
+            timeout = self.unattended_run_timeout
         deadline = None if timeout is None or timeout == math.inf else time.monotonic() + timeout
         builtin = isinstance(lang, SubprocessLanguage)
         timer: threading.Timer | None = None
         fired: list[bool] = []
+        scanner = None
         if builtin:
+            conf = lang.confinement = self.confinement(lang)
+            if conf.kind() is not None:
+                from .sandbox import Scanner
+
+                scanner = Scanner(conf.policy, conf.limits.processes)
             inner = lang.run(code, deadline)  # checks the deadline in its own wait loop
         else:
             inner = iter(lang.run(code))
@@ -170,6 +229,8 @@ class Computer(Checked, ComputerAPI):
                         continue
                     if not isinstance(text, str):
                         text = str(text)
+                    if scanner is not None:
+                        scanner.feed(text)
                     if limit is None:
                         at_line_start = text[-1] == "\n"
                         yield _out(text)
@@ -235,6 +296,10 @@ class Computer(Checked, ComputerAPI):
             yield _out(text)
         if result.timed_out:
             yield _out(("" if at_line_start else "\n") + f"Timed out after {timeout:g} s: the code was stopped.\n")
+            at_line_start = True
+        for note in scanner.notes() if scanner is not None else ():
+            yield _out(("" if at_line_start else "\n") + note + "\n")
+            at_line_start = True
         if self.after_run is not None:
             yield from self.after_run()
         yield {"role": "computer", "type": "console", "format": "active_line", "content": None}

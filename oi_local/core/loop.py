@@ -32,6 +32,8 @@ RAN, NEXT, AGAIN, END = "ran", "next", "again", "end"  # what became of a code b
 
 def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Message]:
     """Run the loop until the model answers without code (or a stopping rule fires)."""
+    # No one confirms each block (auto_run, display=False, the server): runs get a default timeout.
+    engine.computer.unattended = approve is None
     turn = Turn(engine, approve, start=len(engine.messages))
     for start in hooks(engine, "start"):
         start(turn)

@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("-y", "--auto_run", action="store_true", default=None, help="run code without asking")
     b.add_argument("--loop", action="store_true", default=None, help="keep working until the model says the task is done or impossible")
     b.add_argument("-v", "--verbose", action="store_true", default=None, help="show timings, tokens/s, token counts and what was trimmed")
+    b.add_argument("--sandbox", choices=("auto", "on", "off"),
+                   help="confine code: auto (default) uses bubblewrap/sandbox-exec where present, on refuses to run code without it, off runs code as you")
+    b.add_argument("--allow_write", action="append", metavar="PATH",
+                   help="with the sandbox: code may also change files in PATH (repeatable); the working folder always")
+    b.add_argument("--allow_network", action="store_true", default=None,
+                   help="with the sandbox: code may use the network (never with --offline)")
     b.add_argument("-b", "--max_budget", type=typed("max_budget"), help="most USD to spend on hosted models this session (local models cost 0)")
     b.add_argument("-ml", "--multi_line", action="store_true", default=None, help="multi-line input: Enter adds a line, Esc then Enter sends")
     o = p.add_argument_group("other")
@@ -124,6 +130,16 @@ def apply_args(interp: Any, args: argparse.Namespace) -> None:
         interp.computer.import_computer_api = True
     if args.skills_path is not None:
         interp.computer.skills_path = args.skills_path
+    if args.offline:
+        interp.computer.offline = True  # and code gets no network, whatever allow_network says
+    if args.sandbox is not None:
+        interp.computer.sandbox = args.sandbox
+    if args.allow_network:
+        interp.computer.allow_network = True
+    for path in args.allow_write or ():
+        full = os.path.realpath(os.path.expanduser(path))
+        if full not in interp.computer.allow_write:
+            interp.computer.allow_write = [*interp.computer.allow_write, full]
 
 
 def _err(text: str) -> None:
@@ -237,6 +253,11 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Ex
 
     if getattr(interp, "speak_messages", False) and not (shutil.which("espeak-ng") or shutil.which("espeak")):
         print("--speak_messages: espeak-ng is not installed (apt-get install espeak-ng), so replies are not spoken.", file=sys.stderr)
+    bad = [p for p in interp.computer.allow_write if not os.path.isdir(p)]
+    if bad:
+        _err(f"--allow_write: {bad[0]} is not a folder")
+        return 2
+    _sandbox_notice(interp)
     if interp.safe_mode != "off" and interp.auto_run:
         print(f"Safe mode is {interp.safe_mode}: code is shown and confirmed before it runs (auto_run is ignored).", file=sys.stderr)
 
@@ -321,6 +342,15 @@ def _vision_note(interp: Any) -> None:
               file=sys.stderr)
     else:
         interp.llm.supports_vision = True
+
+
+def _sandbox_notice(interp: Any) -> None:
+    """Said once at start when code will run unconfined, and why (also in %info)."""
+    confined, line = interp.computer.sandbox_status()
+    if not confined:
+        print(f"Sandbox {line}.", file=sys.stderr)
+    elif interp.computer.allow_network and interp.computer.offline:
+        print("--allow_network has no effect with --offline: code gets no network.", file=sys.stderr)
 
 
 def _local(interp: Any, args: argparse.Namespace, profiles: Any, meta: dict[str, Any]) -> int | None:

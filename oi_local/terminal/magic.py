@@ -27,6 +27,7 @@ HELP = """Magic commands:
   %tokens [prompt]      tokens the next request would send, and its cost (0 for local models)
   %info                 system and interpreter information
   %auto_run [true|false] run code without asking (toggles without an argument)
+  %allow PATH           let code change files in PATH too (the sandbox restarts the sessions)
   %jupyter [path]       export the conversation to a Jupyter notebook (Downloads folder by default)
   %markdown [path]      export the conversation to Markdown (Downloads folder by default)
   %help                 this help"""
@@ -105,6 +106,26 @@ def _auto_run(interp: Any, arg: str, say: Say) -> None:
         return
     note = " (safe mode is on, so code is still confirmed)" if interp.auto_run and getattr(interp, "safe_mode", "off") != "off" else ""
     say(f"auto_run {'on: code runs without asking' if interp.auto_run else 'off: code is confirmed first'}{note}.")
+
+
+def _allow(interp: Any, arg: str, say: Say) -> None:
+    computer = interp.computer
+    if not arg:
+        folders = ", ".join(computer.allow_write) or "none"
+        say(f"Usage: %allow PATH. Code may write in the working folder ({os.getcwd()}), a private /tmp and: {folders}.")
+        return
+    path = os.path.realpath(os.path.expanduser(arg))
+    if not os.path.isdir(path):
+        say(f"%allow: {path} is not a folder.")
+        return
+    if path not in computer.allow_write:
+        computer.allow_write = [*computer.allow_write, path]
+    confined, line = computer.sandbox_status()
+    if not confined:
+        say(f"Code may write in {path} (it is not confined anyway: sandbox {line}).")
+        return
+    say(f"Code may now change files in {path}. The code sessions restart on their next run to see it "
+        "(earlier variables are gone).")
 
 
 def _reset(interp: Any, arg: str, say: Say) -> None:
@@ -222,6 +243,8 @@ def _info(interp: Any, arg: str, say: Say) -> None:
         ("multi_line", getattr(interp, "multi_line", False)),
         ("speak_messages", getattr(interp, "speak_messages", False)),
         ("offline", interp.offline),
+        ("sandbox", interp.computer.sandbox_status()[1]),
+        ("allowed folders", ", ".join(interp.computer.allow_write) or "-"),
         ("max_budget", getattr(interp, "max_budget", None)),
         ("spent", f"${getattr(interp, 'spent', 0.0) or 0.0:.6f}"),
         ("languages", ", ".join(interp.language_names())),
@@ -341,4 +364,5 @@ COMMANDS: dict[str, Callable[[Any, str, Say], None]] = {
     "jupyter": _jupyter,
     "markdown": _markdown,
     "auto_run": _auto_run,
+    "allow": _allow,
 }

@@ -24,6 +24,7 @@ ALIASES = {
     "max_tokens": "llm.max_tokens", "api_base": "llm.api_base", "api_key": "llm.api_key",
     "api_version": "llm.api_version", "llm_supports_functions": "llm.supports_functions",
     "llm_supports_vision": "llm.supports_vision", "llm.max_output": "max_output",
+    "sandbox": "computer.sandbox", "allow_write": "computer.allow_write", "allow_network": "computer.allow_network",
 }
 # Keys of the original's example profiles that have no effect here: accepted, ignored.
 IGNORED = {"computer.import_skills", "llm.supports_functions_reason"}

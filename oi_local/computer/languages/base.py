@@ -63,6 +63,16 @@ def _run_mark() -> tuple[int, int]:
         return ticks + 1, 0  # only what started a tick later counts as the run's
 
 
+def _stat(pid: int | str) -> list[bytes] | None:
+    """Fields of /proc/PID/stat after the command name (index 0 is the state)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:].split()
+
+
 def _group_procs(pgid: int) -> list[tuple[int, int]]:
     """(pid, start in boot ticks) of the processes in group `pgid` (Linux /proc; empty elsewhere)."""
     procs: list[tuple[int, int]] = []
@@ -73,15 +83,63 @@ def _group_procs(pgid: int) -> list[tuple[int, int]]:
     for entry in entries:
         if not entry.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 19 and int(fields[2]) == pgid:
+        fields = _stat(entry)
+        if fields and len(fields) > 19 and int(fields[2]) == pgid:
             procs.append((int(entry), int(fields[19])))
     return procs
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/children", "rb") as f:
+                out += [int(x) for x in f.read().split()]
+        except OSError:
+            pass
+    return out
+
+
+def _with_start(pids: list[int]) -> list[tuple[int, int]]:
+    out = []
+    for pid in pids:
+        fields = _stat(pid)
+        if fields and len(fields) > 19 and fields[0] != b"Z":
+            out.append((pid, int(fields[19])))
+    return out
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid` (in a PID namespace: everything but its init)."""
+    out: list[int] = []
+    todo = [pid]
+    while todo and len(out) < 100_000:
+        kids = _children(todo.pop())
+        out += kids
+        todo += kids
+    return out
+
+
+def _describe(pid: int) -> str:
+    """`inner pid` and command line of a process, for the background-process note."""
+    inner = str(pid)
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("NSpid:"):
+                    inner = line.split()[-1]  # the pid the code sees inside its namespace
+                    break
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+    except OSError:
+        cmd = ""
+    if len(cmd) > 80:
+        cmd = cmd[:79] + "…"
+    return f"{inner} `{cmd or '?'}`"
 
 
 def _reset_sigint() -> None:
@@ -89,12 +147,21 @@ def _reset_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _kill_group(proc: subprocess.Popen, fds: list[int]) -> None:
-    """Finalizer: kill the child's whole process group and close our pipe ends."""
-    try:  # also when the session itself is gone: what it started in the background may not be
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        pass
+def _kill_group(proc: subprocess.Popen, fds: list[int], groups: tuple[int, ...] = (), cgroup: Any = None) -> None:
+    """Finalizer: kill the child's whole process group (and the sandbox's: its init's death ends
+    the PID namespace, and every process in it), empty its cgroup, close our pipe ends."""
+    for pgid in (*groups, proc.pid):
+        try:  # also when the session itself is gone: what it started in the background may not be
+            os.killpg(pgid, signal.SIGKILL)
+        except OSError:
+            pass
+    for pid in groups:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    if cgroup is not None:
+        cgroup.remove()
     if proc.poll() is None:
         try:
             proc.wait(timeout=5)
@@ -118,6 +185,7 @@ class SubprocessLanguage:
     aliases: list[str] = []
     system_message: str | None = None
     stdin_is_command_pipe = False  # bash reads its commands from stdin; the others get /dev/null
+    address_space_limit = True  # the rlimit fallback may cap its address space (RLIMIT_AS)
 
     def __init__(self) -> None:
         self._proc: subprocess.Popen | None = None
@@ -141,6 +209,14 @@ class SubprocessLanguage:
         self.last_interrupted = False
         self.last_timed_out = False
         self.input_answer: str | None = None
+        # Set by the computer before each run (sandbox/): how the next session starts. None: as is.
+        self.confinement: Any = None
+        self._started_with: Any = None
+        self._pgid = 0  # the process group holding the code (the sandbox init's, or the child's)
+        self._init_pid: int | None = None  # the sandbox's init (outside pid): its namespace holds everything
+        self._driver_pid: int | None = None
+        self._cgroup: Any = None
+        self.scanner: Any = None  # sandbox notes for the current run (set by the computer)
 
     # ----- hooks for subclasses -----
     def _argv(self, cmd_fd: int, ctl_fd: int) -> list[str]:
@@ -158,6 +234,10 @@ class SubprocessLanguage:
     def _after_start(self) -> None:
         """Called once the child is spawned (the shell sends its set-up here)."""
 
+    def _sandbox_paths(self) -> tuple[str, ...]:
+        """Folders of our own the session must be able to write inside the sandbox."""
+        return ()
+
     def _frame(self, code: str) -> bytes:
         """The bytes that ask the child to run `code`."""
         data = code.encode("utf-8", "surrogateescape")
@@ -172,24 +252,44 @@ class SubprocessLanguage:
         out_r, out_w = os.pipe()
         ctl_r, ctl_w = os.pipe()
         cmd_r, cmd_w = os.pipe()
+        prepared = None
         try:
             ignoring = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
-            proc = subprocess.Popen(
-                self._argv(cmd_r, ctl_w),
+            argv, env = self._argv(cmd_r, ctl_w), self._env()
+            preexec = _reset_sigint if ignoring else None
+            extra_fds: tuple[int, ...] = ()
+            conf = self.confinement
+            if conf is not None:
+                prepared = conf.prepare(argv, env, self._sandbox_paths())
+                argv, env, extra_fds = prepared.argv, prepared.env, prepared.pass_fds()
+                preexec = prepared.preexec(preexec)
+            from oi_local.computer.sandbox import spawn
+
+            proc = spawn(lambda: subprocess.Popen(
+                argv,
                 stdin=cmd_r if self.stdin_is_command_pipe else subprocess.DEVNULL,
                 stdout=out_w,
                 stderr=out_w,
-                pass_fds=(ctl_w, cmd_r),
+                pass_fds=(ctl_w, cmd_r, *extra_fds),
                 start_new_session=True,  # own process group: stop() signals exactly the code's processes
-                env=self._env(),
-                preexec_fn=_reset_sigint if ignoring else None,
-            )
+                env=env,
+                preexec_fn=preexec,
+            ))
         except BaseException:
             for fd in (out_r, out_w, ctl_r, ctl_w, cmd_r, cmd_w):
                 os.close(fd)
+            if prepared is not None:
+                prepared.close()
+                if prepared.cgroup is not None:
+                    prepared.cgroup.remove()
             raise
         for fd in (out_w, ctl_w, cmd_r):
             os.close(fd)
+        self._init_pid = prepared.sandbox_init_pid() if prepared is not None else None
+        self._pgid = self._init_pid or proc.pid
+        self._driver_pid = None
+        self._cgroup = prepared.cgroup if prepared is not None else None
+        self._started_with = self.confinement
         os.set_blocking(out_r, False)
         os.set_blocking(ctl_r, False)
         self._proc, self._out, self._ctl, self._cmd = proc, out_r, ctl_r, cmd_w
@@ -206,7 +306,8 @@ class SubprocessLanguage:
         self._sel = sel
         self._ctlbuf = b""
         self._out_eof = False
-        self._finalizer = weakref.finalize(self, _kill_group, proc, fds)
+        groups = (self._init_pid,) if self._init_pid else ()
+        self._finalizer = weakref.finalize(self, _kill_group, proc, fds, groups, self._cgroup)
         self._after_start()
 
     def _cleanup(self) -> None:
@@ -221,6 +322,7 @@ class SubprocessLanguage:
         self._pidfd = None
         self._out = self._ctl = self._cmd = -1
         self._busy = False
+        self._init_pid = self._driver_pid = self._cgroup = None
 
     def _send(self, data: bytes) -> None:
         view = memoryview(data)
@@ -243,9 +345,21 @@ class SubprocessLanguage:
         if self._proc is not None and self._proc.poll() is not None:
             notice = self._exit_message(self._proc.returncode, "had ") + "A fresh session was started.\n"
             self._cleanup()
+        if self._proc is not None and self.confinement != self._started_with:
+            notice = (f"The sandbox settings changed, so a fresh {self.name} session was started "
+                      "(earlier variables are gone).\n")
+            self._cleanup()
         if self._proc is None:
+            from oi_local.computer.sandbox import SandboxUnavailable
+
             try:
                 self._start()
+            except SandboxUnavailable as e:
+                yield output(f"{notice}The code was not run: computer.sandbox is \"on\" but there is no sandbox "
+                             f"here ({e}). Install one, or set the sandbox to auto/off (--sandbox off).\n")
+                self.last_exit_code = 126
+                yield active_line(None)
+                return
             except OSError as e:
                 yield output(f"{notice}Could not start {self.name}: {e}\n")
                 yield active_line(None)
@@ -325,32 +439,88 @@ class SubprocessLanguage:
             self._signal(signal.SIGINT)
         return min(POLL, RESEND)
 
+    def _session_procs(self) -> list[tuple[int, int]]:
+        """(pid, start) of the processes the code started, other than the session itself: in the
+        sandbox everything in its PID namespace (setsid does not leave it), else the process
+        group plus the session's cgroup."""
+        proc = self._proc
+        if proc is None:
+            return []
+        if self._init_pid:
+            if self._driver_pid is None:
+                kids = _with_start(_children(self._init_pid))
+                if kids:
+                    self._driver_pid = min(kids, key=lambda k: (k[1], k[0]))[0]
+            skip = {proc.pid, self._init_pid, self._driver_pid}
+            return [p for p in _with_start(_descendants(self._init_pid)) if p[0] not in skip]
+        procs = dict(_group_procs(proc.pid))
+        if self._cgroup is not None:
+            procs.update(_with_start([p for p in self._cgroup.pids() if p not in procs]))
+        procs.pop(proc.pid, None)
+        return list(procs.items())
+
+    def _run_procs(self) -> list[int]:
+        """The processes this run started that are still there."""
+        ticks, last_pid = self._mark
+        if self._proc is None or not ticks:
+            return []
+        # Start times have clock-tick resolution: within the run's first tick, only pids handed out
+        # after it began are its own (pids of a namespace's processes are numbered outside too).
+        return [pid for pid, started in self._session_procs()
+                if started > ticks or (started == ticks and pid > last_pid)]
+
     def _kill_run_children(self) -> None:
         """SIGKILL the processes this run started, other than the session. What earlier, finished
         runs started in the background (a server the user means to keep) is left alone."""
-        proc = self._proc
-        ticks, last_pid = self._mark
-        if proc is None or not ticks:
-            return
-        for pid, started in _group_procs(proc.pid):
-            # Start times have clock-tick resolution: within the run's first tick, only pids
-            # handed out after it began are its own.
-            ours = started > ticks or (started == ticks and pid > last_pid)
-            if ours and pid != proc.pid:
+        for _ in range(20):  # a fork bomb forks while it is killed: repeat until none are left
+            pids = self._run_procs()
+            if not pids:
+                return
+            for pid in pids:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
+            time.sleep(0.02)
+
+    def _background_note(self) -> Iterator[LMC]:
+        """After a run: name what it left running, and stop a runaway (a fork bomb)."""
+        pids = self._run_procs()
+        if not pids:
+            return
+        limit = getattr(getattr(self.confinement, "limits", None), "processes", None)
+        time.sleep(0.3)  # a fork bomb returns at once and grows behind the prompt: look again
+        again = self._run_procs()
+        hit = self._cgroup is not None and self._cgroup.hit_process_limit()
+        runaway = hit or (limit and len(again) >= limit // 2) or (len(again) >= 32 and len(again) >= 2 * len(pids))
+        if runaway:
+            self._kill_run_children()
+            left = self._run_procs()
+            if left:  # still multiplying: end the whole session (the namespace/cgroup goes at once)
+                self._cleanup()
+            limit_text = f" (limit {limit})" if limit else ""
+            yield output(f"[sandbox] The code kept starting processes in the background ({len(again)}+ seen"
+                         f"{limit_text}): a fork bomb or runaway loop. They were all stopped"
+                         f"{', and the session was restarted' if left else ''}.\n")
+            return
+        if not again:
+            return
+        shown = ", ".join(_describe(p) for p in again[:5])
+        more = f" and {len(again) - 5} more" if len(again) > 5 else ""
+        yield output(f"[background] Still running after this run: {shown}{more}. They keep running until "
+                     "the session ends (reset, exit) or they are stopped (kill PID).\n")
 
     def _signal(self, sig: int) -> None:
-        proc = self._proc  # read once: stop() may run in another thread
+        proc, pgid = self._proc, self._pgid  # read once: stop() may run in another thread
         if sig == signal.SIGINT:
             self._sigint_at = time.monotonic()
         if proc is not None:
-            try:
-                os.killpg(proc.pid, sig)
-            except OSError:
-                pass
+            targets = (pgid, proc.pid) if sig == signal.SIGKILL and pgid != proc.pid else (pgid or proc.pid,)
+            for target in targets:
+                try:
+                    os.killpg(target, sig)
+                except OSError:
+                    pass
 
     def _pump(self) -> Iterator[LMC]:
         sel = self._sel
@@ -436,6 +606,8 @@ class SubprocessLanguage:
                 self.last_exit_code = int(line[1:])
                 if self._stop_at is not None:
                     self._kill_run_children()
+                else:
+                    yield from self._background_note()
                 self._busy = False
                 self._ctlbuf = b""
                 return
@@ -465,6 +637,9 @@ class SubprocessLanguage:
 
     def _exit_message(self, rc: int, had: str = "") -> str:
         how = f"exited with code {rc}" if rc >= 0 else f"was killed by signal {_signal_name(-rc)}"
+        cgroup = self._cgroup
+        if rc == -signal.SIGKILL and cgroup is not None and cgroup.oom_kills():
+            how += " after using up its memory limit"
         return (
             f"The {self.name} process {had}{how}; a fresh session will start on the next run, "
             "earlier variables are gone.\n"
@@ -473,6 +648,8 @@ class SubprocessLanguage:
     def _exited(self) -> Iterator[LMC]:
         proc = self._proc
         rc = proc.wait()
+        if self._init_pid and rc > 128 and rc - 128 in signal.valid_signals():
+            rc = 128 - rc  # bubblewrap reports a signal death as 128+N, like a shell
         yield from self._read_output(once=False)
         try:
             data = os.read(self._ctl, CHUNK)

@@ -19,6 +19,7 @@ class JavaScript(SubprocessLanguage):
 
     name = "javascript"
     aliases = ["js", "node", "nodejs"]
+    address_space_limit = False  # V8 reserves far more address space than it uses
 
     def _frame(self, code: str) -> bytes:
         data = code.encode("utf-8", "surrogateescape")

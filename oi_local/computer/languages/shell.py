@@ -82,6 +82,9 @@ class Shell(SubprocessLanguage):
         self._fds = (cmd_fd, ctl_fd)
         return [shutil.which("bash") or "/bin/bash", "--noprofile", "--norc"]
 
+    def _sandbox_paths(self) -> tuple[str, ...]:
+        return (self._dir,)  # the cell file and the job list live here, outside the private /tmp
+
     def _after_start(self) -> None:
         cmd_fd, ctl_fd = self._fds
         init = _INIT
