@@ -104,6 +104,10 @@ else
   if [ -z "$FROM" ]; then run "$VENV/bin/python" -m pip install -q --upgrade pip; fi
 fi
 VPY="$VENV/bin/python"
+# bubblewrap: the sandbox model-written code runs in (without it, code runs unconfined and oi-local says so).
+if [ "$(uname -s)" = "Linux" ] && ! command -v bwrap >/dev/null 2>&1; then
+  say "For the code sandbox, install bubblewrap (Debian/Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap)"
+fi
 MARK="$VENV/.oi-local-llama-build"
 PIPQ=(-m pip install -q --disable-pip-version-check)
 

@@ -4,7 +4,6 @@ streaming, stdin, huge output, early close."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import subprocess
 import sys

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import openai
 import pytest
-from procs import alive
+from procs import running_with, unique_sleep
 from test_server_ws import KEY, make_template
 
 from oi_local.server.config import ServerConfig
@@ -211,19 +211,19 @@ def test_async_interpreter_import_does_not_load_fastapi() -> None:
 def test_openai_stream_closed_by_the_client_stops_its_code(srv) -> None:
     import re
 
-    body = {"model": "x", "stream": True, "messages": [{"role": "user", "content": "run shell: sleep 300 & echo PID=$!; wait"}]}
-    pid = None
+    mark = unique_sleep()  # found by its command line: code in the sandbox has its own pids
+    body = {"model": "x", "stream": True, "messages": [{"role": "user", "content": f"run shell: sleep {mark} & echo PID=$!; wait"}]}
+    seen = False
     with httpx.stream("POST", srv.url + "/openai/chat/completions", headers=AUTH, json=body, timeout=30) as r:
         for line in r.iter_lines():
-            found = re.search(r"PID=(\d+)", line)
-            if found:
-                pid = int(found.group(1))
+            if re.search(r"PID=(\d+)", line):
+                seen = bool(running_with(f"sleep\0{mark}"))
                 break  # leaving the block closes the connection mid-reply
-    assert pid is not None
+    assert seen
     deadline = time.monotonic() + 15
-    while alive(pid) and time.monotonic() < deadline:
+    while running_with(f"sleep\0{mark}") and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not alive(pid)
+    assert not running_with(f"sleep\0{mark}")
 
 
 def test_async_interpreter_achat_streams_and_keeps_its_own_history() -> None:

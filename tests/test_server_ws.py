@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from procs import alive
+from procs import running_with, unique_sleep
 from websockets.exceptions import InvalidStatus
 
 from oi_local.server.async_interpreter import AsyncInterpreter
@@ -181,7 +181,8 @@ def test_each_session_has_its_own_code_processes(start) -> None:
         async with connect(srv) as ws:
             await say(ws, f"run python: x = {i}")
             await until_complete(ws)
-            await say(ws, "run python: import os; print(x, os.getpid())")
+            # pid namespace + pid: in the sandbox every session is pid 2 of its own namespace
+            await say(ws, "run python: import os; print(x, os.readlink('/proc/self/ns/pid') + str(os.getpid()))")
             return text_of(await until_complete(ws), "computer", "console")
 
     async def main() -> list[str]:
@@ -358,22 +359,24 @@ def test_stop_command_interrupts_running_code(start) -> None:
 def test_disconnecting_client_stops_its_running_code(start, named: bool) -> None:
     srv = start()
     session = "keeper" if named else None
+    mark = unique_sleep()  # found by its command line: code in the sandbox has its own pids
 
-    async def main() -> int:
+    async def main() -> None:
         async with connect(srv, session=session) as ws:
-            await say(ws, "run shell: sleep 300 & echo PID=$!; wait")
+            await say(ws, f"run shell: sleep {mark} & echo PID=$!; wait")
             async with asyncio.timeout(30):
                 while True:
                     m = json.loads(await ws.recv())
                     found = re.search(r"PID=(\d+)", m.get("content") or "") if isinstance(m.get("content"), str) else None
                     if found:
-                        return int(found.group(1))
+                        assert running_with(f"sleep\0{mark}")
+                        return
 
-    pid = asyncio.run(main())  # leaving the `async with` closes the socket mid-run
+    asyncio.run(main())  # leaving the `async with` closes the socket mid-run
     deadline = time.monotonic() + 15
-    while alive(pid) and time.monotonic() < deadline:
+    while running_with(f"sleep\0{mark}") and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not alive(pid)
+    assert not running_with(f"sleep\0{mark}")
     if named:  # the conversation waits for the client to come back; its code does not run on
         assert "keeper" in srv.sessions
 

@@ -65,6 +65,10 @@ class Computer(Checked, ComputerAPI):
         self.max_processes: int | None = 256  # per code session (cgroup pids, else RLIMIT_NPROC)
         self.max_memory_mb: int | None = None  # per code session; None: half of the machine's memory
         self.max_file_mb: int | None = 16384  # largest file code may write (RLIMIT_FSIZE)
+        # Copy the working folder before each run so `%undo files` can put back what it changed
+        # (computer/undo.py; skipped for folders over 2000 files or 64 MB).
+        self.undo_files: bool = True
+        self.last_snapshot: Any = None
         self.offline: bool = False
         self.verbose: bool = False
         self.emit_images: bool = True
@@ -85,22 +89,33 @@ class Computer(Checked, ComputerAPI):
         return bool(self.allow_network) and not self.offline
 
     def confinement(self, lang: Any = None) -> Any:
-        """The snapshot a session starts with (compared before each run: a change restarts it)."""
-        from .sandbox import Confinement, Limits, Policy, default_hidden
-        from .sandbox.limits import default_memory_mb
-
+        """The snapshot a session starts with (compared before each run: a change restarts it).
+        Built again when a setting changes, and every 30 s (a secret folder made meanwhile)."""
         try:
             workdir = os.getcwd()
         except OSError:
             workdir = "/"
+        key = (workdir, self._sandbox, tuple(self.allow_write or ()), self.network_allowed(), tuple(self.hide or ()),
+               tuple(self.allow_env or ()), os.environ.get("HOME"), os.environ.get("OI_LOCAL_HOME"),
+               self.max_processes, self.max_memory_mb, self.max_file_mb, bool(getattr(lang, "address_space_limit", True)),
+               int(time.monotonic() // 30))
+        cache = self.__dict__.setdefault("_confinements", {})
+        found = cache.get(key)
+        if found is not None:
+            return found
+        from .sandbox import Confinement, Limits, Policy, default_hidden
+        from .sandbox.limits import default_memory_mb
+
         allow = tuple(os.path.realpath(os.path.expanduser(str(p))) for p in (self.allow_write or ()))
         policy = Policy(workdir=workdir, allow_write=allow, network=self.network_allowed(),
                         hidden=default_hidden(tuple(self.hide or ())), extra_env=tuple(self.allow_env or ()))
         limits = Limits(processes=self.max_processes,
                         memory_mb=self.max_memory_mb if self.max_memory_mb is not None else default_memory_mb(),
-                        file_mb=self.max_file_mb,
-                        address_space=bool(getattr(lang, "address_space_limit", True)))
-        return Confinement(self._sandbox, policy, limits)
+                        file_mb=self.max_file_mb, address_space=key[11])
+        if len(cache) > 16:
+            cache.clear()
+        found = cache[key] = Confinement(self._sandbox, policy, limits)
+        return found
 
     def sandbox_status(self) -> tuple[bool, str]:
         """(confined, one line saying how code runs and why) for %info and the start-up notice."""
@@ -190,6 +205,8 @@ class Computer(Checked, ComputerAPI):
         timer: threading.Timer | None = None
         fired: list[bool] = []
         scanner = None
+        if builtin and self.undo_files:
+            self._snapshot_workdir()
         if builtin:
             conf = lang.confinement = self.confinement(lang)
             if conf.kind() is not None:
@@ -229,9 +246,11 @@ class Computer(Checked, ComputerAPI):
                         continue
                     if not isinstance(text, str):
                         text = str(text)
-                    if scanner is not None:
-                        scanner.feed(text)
+                    # The sandbox notes explain what the model is shown: the head here, the tail at
+                    # the end (scanning all of 100 MB of output would cost seconds).
                     if limit is None:
+                        if scanner is not None:
+                            scanner.feed(text)
                         at_line_start = text[-1] == "\n"
                         yield _out(text)
                         continue
@@ -239,10 +258,14 @@ class Computer(Checked, ComputerAPI):
                         if len(text) <= head_left:
                             head_left -= len(text)
                             at_line_start = text[-1] == "\n"
+                            if scanner is not None:
+                                scanner.feed(text)
                             yield _out(text)
                             continue
                         head, text = text[:head_left], text[head_left:]
                         head_left = 0
+                        if scanner is not None:
+                            scanner.feed(head + "\n")
                         yield _out(head)
                     if len(text) >= tail_cap:
                         omitted += tail_len + len(text) - tail_cap
@@ -290,6 +313,8 @@ class Computer(Checked, ComputerAPI):
 
         if tail:
             text = "".join(tail)
+            if scanner is not None:
+                scanner.feed(text)
             if omitted:
                 text = f"\n... [{omitted} characters omitted] ...\n" + text
             at_line_start = text[-1] == "\n"
@@ -310,6 +335,23 @@ class Computer(Checked, ComputerAPI):
         lang = self._running
         if lang is not None and hasattr(lang, "answer_input"):
             lang.answer_input(text)
+
+    def _snapshot_workdir(self) -> None:
+        from . import undo
+
+        store = getattr(self, "_undo_store", None)
+        if store is None:
+            import shutil
+            import weakref
+
+            from oi_local._paths import app_dir
+
+            store = self._undo_store = str(app_dir() / "undo" / f"{os.getpid()}-{id(self):x}")
+            weakref.finalize(self, shutil.rmtree, store, True)
+        try:
+            self.last_snapshot = undo.take(os.getcwd(), store, self.last_snapshot)
+        except OSError:
+            self.last_snapshot = None
 
     @staticmethod
     def _expire(lang: Any, fired: list[bool]) -> None:

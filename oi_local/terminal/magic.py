@@ -22,6 +22,7 @@ HELP = """Magic commands:
   %verbose [true|false] turn verbose mode on (default) or off
   %reset                start a new conversation (the old one stays saved)
   %undo                 take back your last message and the reply to it
+  %undo files           put back the files the last run changed in the working folder
   %save_message [path]  save the messages to a JSON file (default messages.json)
   %load_message [path]  load messages from a JSON file (default messages.json)
   %tokens [prompt]      tokens the next request would send, and its cost (0 for local models)
@@ -134,6 +135,9 @@ def _reset(interp: Any, arg: str, say: Say) -> None:
 
 
 def _undo(interp: Any, arg: str, say: Say) -> None:
+    if arg.lower() == "files":
+        _undo_files(interp, say)
+        return
     msgs = interp.messages
     last_user = next((i for i in range(len(msgs) - 1, -1, -1) if msgs[i].get("role") == "user"), None)
     if last_user is None:
@@ -143,8 +147,39 @@ def _undo(interp: Any, arg: str, say: Say) -> None:
     del msgs[last_user:]
     text = removed[0].get("content")
     preview = text if isinstance(text, str) else "(a non-text message)"
-    say(f"Removed your message {_short(preview)!r} and {plural(len(removed) - 1, 'message')} after it.")
+    files = ""
+    snap = getattr(interp.computer, "last_snapshot", None)
+    if snap is not None and not snap.too_big and any(removed_m.get("type") == "code" for removed_m in removed):
+        from oi_local.computer.undo import changes
+
+        n = sum(len(x) for x in changes(snap))
+        if n:
+            files = f" The last run changed {n} file(s) in the working folder: %undo files puts them back."
+    say(f"Removed your message {_short(preview)!r} and {plural(len(removed) - 1, 'message')} after it.{files}")
     _record(interp)
+
+
+def _undo_files(interp: Any, say: Say) -> None:
+    from oi_local.computer.undo import restore
+
+    snap = getattr(interp.computer, "last_snapshot", None)
+    if snap is None:
+        say("No file changes to undo: no code has run yet (or computer.undo_files is off).")
+        return
+    if snap.too_big:
+        say(f"Cannot undo file changes: {snap.too_big}, so no copy was made before the last run.")
+        return
+    try:
+        changed, deleted, created = restore(snap)
+    except OSError as e:
+        say(f"Could not restore every file: {e}")
+        return
+    if not (changed or deleted or created):
+        say("The last run changed no files in the working folder.")
+        return
+    parts = [f"{label}: {', '.join(paths[:5])}{' ...' if len(paths) > 5 else ''}"
+             for label, paths in (("restored", changed), ("brought back", deleted), ("removed", created)) if paths]
+    say(f"Undid the last run's file changes in {snap.root} ({'; '.join(parts)}).")
 
 
 def _save(interp: Any, arg: str, say: Say) -> None:

@@ -439,41 +439,49 @@ class SubprocessLanguage:
             self._signal(signal.SIGINT)
         return min(POLL, RESEND)
 
-    def _session_procs(self) -> list[tuple[int, int]]:
+    def _session_procs(self, full: bool = False) -> list[tuple[int, int]]:
         """(pid, start) of the processes the code started, other than the session itself: in the
-        sandbox everything in its PID namespace (setsid does not leave it), else the process
-        group plus the session's cgroup."""
+        sandbox everything in its PID namespace (setsid does not leave it), else the session's
+        cgroup, else its descendants (`full`: also its process group, which takes a scan of all
+        of /proc: only when stopping a run, not after every run)."""
         proc = self._proc
         if proc is None:
             return []
+        skip = {proc.pid}
         if self._init_pid:
             if self._driver_pid is None:
                 kids = _with_start(_children(self._init_pid))
                 if kids:
                     self._driver_pid = min(kids, key=lambda k: (k[1], k[0]))[0]
-            skip = {proc.pid, self._init_pid, self._driver_pid}
+            skip |= {self._init_pid, self._driver_pid}
+        if self._cgroup is not None and not full:  # one read: the cgroup holds exactly the session
+            return _with_start([p for p in self._cgroup.pids() if p not in skip])
+        if self._init_pid:
             return [p for p in _with_start(_descendants(self._init_pid)) if p[0] not in skip]
-        procs = dict(_group_procs(proc.pid))
-        if self._cgroup is not None:
-            procs.update(_with_start([p for p in self._cgroup.pids() if p not in procs]))
-        procs.pop(proc.pid, None)
+        procs = dict(_with_start(_descendants(proc.pid)))
+        if full:
+            procs.update(_group_procs(proc.pid))
+            if self._cgroup is not None:
+                procs.update(_with_start(self._cgroup.pids()))
+        for pid in skip:
+            procs.pop(pid, None)
         return list(procs.items())
 
-    def _run_procs(self) -> list[int]:
+    def _run_procs(self, full: bool = False) -> list[int]:
         """The processes this run started that are still there."""
         ticks, last_pid = self._mark
         if self._proc is None or not ticks:
             return []
         # Start times have clock-tick resolution: within the run's first tick, only pids handed out
         # after it began are its own (pids of a namespace's processes are numbered outside too).
-        return [pid for pid, started in self._session_procs()
+        return [pid for pid, started in self._session_procs(full)
                 if started > ticks or (started == ticks and pid > last_pid)]
 
     def _kill_run_children(self) -> None:
         """SIGKILL the processes this run started, other than the session. What earlier, finished
         runs started in the background (a server the user means to keep) is left alone."""
         for _ in range(20):  # a fork bomb forks while it is killed: repeat until none are left
-            pids = self._run_procs()
+            pids = self._run_procs(full=True)
             if not pids:
                 return
             for pid in pids:
@@ -489,8 +497,12 @@ class SubprocessLanguage:
         if not pids:
             return
         limit = getattr(getattr(self.confinement, "limits", None), "processes", None)
-        time.sleep(0.3)  # a fork bomb returns at once and grows behind the prompt: look again
-        again = self._run_procs()
+        # Forked copies of the session may still be printing on their way out, and a fork bomb
+        # returns at once and grows behind the prompt: wait a moment, then look again.
+        deadline = time.monotonic() + 0.3
+        while (again := self._run_procs()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        yield from self._read_output(once=False)  # what they printed belongs to this run
         hit = self._cgroup is not None and self._cgroup.hit_process_limit()
         runaway = hit or (limit and len(again) >= limit // 2) or (len(again) >= 32 and len(again) >= 2 * len(pids))
         if runaway:
@@ -498,6 +510,8 @@ class SubprocessLanguage:
             left = self._run_procs()
             if left:  # still multiplying: end the whole session (the namespace/cgroup goes at once)
                 self._cleanup()
+            else:
+                self._discard_output()  # hundreds of copies of the same error: noise for the next run
             limit_text = f" (limit {limit})" if limit else ""
             yield output(f"[sandbox] The code kept starting processes in the background ({len(again)}+ seen"
                          f"{limit_text}): a fork bomb or runaway loop. They were all stopped"
@@ -573,6 +587,14 @@ class SubprocessLanguage:
             if text:
                 self._at_line_start = text[-1] == "\n"
                 yield output(text)
+
+    def _discard_output(self) -> None:
+        for _ in range(4 * DRAIN_READS):
+            try:
+                if not os.read(self._out, CHUNK):
+                    return
+            except OSError:
+                return
 
     def _flush_decoder(self) -> Iterator[LMC]:
         text = self._decoder.decode(b"", True)

@@ -163,8 +163,13 @@ def _serve() -> None:
 
 
 def spawn(fn: Callable[[], Any]) -> Any:
-    """Run `fn` (a Popen) on the spawner thread; its result or exception comes back here."""
+    """Run `fn` (a Popen) on the spawner thread; its result or exception comes back here. From
+    the main thread (the terminal, most scripts) it runs right here: the main thread lives as long
+    as the process, and a child forked from another thread answered its warm `1+1` round trip
+    ~3 ms slower than one forked from the main thread (measured on the busy 2-core test machine)."""
     global _spawner
+    if threading.current_thread() is threading.main_thread():
+        return fn()
     with _spawner_lock:
         if _spawner is None or not _spawner.is_alive():
             _spawner = threading.Thread(target=_serve, name="oi-session-spawner", daemon=True)
