@@ -43,6 +43,7 @@ def app(xserver, tmp_path):
 @pytest.fixture
 def computer(xserver):
     c = Computer()
+    c.import_computer_api = True  # the sandbox gives code the screen only with the computer API on
     yield c
     c.terminate()
 

@@ -114,8 +114,10 @@ def test_browser_search_offline_is_a_clear_error(computer):
         computer.browser.search("weather")
 
 
-def test_vision_without_a_model_reads_the_text(computer, tmp_path):
+def test_vision_without_a_model_reads_the_text(computer, tmp_path, monkeypatch):
     from PIL import Image, ImageDraw, ImageFont
+
+    monkeypatch.chdir(tmp_path)  # the working folder: the sandboxed session sees it (its /tmp is its own)
 
     img = Image.new("RGB", (360, 90), "white")
     font = ImageFont.truetype("DejaVuSans.ttf", 32) if _has_font() else None

@@ -24,6 +24,7 @@ def test_undo_files_puts_back_changed_deleted_and_created_files(folder):
     code = ("open('a.txt', 'w').write('two')\nos.remove('b.txt')\nos.makedirs('c/d')\n"
             "open('c/d/new.txt', 'w').write('x')\nprint('changed')")
     interp, _ = scripted_interpreter([f"```python\n{code}\n```", "Done."])
+    interp.computer.undo_files = True
     said: list[str] = []
     try:
         interp.chat("change the files", display=False)
@@ -44,6 +45,9 @@ def test_nothing_to_undo_and_too_big_are_said(folder, monkeypatch):
     interp, _ = scripted_interpreter(["Hi."])
     said: list[str] = []
     try:
+        handle(interp, "%undo files", said.append)
+        assert "turn on computer.undo_files" in said[-1]
+        interp.computer.undo_files = True
         handle(interp, "%undo files", said.append)
         assert "no code has run yet" in said[-1]
         monkeypatch.setattr(undo, "MAX_FILES", 1)

@@ -66,8 +66,10 @@ class Computer(Checked, ComputerAPI):
         self.max_memory_mb: int | None = None  # per code session; None: half of the machine's memory
         self.max_file_mb: int | None = 16384  # largest file code may write (RLIMIT_FSIZE)
         # Copy the working folder before each run so `%undo files` can put back what it changed
-        # (computer/undo.py; skipped for folders over 2000 files or 64 MB).
-        self.undo_files: bool = True
+        # (computer/undo.py; skipped for folders over 2000 files or 64 MB). Off by default: the
+        # first copy of a folder delays the first run (279 files / 2.4 MB: 0.4 s on the busy
+        # test machine), later runs pay a walk of the folder.
+        self.undo_files: bool = False
         self.last_snapshot: Any = None
         self.offline: bool = False
         self.verbose: bool = False
@@ -98,7 +100,8 @@ class Computer(Checked, ComputerAPI):
         key = (workdir, self._sandbox, tuple(self.allow_write or ()), self.network_allowed(), tuple(self.hide or ()),
                tuple(self.allow_env or ()), os.environ.get("HOME"), os.environ.get("OI_LOCAL_HOME"),
                self.max_processes, self.max_memory_mb, self.max_file_mb, bool(getattr(lang, "address_space_limit", True)),
-               int(time.monotonic() // 30))
+               int(time.monotonic() // 30), bool(getattr(self, "import_computer_api", False)),
+               getattr(self, "skills_path", None), os.environ.get("DISPLAY"), os.environ.get("WAYLAND_DISPLAY"))
         cache = self.__dict__.setdefault("_confinements", {})
         found = cache.get(key)
         if found is not None:
@@ -107,8 +110,19 @@ class Computer(Checked, ComputerAPI):
         from .sandbox.limits import default_memory_mb
 
         allow = tuple(os.path.realpath(os.path.expanduser(str(p))) for p in (self.allow_write or ()))
+        api = bool(getattr(self, "import_computer_api", False))  # the computer API / OS mode: the screen
+        reveal: tuple[str, ...] = ()
+        from .api.skills import default_path  # the session's `computer.skills` keeps them here
+
+        skills = os.path.expanduser(str(getattr(self, "skills_path", None) or default_path()))
+        try:
+            os.makedirs(skills, exist_ok=True)
+            reveal = (os.path.realpath(skills),)
+        except OSError:
+            pass
         policy = Policy(workdir=workdir, allow_write=allow, network=self.network_allowed(),
-                        hidden=default_hidden(tuple(self.hide or ())), extra_env=tuple(self.allow_env or ()))
+                        hidden=default_hidden(tuple(self.hide or ())), extra_env=tuple(self.allow_env or ()),
+                        display=api, reveal=reveal)
         limits = Limits(processes=self.max_processes,
                         memory_mb=self.max_memory_mb if self.max_memory_mb is not None else default_memory_mb(),
                         file_mb=self.max_file_mb, address_space=key[11])

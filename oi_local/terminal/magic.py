@@ -22,7 +22,7 @@ HELP = """Magic commands:
   %verbose [true|false] turn verbose mode on (default) or off
   %reset                start a new conversation (the old one stays saved)
   %undo                 take back your last message and the reply to it
-  %undo files           put back the files the last run changed in the working folder
+  %undo files           put back the files the last run changed (with computer.undo_files on)
   %save_message [path]  save the messages to a JSON file (default messages.json)
   %load_message [path]  load messages from a JSON file (default messages.json)
   %tokens [prompt]      tokens the next request would send, and its cost (0 for local models)
@@ -164,7 +164,11 @@ def _undo_files(interp: Any, say: Say) -> None:
 
     snap = getattr(interp.computer, "last_snapshot", None)
     if snap is None:
-        say("No file changes to undo: no code has run yet (or computer.undo_files is off).")
+        if not getattr(interp.computer, "undo_files", False):
+            say("File changes are not kept: turn on computer.undo_files (profile, or "
+                "interpreter.computer.undo_files = True); from then on %undo files takes back the last run's changes.")
+        else:
+            say("No file changes to undo: no code has run yet.")
         return
     if snap.too_big:
         say(f"Cannot undo file changes: {snap.too_big}, so no copy was made before the last run.")

@@ -142,6 +142,12 @@ def _describe(pid: int) -> str:
     return f"{inner} `{cmd or '?'}`"
 
 
+def _ignore_sigint() -> None:
+    # Until the driver installs its own handler: a stop() that lands while the session is still
+    # starting (bubblewrap + Python take a few hundred ms on a busy machine) must not kill it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _reset_sigint() -> None:
     # Only used when our own process ignores SIGINT: bash cannot trap a signal ignored at entry.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -186,6 +192,7 @@ class SubprocessLanguage:
     system_message: str | None = None
     stdin_is_command_pipe = False  # bash reads its commands from stdin; the others get /dev/null
     address_space_limit = True  # the rlimit fallback may cap its address space (RLIMIT_AS)
+    sigint_ignored_at_start = False  # the child sets its own SIGINT handler once ready (Python)
 
     def __init__(self) -> None:
         self._proc: subprocess.Popen | None = None
@@ -256,7 +263,7 @@ class SubprocessLanguage:
         try:
             ignoring = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
             argv, env = self._argv(cmd_r, ctl_w), self._env()
-            preexec = _reset_sigint if ignoring else None
+            preexec = _ignore_sigint if self.sigint_ignored_at_start else _reset_sigint if ignoring else None
             extra_fds: tuple[int, ...] = ()
             conf = self.confinement
             if conf is not None:

@@ -18,6 +18,7 @@ class Python(SubprocessLanguage):
 
     name = "python"
     aliases = ["py", "python3", "ipython"]
+    sigint_ignored_at_start = True  # the driver installs its handler first thing
 
     def run(self, code: str, deadline: float | None = None) -> Iterator[LMC]:
         # `!pip install x`, `%cd dir`: notebook lines run as IPython runs them (ipython_lines.py).

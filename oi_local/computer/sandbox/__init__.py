@@ -58,14 +58,14 @@ class Confinement:
 
             avail = detect.available()
             info_r, info_w = os.pipe()
-            env = clean_env(env, frozenset(self.policy.extra_env))
+            env = clean_env(env, frozenset(self.policy.extra_env), self.policy.display)
             env.update(TMPDIR="/tmp", XDG_CACHE_HOME="/tmp/.cache", MPLCONFIGDIR="/tmp/.matplotlib")
             argv = bwrap.build(self.policy, argv, info_w, extra_writable, userns=avail.userns,
                                exe=bwrap.find() or "bwrap")
         elif kind == "sandbox-exec":
             from . import macos
 
-            env = clean_env(env, frozenset(self.policy.extra_env))
+            env = clean_env(env, frozenset(self.policy.extra_env), self.policy.display)
             argv = macos.build(self.policy, argv)
         elif self.mode != "off":
             env = strip_secrets(env)  # unconfined, but API keys still stay out of reach

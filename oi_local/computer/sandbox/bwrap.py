@@ -66,15 +66,25 @@ def build(policy: Policy, inner: list[str], info_fd: int | None = None,
         argv += ["--ro-bind", path, path]
     for path in (*policy.writable(), *extra_writable):
         argv += ["--bind", path, path]
+    for path in policy.display_paths():
+        argv += ["--ro-bind", path, path]  # connect() works on a socket in a read-only mount
+    covered = []
     for path in policy.hidden:
         real = os.path.realpath(path)
         if real == "/tmp" or real.startswith("/tmp/") and not any(
                 real.startswith(w.rstrip("/") + "/") for w in (*policy.writable(), *extra_writable)):
             continue  # already invisible behind the private /tmp
         if os.path.isdir(real):
-            argv += ["--tmpfs", real, "--remount-ro", real]
+            argv += ["--tmpfs", real]
+            covered.append(real)
         elif os.path.exists(real):
             argv += ["--ro-bind", "/dev/null", real]
+    for path in policy.reveal:  # mount points are made in the empty tmpfs before it turns read-only
+        real = os.path.realpath(path)
+        if os.path.isdir(real):
+            argv += ["--bind", real, real]
+    for real in covered:
+        argv += ["--remount-ro", real]
     argv += ["--chdir", os.path.realpath(policy.workdir)]
     if info_fd is not None:
         argv += ["--info-fd", str(info_fd)]

@@ -33,7 +33,10 @@ ENV_ALLOW = {
     "CONDA_DEFAULT_ENV", "MPLBACKEND", "NODE_PATH", "NODE_OPTIONS", "JAVA_HOME", "GOPATH", "GOROOT",
     "CARGO_HOME", "RUSTUP_HOME", "R_HOME", "LD_LIBRARY_PATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
     "MKL_NUM_THREADS", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "SYSTEMROOT",
+    "OI_COMPUTER_API",  # the computer API's settings for the Python session (no secrets in it)
 }
+# With the screen granted (OS mode, the computer API): what a program needs to reach the display.
+DISPLAY_ENV = {"DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "XDG_RUNTIME_DIR", "XDG_SESSION_TYPE"}
 # Never passed, even when allowed by name above or added by the user.
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION|^INTERPRETER_|^OI_LOCAL_", re.I)
 
@@ -60,11 +63,12 @@ def hidden_paths(home: str | None = None, extra: list[str] | tuple[str, ...] = (
     return found
 
 
-def clean_env(env: dict[str, str], allow: set[str] | frozenset[str] = frozenset()) -> dict[str, str]:
+def clean_env(env: dict[str, str], allow: set[str] | frozenset[str] = frozenset(), display: bool = False) -> dict[str, str]:
     """The allow-listed part of `env`, without anything that looks like a secret."""
     out = {}
     for k, v in env.items():
-        if (k in ENV_ALLOW or k in allow or k.startswith("LC_")) and not SECRET_NAME.search(k):
+        if (k in ENV_ALLOW or k in allow or k.startswith("LC_") or display and k in DISPLAY_ENV) \
+                and not SECRET_NAME.search(k):
             out[k] = v
     return out
 
@@ -91,6 +95,22 @@ class Policy:
     max_memory_mb: int | None = None
     max_file_mb: int | None = None
     extra_env: tuple[str, ...] = field(default=())
+    # The screen (X11 socket, Wayland socket): only when the user turned the computer API / OS
+    # mode on, since a program on the display can read every window and type into them.
+    display: bool = False
+    reveal: tuple[str, ...] = ()  # writable folders inside hidden ones (the computer API's skills)
+
+    def display_paths(self) -> list[str]:
+        """Sockets and files a display client needs, existing ones only."""
+        if not self.display:
+            return []
+        out = ["/tmp/.X11-unix"]
+        if os.environ.get("XAUTHORITY"):
+            out.append(os.environ["XAUTHORITY"])
+        runtime, wayland = os.environ.get("XDG_RUNTIME_DIR"), os.environ.get("WAYLAND_DISPLAY")
+        if runtime and wayland:
+            out.append(wayland if wayland.startswith("/") else os.path.join(runtime, wayland))
+        return [os.path.realpath(p) for p in out if os.path.exists(p)]
 
     def writable(self) -> list[str]:
         """Folders the code may write (besides its private /tmp), existing ones only."""
@@ -105,11 +125,13 @@ class Policy:
         real = os.path.realpath(path)
         if real == "/tmp" or real.startswith("/tmp/"):
             return True
-        return any(real == w or real.startswith(w.rstrip("/") + "/") for w in self.writable())
+        return any(real == w or real.startswith(w.rstrip("/") + "/") for w in (*self.writable(), *self.reveal))
 
     def hidden_by(self, path: str) -> str | None:
         """The hidden path that covers `path`, if any."""
         p = os.path.abspath(os.path.expanduser(path))
+        if any(p == r or p.startswith(r.rstrip("/") + "/") for r in self.reveal):
+            return None
         for h in self.hidden:
             if p == h or p.startswith(h.rstrip("/") + "/"):
                 return h
