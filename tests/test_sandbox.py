@@ -47,15 +47,17 @@ def test_env_allow_list_never_passes_secrets():
     assert "OPENAI_API_KEY" not in strip_secrets(env) and strip_secrets(env)["MY_SETTING"] == "1"
 
 
-def test_settings_accept_yaml_booleans_and_refuse_nonsense():
+def test_settings_are_checked_and_refuse_nonsense():
+    from oi_local.errors import SettingError
+
     c = Computer()
     assert c.sandbox == "auto"
-    c.sandbox = True  # YAML `sandbox: on`
-    assert c.sandbox == "on"
     c.sandbox = "OFF"
     assert c.sandbox == "off"
-    with pytest.raises(ValueError, match="auto, on, off"):
+    with pytest.raises(SettingError, match="auto, on, off"):
         c.sandbox = "maybe"
+    with pytest.raises(SettingError, match="computer.max_processes"):
+        c.max_processes = 2
     c.allow_network = True
     assert c.network_allowed()
     c.offline = True  # offline always wins
@@ -84,11 +86,11 @@ def test_cli_flags_and_profile_keys(tmp_path):
         assert c.sandbox == "on" and c.allow_network and c.offline and not c.network_allowed()
         assert c.allow_write == [str(tmp_path.resolve()), os.path.realpath(os.path.expanduser("~"))]
         prof = tmp_path / "p.yaml"
-        prof.write_text("sandbox: off\ncomputer:\n  allow_write: [/srv]\n  allow_network: true\n")
+        prof.write_text('sandbox: "off"\ncomputer:\n  allow_write: [/srv]\n  allow_network: true\n')
         profiles.load(interp, str(prof))
         assert (c.sandbox, c.allow_write, c.allow_network) == ("off", ["/srv"], True)
         prof.write_text("computer.sandbox: sometimes\n")
-        with pytest.raises(profiles.ProfileError, match="must be one of"):
+        with pytest.raises(profiles.ProfileError, match="auto, on, off"):
             profiles.load(interp, str(prof))
     finally:
         interp.close()
