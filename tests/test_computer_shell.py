@@ -8,7 +8,6 @@ import threading
 import time
 
 import pytest
-from procs import alive
 
 from oi_local.computer import Computer
 

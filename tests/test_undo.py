@@ -4,10 +4,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from scripted import scripted_interpreter
 
 from oi_local.computer import undo
 from oi_local.terminal.magic import handle
-from scripted import scripted_interpreter
 
 
 @pytest.fixture

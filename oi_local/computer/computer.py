@@ -112,7 +112,8 @@ class Computer(Checked, ComputerAPI):
         allow = tuple(os.path.realpath(os.path.expanduser(str(p))) for p in (self.allow_write or ()))
         api = bool(getattr(self, "import_computer_api", False))  # the computer API / OS mode: the screen
         reveal: tuple[str, ...] = ()
-        from .api.skills import default_path  # the session's `computer.skills` keeps them here
+        # where the session's `computer.skills` keeps them
+        from .api.skills import default_path
 
         skills = os.path.expanduser(str(getattr(self, "skills_path", None) or default_path()))
         try:

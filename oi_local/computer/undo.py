@@ -70,7 +70,7 @@ def take(root: str, store: str, previous: Snapshot | None = None) -> Snapshot:
     if not reuse:
         shutil.rmtree(store, ignore_errors=True)
         os.makedirs(store, exist_ok=True)
-    old = previous.files if reuse else {}
+    old = previous.files if reuse and previous is not None else {}
     for rel, sig in files.items():
         if old.get(rel) == sig:
             continue  # the copy from the previous snapshot is still this file

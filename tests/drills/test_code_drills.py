@@ -15,8 +15,9 @@ import uuid
 
 import psutil
 import pytest
+from procs import running_with as marked
+from procs import wait_none
 
-from procs import running_with as marked, wait_none
 from oi_local.computer import Computer
 from oi_local.computer.sandbox import detect
 

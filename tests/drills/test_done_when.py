@@ -9,10 +9,10 @@ import socket
 import time
 
 import pytest
-
 from procs import wait_none
-from oi_local.computer.sandbox import detect
 from scripted import scripted_interpreter
+
+from oi_local.computer.sandbox import detect
 
 pytestmark = [pytest.mark.timeout(240),
               pytest.mark.skipif(detect.available().kind != "bwrap", reason=detect.available().reason)]

@@ -16,7 +16,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import detect, limits as _limits
+from . import detect
+from . import limits as _limits
 from .explain import Scanner
 from .limits import Cgroup, Limits
 from .policy import Policy, clean_env, hidden_paths, strip_secrets

@@ -48,8 +48,8 @@ def _linux() -> Available:
             continue
         if r.returncode == 0:
             return Available("bwrap", "bubblewrap", userns)
-        error = r.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit code {r.returncode}"]
-        error = error[0]
+        lines = r.stderr.decode("utf-8", "replace").strip().splitlines()
+        error = lines[-1] if lines else f"exit code {r.returncode}"
     return Available(None, f"bubblewrap cannot make a sandbox here ({error}); unprivileged user namespaces "
                            "may be disabled (sysctl kernel.unprivileged_userns_clone / AppArmor)")
 
