@@ -435,3 +435,43 @@ def test_a_new_socket_takes_over_a_named_session(start) -> None:
                 return text_of(await until_complete(new))
 
     assert asyncio.run(main()) == "notes: note first, note second"
+
+
+def test_conversations_are_capped_and_the_oldest_detached_one_makes_room(start) -> None:
+    srv = start(max_sessions=2)
+
+    async def main() -> None:
+        kept = await connect(srv, session="kept").__aenter__()
+        await say(kept, "run python: import subprocess; p = subprocess.Popen(['sleep', '7351'])")
+        await until_complete(kept)
+        async with connect(srv) as busy:
+            await say(busy, "note one")
+            await until_complete(busy)
+            # Both allowed conversations have a client: a third is refused, saying why.
+            async with connect(srv) as third:
+                err = json.loads(await third.recv())
+                assert err["type"] == "error" and "too many conversations" in err["content"]
+                with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                    await third.recv()
+                assert closed.value.rcvd.code == 1013
+            # The named one's client leaves: the next newcomer takes its place, and its
+            # processes go with it.
+            await kept.close()
+            deadline = time.monotonic() + 10
+            while srv.sessions["kept"].detached_at is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            async with connect(srv) as fourth:
+                await say(fourth, "note two")
+                assert text_of(await until_complete(fourth)) == "notes: note two"
+            assert "kept" not in srv.sessions
+
+    asyncio.run(main())
+    import psutil
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        left = [p for p in psutil.process_iter(["cmdline"]) if (p.info["cmdline"] or [])[-1:] == ["7351"]]
+        if not left:
+            break
+        time.sleep(0.1)
+    assert not left, "the closed conversation's processes must end with it"

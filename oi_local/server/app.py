@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from oi_local.server import bodies
 from oi_local.server import settings as settings_mod
 from oi_local.server.guard import Guard
-from oi_local.server.session import BUSY, SESSION_ID, ClientError, Session, server_error
+from oi_local.server.session import BUSY, SESSION_ID, ClientError, Session, TooManySessions, server_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.server.server import Server
@@ -47,7 +47,12 @@ def build_app(server: "Server") -> FastAPI:
             await ws.close(code=1008, reason="bad session id")
             return
         await ws.accept()
-        session = await server.attach(sid)
+        try:
+            session = await server.attach(sid)
+        except TooManySessions as e:
+            await ws.send_json(server_error(str(e)))
+            await ws.close(code=1013, reason="too many sessions")  # 1013: try again later
+            return
         if session.connection is not None:  # the same session from a new socket: the old one is stale
             with contextlib.suppress(Exception):
                 await session.connection.close(code=1012, reason="session taken over by a new connection")

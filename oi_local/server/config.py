@@ -49,6 +49,9 @@ class ServerConfig:
     allow_unsafe_settings: bool = False  # auto_run, system_message, languages, model, keys via /settings
     upload_dir: Path = field(default_factory=Path)
     session_ttl: float = 600.0  # seconds a detached named session is kept for a reconnect
+    # Conversations open at once (each holds code sessions and their processes): one key must not
+    # be able to start processes without bound. Over it, the oldest detached one is closed first.
+    max_sessions: int = 64
 
     @classmethod
     def from_env(
@@ -80,6 +83,7 @@ class ServerConfig:
             allow_unsafe_settings=env_flag("INTERPRETER_ALLOW_UNSAFE_SETTINGS") if allow_unsafe_settings is None else allow_unsafe_settings,
             upload_dir=Path(uploads).expanduser().resolve(),
             session_ttl=_env_float("INTERPRETER_SESSION_TTL", 600.0),
+            max_sessions=max(1, _env_int("INTERPRETER_MAX_SESSIONS", 64)),
         )
 
     def origin_allowed(self, origin: str | None) -> bool:

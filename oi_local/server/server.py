@@ -9,7 +9,7 @@ import uuid
 from typing import Any
 
 from oi_local.server.config import ServerConfig
-from oi_local.server.session import Session
+from oi_local.server.session import Session, TooManySessions
 
 STOPPING_WAIT = 5.0  # seconds a returning client waits for the reply its leaving stopped
 
@@ -35,6 +35,7 @@ class Server:
     async def attach(self, sid: str | None) -> Session:
         session = self.sessions.get(sid) if sid else None
         if session is None or session.closed:
+            await self._make_room()
             interp = await asyncio.to_thread(self.new_interpreter)
             named = sid is not None
             sid = sid or uuid.uuid4().hex
@@ -54,6 +55,19 @@ class Server:
         # for: the new client takes the session over, is told 'busy', and streams the rest.
         session.detached_at = None
         return session
+
+    async def _make_room(self) -> None:
+        """At the cap, close the detached conversation that has waited longest (its processes go
+        with it); with none detached, refuse the new one."""
+        open_now = [s for s in self.sessions.values() if not s.closed]
+        if len(open_now) < self.config.max_sessions:
+            return
+        detached = sorted((s for s in open_now if s.connection is None and s.detached_at is not None),
+                          key=lambda s: s.detached_at or 0.0)
+        if not detached:
+            raise TooManySessions(f"too many conversations: {len(open_now)} are open and in use "
+                                  f"(INTERPRETER_MAX_SESSIONS={self.config.max_sessions}); close one first")
+        await self.close_session(detached[0])
 
     async def detach(self, session: Session) -> None:
         """The client went away: stop its running code. An anonymous conversation ends here;

@@ -36,6 +36,10 @@ def server_error(text: str) -> dict[str, Any]:
     return {"role": "server", "type": "error", "content": text}
 
 
+class TooManySessions(Exception):
+    """Every allowed conversation is in use by a connected client."""
+
+
 class ClientError(Exception):
     """Bad input from the client: reported as a server error message, the session goes on."""
 
