@@ -48,6 +48,11 @@ class Setting:
             raise self.error(value)
         if self.type is Any:
             return value
+        if self.choices and isinstance(value, bool):
+            # YAML 1.1 reads an unquoted `off` / `on` as a boolean: `sandbox: off` means "off"
+            word = "on" if value else "off"
+            if word in self.choices:
+                return word
         if not self._fast(value):
             value = self._convert(value)
         if self.choices:

@@ -175,3 +175,24 @@ def test_settings_over_http_use_the_schema(tmp_path: Path) -> None:
         copy.close()
     finally:
         srv.stop()
+
+
+def test_unquoted_on_and_off_in_yaml_mean_the_words_for_settings_that_take_them(tmp_path: Path) -> None:
+    """YAML reads `sandbox: off` as false: for a setting whose values are words, it is the word."""
+    import yaml
+
+    from oi_local.interpreter import OpenInterpreter
+    from oi_local.terminal import profiles
+
+    i = OpenInterpreter()
+    for text, key, want in (("computer:\n  sandbox: off\n", "sandbox", "off"), ("computer:\n  sandbox: on\n", "sandbox", "on"),
+                            ("safe_mode: off\n", "safe_mode", "off")):
+        assert yaml.safe_load(text) != {}  # (a real YAML boolean, not the word)
+        path = tmp_path / "p.yaml"
+        path.write_text(text)
+        profiles.load(i, str(path))
+        owner = i.computer if key == "sandbox" else i
+        assert getattr(owner, key) == want
+    path.write_text("safe_mode: on\n")  # safe_mode has no "on": still refused, naming the choices
+    with pytest.raises(profiles.ProfileError, match="safe_mode.* one of off, ask, auto"):
+        profiles.load(i, str(path))
