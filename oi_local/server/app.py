@@ -13,7 +13,14 @@ from fastapi.responses import JSONResponse
 from oi_local.server import bodies
 from oi_local.server import settings as settings_mod
 from oi_local.server.guard import Guard
-from oi_local.server.session import BUSY, SESSION_ID, ClientError, Session, TooManySessions, server_error
+from oi_local.server.session import (
+    BUSY,
+    SESSION_ID,
+    ClientError,
+    Session,
+    TooManySessions,
+    server_error,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.server.server import Server
