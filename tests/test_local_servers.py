@@ -66,14 +66,26 @@ def test_port_already_taken(smollm2_path):
             start_llama_server(smollm2_path, port=port)
 
 
-def test_corrupt_gguf_server_dies_while_starting(smollm2_path, tmp_path):
+def test_cut_gguf_is_refused_before_a_server_starts(smollm2_path, tmp_path):
     broken = tmp_path / "cut.gguf"
     with open(smollm2_path, "rb") as f:
         broken.write_bytes(f.read(5_000_000))  # a download cut short: the header is fine, the tensors are not
     with pytest.raises(LLMError) as err:
         start_llama_server(broken, timeout=120)
+    assert str(err.value) == ("cut.gguf is truncated: its tensors need 98362432 bytes, the file has 5000000. "
+                              "Copy or download it again.")
+
+
+def test_corrupt_gguf_server_dies_while_starting(smollm2_path, tmp_path):
+    broken = tmp_path / "alien.gguf"  # well-formed, so it passes our checks; llama.cpp knows no such architecture
+    data = smollm2_path.read_bytes()
+    key = b"general.architecture" + (8).to_bytes(4, "little") + (5).to_bytes(8, "little") + b"llama"
+    assert key in data
+    broken.write_bytes(data.replace(key, key[:-5] + b"xxxxx", 1))
+    with pytest.raises(LLMError) as err:
+        start_llama_server(broken, timeout=120)
     msg = str(err.value)
-    assert "cut.gguf failed to start (it exited with code" in msg and "while starting" in msg
+    assert "alien.gguf failed to start (it exited with code" in msg and "while starting" in msg
     assert "Last log lines:" in msg and len(msg.splitlines()) > 1
 
 

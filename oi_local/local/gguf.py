@@ -167,8 +167,7 @@ def check_structure(path: str | Path) -> dict[str, Any]:
                 raise LLMError(f"{name} is corrupt: tensor {tname!r} is misplaced in the file.")
             end = start + offset + nbytes
         if end > size:
-            raise LLMError(f"{name} is truncated: its tensors need {end} bytes, the file has {size}. "
-                           "Download or copy it again.")
+            raise LLMError(f"{name} is truncated: its tensors need {end} bytes, the file has {size}.")
         if all(n for _, n, _ in spans) and size - end >= align:
             raise LLMError(f"{name} is corrupt: {size - end} unexpected bytes after its last tensor.")
         return meta
