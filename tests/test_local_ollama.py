@@ -78,7 +78,7 @@ def test_chat_runs_with_our_context_budget(ollama):
     assert {c["path"] for c in ollama.chats} == {"/v1/chat/completions"}
     assert all(c["num_ctx"] == ctx for c in ollama.chats), ollama.chats
     assert any(c.get("type") == "console" and "42" in str(c.get("content", "")) for c in chunks)
-    interp.llm.close()
+    interp.close()  # the Python session too: the no-orphans check waits only 15 s for it
 
 
 def test_remembered_ollama_choice_recreates_the_variant(ollama):
