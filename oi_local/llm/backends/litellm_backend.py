@@ -6,6 +6,7 @@ ships with logging callbacks. Chunks come out as the contract's plain dicts.
 """
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any, Iterator
 
@@ -44,6 +45,17 @@ def import_litellm() -> Any:
     litellm.drop_params = True  # providers reject params they do not know; drop them instead
     _litellm = litellm
     return litellm
+
+
+@functools.lru_cache(maxsize=64)
+def model_info(model: str) -> dict[str, Any]:
+    """What litellm's bundled model map knows of a hosted model (context window, function
+    calling ...); {} for a model it does not know. Offline: the map ships in the litellm wheel."""
+    try:
+        info = import_litellm().get_model_info(model)
+    except Exception:  # noqa: BLE001 - litellm raises plain Exception for unknown models
+        return {}
+    return dict(info) if info else {}
 
 
 class LiteLLMBackend:
