@@ -87,8 +87,9 @@ def test_llm_max_output_limits_code_output():
         i.computer.terminate()
 
 
-def test_notebook_lines_run_as_ipython_runs_them(computer, tmp_path):
-    computer.run("python", f"import os; os.chdir({str(tmp_path)!r})")
+def test_notebook_lines_run_as_ipython_runs_them(computer):
+    # a fresh folder made inside the session: the sandbox shows the code a private /tmp, not the test's tmp_path
+    assert text(computer.run("python", "import os, tempfile; os.chdir(tempfile.mkdtemp()); print(os.listdir())")) == "[]\n"
     out = text(computer.run("python", "!echo made > f.txt\n!cat f.txt\nfiles = !ls\nprint(files)"))
     assert out == "made\n['f.txt']\n"
     out = text(computer.run("python", "%pip --version"))
