@@ -203,6 +203,9 @@ SETTINGS: list[Setting] = [
     S("relabel_shell", bool, http=OPEN),
     S("module_fallback", bool, http=OPEN),
     S("check_answers", bool, http=OPEN),
+    S("check_outputs", bool, http=OPEN),
+    S("honest_end", bool, http=OPEN),
+    S("save_long_requests", bool, http=OPEN),
     S("skip_cut_off", bool, http=PRIV),  # cut-off code is not run
     S("os", bool),  # OS mode (core/os_mode.py)
     # --- the model (llm/llm.py) ---

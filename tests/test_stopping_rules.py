@@ -143,12 +143,13 @@ def test_a_second_copied_answer_gives_way_to_the_output():
     assert _answers(oi) == ["Result:\ndeleted build/a.tmp"]
 
 
-def test_an_answer_with_the_result_or_a_request_to_do_something_is_left_alone():
+def test_an_answer_with_the_result_or_a_request_to_do_something_is_left_alone(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the second request's code writes sales.csv
     fn = scripted(["```python\nprint('Dana', 2300.0)\n```", "Dana earns the least: 2300."])
     oi = make(fn)
     oi.chat("Which employee in staff.csv has the lowest salary?", display=False)
     assert fn.calls["n"] == 2
-    fn = scripted(["```python\nprint('saved 3 rows')\n```", "Done."])
+    fn = scripted(["```python\nopen('sales.csv', 'w').write('name\\nDana\\n')\nprint('saved 3 rows')\n```", "Done."])
     oi = make(fn)
     oi.chat("Save the rows of staff.csv where the department is Sales into sales.csv", display=False)
     assert fn.calls["n"] == 2

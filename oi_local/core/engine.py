@@ -95,6 +95,9 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self.stop_repeats: bool = True
         self.skip_cut_off: bool = True
         self.check_answers: bool = True
+        self.check_outputs: bool = True
+        self.honest_end: bool = True
+        self.save_long_requests: bool = True
         for key, value in settings.items():
             if not hasattr(self, key) and key not in type(self).__dict__:
                 raise TypeError(f"unknown setting {key!r}")
@@ -159,18 +162,19 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             return None
         return i
 
-    def _prompt_additions(self) -> tuple[int | None, str, list[dict[str, str]]]:
-        """What the prompt rules (core/rules/: file hints, recipes) add for the newest request: the
-        index of that request, a hint to append to it, and worked examples."""
+    def _prompt_additions(self) -> tuple[int | None, str, list[dict[str, str]], str | None]:
+        """What the prompt rules (core/rules/: file hints, recipes, long requests) add for the newest
+        request: the index of that request, a hint to append to it, worked examples, and the request
+        as the model sees it when a rule rewrote it (else None)."""
         i = self._newest_request()
         if i is None:
-            return None, "", []
+            return None, "", [], None
         from oi_local.core.rules import active
 
         last = self.messages[i]
         earlier = next((m["content"] for m in reversed(self.messages[:i]) if m["role"] == "user"
                         and m["type"] == "message" and isinstance(m.get("content"), str)), "")
-        hints, examples = [], []
+        hints, examples, request = [], [], None
         for rule in active(self, "prompt"):
             key = (id(last), last["content"], getattr(self, rule.setting, None))
             if rule.name not in self._additions or self._additions[rule.name][0] != key:
@@ -179,7 +183,8 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             if added is not None:
                 hints += [added.hint] if added.hint else []
                 examples += [dict(m) for m in added.examples]
-        return i, "\n\n".join(hints), examples
+                request = added.request if added.request is not None else request
+        return i, "\n\n".join(hints), examples, request
 
     def _describe_images(self) -> Any:
         """For a model without vision: how each image becomes text (core/images.py)."""
@@ -198,10 +203,12 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         system = [{"role": "system", "content": self.full_system_message()}]
         if not functions:
             system += [dict(e) for e in (self.examples or [])]
-        i, hint, recipes = self._prompt_additions()
+        i, hint, recipes, request = self._prompt_additions()
         messages = self.messages
-        if hint and i is not None:  # a copy: the hint is never stored
-            messages = messages[:i] + [{**messages[i], "content": f"{messages[i]['content']}\n\n{hint}"}] + messages[i + 1:]
+        if (hint or request is not None) and i is not None:  # a copy: neither is ever stored
+            text = messages[i]["content"] if request is None else request
+            text = f"{text}\n\n{hint}" if hint else text
+            messages = messages[:i] + [{**messages[i], "content": text}] + messages[i + 1:]
         if hide is not None:
             messages = messages[:hide[0]] + messages[hide[1]:]
         conversation = to_chat(messages, self.templates(), vision=self.llm.supports_vision, functions=functions,

@@ -37,6 +37,16 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
     turn = Turn(engine, approve, start=len(engine.messages))
     for start in hooks(engine, "start"):
         start(turn)
+    yield from _turn(turn)
+    # The last word: a turn that did not do what was asked says so (core/rules/honest_end.py).
+    line = next((text for text in (f(turn) for f in hooks(engine, "finish")) if text), None)
+    if line:
+        yield from _say(engine, line)
+
+
+def _turn(turn: Turn) -> Iterator[Message]:
+    """Replies, code and follow-ups until the model answers (or a stopping rule ends the turn)."""
+    engine = turn.engine
     ask: Ask | None = None
     while True:
         blocks: list[Block] = []

@@ -18,8 +18,11 @@ from oi_local.core.rules import (
     file_hints,
     fix_asks,
     fresh_retries,
+    honest_end,
+    long_request,
     loop_mode,
     missing_module,
+    outputs,
     question_writes,
     recipes,
     repeated_code,
@@ -32,6 +35,7 @@ from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
 
 RULES: tuple[Rule, ...] = (
     # before the request is sent
+    long_request.rule,
     file_hints.rule,
     recipes.rule,
     # while the reply streams
@@ -52,11 +56,14 @@ RULES: tuple[Rule, ...] = (
     error_notes.rule,
     fresh_retries.rule,
     fix_asks.rule,
+    outputs.rule,
     loop_mode.rule,
     answers.rule,
+    # the turn ended
+    honest_end.rule,
 )
 
-HOOKS = ("start", "prompt", "cut", "language", "check", "recheck", "on_failure", "after_run", "follow_up", "discard")
+HOOKS = ("start", "prompt", "cut", "language", "check", "recheck", "on_failure", "after_run", "follow_up", "discard", "finish")
 
 
 def active(engine: Any, hook: str) -> list[Rule]:

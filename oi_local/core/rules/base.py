@@ -18,6 +18,7 @@ class Addition:
     """What a rule adds to the prompt before it is sent (never stored in `messages`)."""
     hint: str = ""  # appended to the newest request
     examples: tuple[dict[str, str], ...] = ()  # worked examples before the conversation, dropped first when short
+    request: str | None = None  # the request as the model sees it, when not as the user wrote it
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Rule:
     after_run: Callable[["Turn"], Ask | None] | None = None  # a block ran
     follow_up: Callable[["Turn"], Ask | None] | None = None  # a reply without code
     discard: Callable[["Turn"], bool] | None = None  # the final answer is not one to keep
+    finish: Callable[["Turn"], str | None] | None = None  # the turn ended: a last line to say, or None
     after_repeat: bool = False  # `follow_up` is also asked when the model re-sends code that ran
     switched_on: Callable[[Any], bool] | None = None  # when one setting value is not enough
 

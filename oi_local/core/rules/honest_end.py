@@ -1,0 +1,53 @@
+"""Honest end: a turn whose last run failed (an error, a time limit) or whose files are not what the
+request asked for (core/rules/outputs.py) ends with one plain sentence saying so, with the error,
+unless the model's own last reply already says it. A small model often answers "Done." or makes
+up a result over a traceback; the person must not read that as done."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Rule
+from oi_local.core.rules.turn import Turn, error_line
+
+# Words with which a reply owns up to a failure ("the file does not exist", "I could not ...").
+ADMITS = re.compile(
+    r"\b(fail\w*|error\w*|exception|traceback|not (?:found|exist\w*|possible|able)|no such|does ?n[o']t exist|"
+    r"could ?n[o']t|can ?n[o']t|cannot|unable|impossible|missing|invalid|malformed|sorry|unfortunately|"
+    r"did ?n[o']t work|was ?n[o']t|problem|timed? ?out|time limit|too long|stopped|interrupted)\b", re.I)
+
+
+def _last_words(turn: Turn) -> str:
+    """What the model said after the turn's last run (or in the whole turn, if nothing ran)."""
+    messages = turn.engine.messages[turn.start:]
+    last_output = max((i for i, m in enumerate(messages) if m["role"] == "computer"), default=-1)
+    said = [str(m.get("content", "")) for m in messages[last_output + 1:]
+            if m["role"] == "assistant" and m["type"] == "message"]
+    return "\n".join(said)
+
+
+def failure(turn: Turn) -> str | None:
+    """Why the turn did not do what was asked, in a few words, or None."""
+    from oi_local.core.rules import outputs
+
+    last = turn.runs[-1] if turn.runs else None
+    if last is not None and last.interrupted:
+        return "the last run was stopped before it finished (time limit or interrupt)"
+    if last is not None and last.failed:
+        return f"the last run failed with {error_line(last.output).rstrip('.')}"
+    problems = outputs.problems(turn) if outputs.rule.enabled(turn.engine) else []
+    return "; ".join(problems) if problems else None
+
+
+def finish(turn: Turn) -> str | None:
+    if not turn.runs:
+        return None
+    why = failure(turn)
+    if why is None or ADMITS.search(_last_words(turn)):
+        return None
+    return f"This is not done: {why}."
+
+
+rule = Rule(
+    name="honest end", setting="honest_end", finish=finish,
+    summary="a turn whose last run failed or was stopped, or whose requested files are missing or wrong (outputs), "
+            "ends with one sentence saying so and naming the error, unless the model's last reply already says it")

@@ -1,0 +1,126 @@
+"""Outputs: the files a request asks for are checked against what the turn's code left in the
+working folder, whatever the model says. A file the request names as a result ("save it as
+prices.png") that does not exist, a file the turn created or changed that is empty, a "copy" whose
+bytes differ from the file it copies, and a plot of a named data file drawn by code that never
+read that file: the model is told what is wrong and asked once for code that does it (a 0.5B model
+left an empty backup/items.csv and plotted made-up numbers, and said it was done)."""
+from __future__ import annotations
+
+import os
+import re
+import time
+from typing import Any
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import CAREFUL_WORDS, RETRY_TEMPERATURE, Turn, asks_back, code_prefix
+
+MAX_FILES = 3000  # a snapshot gives up past this many files (a home folder): no check then
+MAX_SECONDS = 0.3
+SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".cache", ".interpreter"}
+_NAME = r"['\"`]?([\w][\w./-]*\.[A-Za-z][A-Za-z0-9]{0,4})\b"
+# A file named as a result: "save it as out.png", "write the total to sum.txt", "a file called a.md".
+TARGET = re.compile(
+    r"\b(?:to|as|into|called|named|create|save|write|generate|make|export)\s+"
+    r"(?:(?:a|an|the|new|file|folder|image|picture|png|csv|json|text|called|named)\s+){0,4}" + _NAME, re.I)
+FILE_WORDS = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate|save|write|create|export|plot|chart|graph|"
+                        r"histogram|visuali[sz]e|move|rename)\b", re.I)
+COPY = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate)\b", re.I)
+PLOT = re.compile(r"\b(plot\w*|chart|graph|histogram|visuali[sz]e)\b", re.I)
+EMPTY_OK = re.compile(r"\b(empty|blank|touch|placeholder)\b", re.I)
+DATA_EXT = {"csv", "tsv", "json", "jsonl", "xlsx", "xls", "txt", "log", "dat", "parquet"}
+NOTE = "(Not done yet: {problems}. Write one ```python block that does what I asked.)"
+
+Snapshot = dict[str, tuple[int, int]]  # relative path -> (size, mtime_ns)
+
+
+def snapshot(root: str) -> Snapshot | None:
+    """Sizes and times of the files under `root`, or None when there are too many to look at."""
+    found: Snapshot = {}
+    deadline = time.monotonic() + MAX_SECONDS
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
+        for name in files:
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            found[os.path.relpath(path, root)] = (st.st_size, st.st_mtime_ns)
+            if len(found) > MAX_FILES or time.monotonic() > deadline:
+                return None
+    return found
+
+
+def start(turn: Turn) -> None:
+    if FILE_WORDS.search(turn.request):
+        turn.state["outputs"] = (os.getcwd(), snapshot(os.getcwd()))
+
+
+def _by_name(snap: Snapshot) -> dict[str, list[str]]:
+    names: dict[str, list[str]] = {}
+    for rel in snap:
+        names.setdefault(os.path.basename(rel), []).append(rel)
+    return names
+
+
+def _same_bytes(a: str, b: str) -> bool:
+    try:
+        if os.path.getsize(a) != os.path.getsize(b):
+            return False
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            return fa.read(50_000_000) == fb.read(50_000_000)
+    except OSError:
+        return True  # cannot tell: not a problem to report
+
+
+def problems(turn: Turn) -> list[str]:
+    """What is wrong with the files the request asked for (empty when nothing is, or cannot tell)."""
+    root, before = turn.state.get("outputs", (None, None))
+    if root is None or before is None or not turn.runs:
+        return []
+    after = snapshot(root)
+    if after is None:
+        return []
+    request = turn.request
+    found: list[str] = []
+    changed = [rel for rel, st in after.items() if before.get(rel) != st]
+    names_after, names_before = _by_name(after), _by_name(before)
+    for name in dict.fromkeys(m.group(1).rstrip(".") for m in TARGET.finditer(request)):
+        base = os.path.basename(name)
+        if base in names_before or os.path.exists(os.path.join(root, name)):
+            continue  # it was there already: an input, or a file to change
+        if base not in names_after:
+            found.append(f"{name} was not created")
+    if not EMPTY_OK.search(request):
+        found += [f"{rel} is empty" for rel in changed if after[rel][0] == 0 and before.get(rel, (1, 0))[0] != 0]
+    if COPY.search(request):
+        for rel in changed:
+            sources = [s for s in names_before.get(os.path.basename(rel), []) if s != rel]
+            if sources and after[rel][0] and not any(_same_bytes(os.path.join(root, s), os.path.join(root, rel)) for s in sources):
+                found.append(f"{rel} is not a copy of {sources[0]} (the bytes differ)")
+    if PLOT.search(request):
+        code = "\n".join(r.code for r in turn.runs)
+        data = [n for n in names_before if n.rsplit(".", 1)[-1].lower() in DATA_EXT and re.search(
+            rf"(?<![\w.-]){re.escape(n)}(?![\w-])", request)]
+        found += [f"the code never read {n}, so the plot does not show its data" for n in data if n not in code]
+    return found
+
+
+def follow_up(turn: Turn) -> Any:
+    if (not turn.steps or not turn.steps_left or turn.counts["outputs"] >= 1 or asks_back(turn.engine)
+            or CAREFUL_WORDS.search(turn.request)):
+        return None
+    found = problems(turn)
+    if not found:
+        return None
+    turn.counts["outputs"] += 1
+    return Ask(NOTE.format(problems="; ".join(found)),
+               {"temperature": RETRY_TEMPERATURE, "seed": 1, **code_prefix(turn.engine)})
+
+
+rule = Rule(
+    name="outputs", setting="check_outputs", start=start, follow_up=follow_up,
+    summary="the files a request asks for are checked against the working folder when the model stops: a named "
+            "result file that was not created, a file the turn left empty, a copy whose bytes differ from its "
+            "source, a plot of a named data file by code that never read it; the model is told what is wrong and "
+            "asked once for code that does it")

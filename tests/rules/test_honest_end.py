@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import honest_end, outputs
+from oi_local.core.rules.turn import Run
+
+from .handmade import failed, make_turn, ran, reply
+
+OUT = {"role": "computer", "type": "console", "format": "output", "content": "x"}
+
+
+def test_done_over_a_failure_gets_one_honest_sentence_with_the_error() -> None:
+    run = failed("open('nope.csv')", "FileNotFoundError: [Errno 2] No such file or directory: 'nope.csv'")
+    turn = make_turn("Sum the prices in nope.csv", OUT, reply("Done! The total is 42."), runs=(run,))
+    line = honest_end.finish(turn)
+    assert line == "This is not done: the last run failed with FileNotFoundError: [Errno 2] No such file or directory: 'nope.csv'."
+
+
+def test_a_reply_that_already_says_it_failed_is_left_as_it_is() -> None:
+    run = failed("open('nope.csv')", "FileNotFoundError: nope.csv")
+    for said in ("The file nope.csv does not exist.", "I couldn't read it: there is an error.", "Sorry, that failed."):
+        turn = make_turn("Sum the prices in nope.csv", OUT, reply(said), runs=(run,))
+        assert honest_end.finish(turn) is None, said
+
+
+def test_a_success_or_a_turn_without_code_says_nothing_more() -> None:
+    assert honest_end.finish(make_turn("Hi", reply("Hello!"))) is None
+    turn = make_turn("What is 2+2?", OUT, reply("It is 4."), runs=(ran("print(2+2)", "4\n"),))
+    assert honest_end.finish(turn) is None
+
+
+def test_a_stopped_run_is_a_failure_too() -> None:
+    run = Run("python", "while True: pass", "", None, True)
+    turn = make_turn("Count to infinity", OUT, reply("Here you go."), runs=(run,))
+    assert "stopped before it finished" in (honest_end.finish(turn) or "")
+
+
+def test_missing_files_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    turn = make_turn("Write the total to total.txt", OUT, reply("I saved it."))
+    outputs.start(turn)
+    turn.runs.append(ran("print(5)", "5\n"))
+    assert honest_end.finish(turn) == "This is not done: total.txt was not created."
+    turn.engine.check_outputs = False
+    assert honest_end.finish(turn) is None

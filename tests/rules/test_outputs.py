@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import outputs
+
+from .handmade import make_turn, ran, reply
+
+
+@pytest.fixture()
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "items.csv").write_text("name,price\napple,3.5\npear,2.25\n")
+    return tmp_path
+
+
+def started(request: str) -> outputs.Turn:
+    turn = make_turn(request, reply("Done."))
+    outputs.start(turn)
+    return turn
+
+
+def test_an_empty_copy_is_found_and_asked_for_once(folder: Path) -> None:
+    turn = started("Copy items.csv into a new backup folder")
+    (folder / "backup").mkdir()
+    (folder / "backup" / "items.csv").write_text("")
+    turn.runs.append(ran("open('backup/items.csv','w')", ""))
+    turn.steps = 1
+    found = outputs.problems(turn)
+    assert found == ["backup/items.csv is empty"]
+    ask = outputs.follow_up(turn)
+    assert ask is not None and "backup/items.csv is empty" in (ask.text or "")
+    assert outputs.follow_up(turn) is None  # once a turn
+
+
+def test_a_copy_with_other_bytes_is_not_a_copy(folder: Path) -> None:
+    turn = started("Copy items.csv into a new backup folder")
+    (folder / "backup").mkdir()
+    (folder / "backup" / "items.csv").write_text("name,price\napple,3.5\n")
+    turn.runs.append(ran("...", ""))
+    assert outputs.problems(turn) == ["backup/items.csv is not a copy of items.csv (the bytes differ)"]
+    (folder / "backup" / "items.csv").write_bytes((folder / "items.csv").read_bytes())
+    assert outputs.problems(turn) == []
+
+
+def test_a_named_result_file_must_exist(folder: Path) -> None:
+    turn = started("Plot the prices in items.csv and save as prices.png")
+    turn.runs.append(ran("import matplotlib\nplt.plot([3, 4, 5])", ""))
+    found = outputs.problems(turn)
+    assert "prices.png was not created" in found
+    assert "the code never read items.csv, so the plot does not show its data" in found
+    (folder / "prices.png").write_bytes(b"\x89PNG....")
+    turn.runs.append(ran("df = pd.read_csv('items.csv')\ndf.plot()", ""))
+    assert outputs.problems(turn) == []
+
+
+def test_nothing_is_checked_for_requests_without_files_or_without_runs(folder: Path) -> None:
+    turn = started("What is 2 + 2?")
+    turn.runs.append(ran("print(4)", "4\n"))
+    assert "outputs" not in turn.state and outputs.problems(turn) == []
+    turn = started("Save the total to total.txt")
+    assert outputs.problems(turn) == []  # nothing ran yet
+
+
+def test_an_empty_file_asked_for_is_fine_and_destructive_requests_are_left_alone(folder: Path) -> None:
+    turn = started("Create an empty file called done.flag")
+    (folder / "done.flag").write_text("")
+    turn.runs.append(ran("open('done.flag','w')", ""))
+    assert outputs.problems(turn) == []
+    turn = started("Delete items.csv and save a note to note.txt")
+    turn.runs.append(ran("...", ""))
+    turn.steps = 1
+    assert outputs.problems(turn) and outputs.follow_up(turn) is None
+
+
+def test_a_folder_too_big_to_look_at_is_not_checked(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(outputs, "MAX_FILES", 0)
+    turn = started("Save the total to total.txt")
+    turn.runs.append(ran("print(1)", "1\n"))
+    assert outputs.problems(turn) == []
