@@ -181,6 +181,11 @@ if [ -n "$FROM" ]; then
     say "Importing the model $(basename "$f") (checks that it loads)"
     run "$VPY" -m oi_local.local.manage import "$f" || die "could not import $f"
   done
+  for f in "$FROM"/projectors/*.gguf; do  # vision models' image projectors (checked with the bundle above)
+    [ -e "$f" ] || continue
+    say "Copying the image projector $(basename "$f")"
+    if [ "$DRY" = 0 ]; then cp "$f" "$("$VPY" -m oi_local.local.manage path)/" || die "could not copy $f"; fi
+  done
 elif [ "${MODEL:-default}" != "none" ]; then
   say "Fetching the model '${MODEL:-default}' (skipped if it is already there and complete)"
   run "$VPY" -m oi_local.local.manage download "${MODEL:-default}" ||

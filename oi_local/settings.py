@@ -218,6 +218,7 @@ SETTINGS: list[Setting] = [
     S("llm.api_version", str | None, hi=100, http=PRIV),
     S("llm.supports_functions", bool | None, http=PRIV),
     S("llm.supports_vision", bool, http=PRIV),
+    S("llm.projector", str | None, hi=1000, http=PRIV),
     S("llm.execution_instructions", str | bool | None),
     S("llm.max_output", int | None, 0, 1_000_000),
     S("llm.stop", list[str] | None, http=OPEN),

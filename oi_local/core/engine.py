@@ -188,7 +188,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
 
     def _describe_images(self) -> Any:
         """For a model without vision: how each image becomes text (core/images.py)."""
-        if self.llm.supports_vision:
+        if self.llm.sees_images():
             return None
         if getattr(self, "_image_describer", None) is None:
             from oi_local.core.images import ImageDescriber
@@ -211,12 +211,12 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             messages = messages[:i] + [{**messages[i], "content": text}] + messages[i + 1:]
         if hide is not None:
             messages = messages[:hide[0]] + messages[hide[1]:]
-        conversation = to_chat(messages, self.templates(), vision=self.llm.supports_vision, functions=functions,
+        conversation = to_chat(messages, self.templates(), vision=self.llm.sees_images(), functions=functions,
                                describe=self._describe_images())
         if extra_user:
             conversation = to_chat(messages + [{"role": "user", "type": "message", "content": extra_user}],
                                    Templates(**{**self.templates().__dict__, "user_message_template": "{content}"}),
-                                   vision=self.llm.supports_vision, functions=functions,
+                                   vision=self.llm.sees_images(), functions=functions,
                                    describe=self._describe_images())
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
         recipes = [] if functions else recipes

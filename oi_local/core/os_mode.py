@@ -36,7 +36,7 @@ def check(engine: "Engine") -> str | None:
         need_display()
         for module, package in (("mss", "mss"), ("Xlib", "python-xlib"), ("PIL", "pillow")):
             need_module(module, package)
-        if not engine.llm.supports_vision:
+        if not engine.llm.sees_images():
             from oi_local.computer.api.ocr import engine_name
 
             engine_name()
@@ -51,7 +51,7 @@ def enable(engine: "Engine") -> None:
         return
     c = engine.computer
     c.import_computer_api = True
-    c.emit_images = bool(engine.llm.supports_vision)
+    c.emit_images = bool(engine.llm.sees_images())
     c.after_run = lambda: observe(engine)
     engine.loop = True
     engine.max_code_steps = max(engine.max_code_steps, 20)

@@ -68,6 +68,7 @@ class Llm(Checked):
         self.api_version: str | None = None
         self.supports_functions: bool | None = None  # None: decided by the back end
         self.supports_vision: bool = False
+        self.projector: str | None = None  # embedded vision model: its mmproj GGUF (None: the catalog's, if on disk)
         self.execution_instructions: str | bool | None = None  # None: from the template set
         self._max_output: int | None = None  # spec alias of interpreter.max_output (see link_max_output)
         self._output_owner: Any = None
@@ -150,6 +151,26 @@ class Llm(Checked):
             return int(self.max_tokens)
         return min(1024, max(self.effective_context_window() // 4, 64))
 
+    def projector_file(self) -> str | None:
+        """The image projector the embedded model loads with: `llm.projector`, else the one the
+        catalog pairs with this model when it is on disk. None for other back ends."""
+        if self.kind() != "embedded":
+            return None
+        if self.projector:
+            return str(self.projector)
+        try:
+            from oi_local.local.models import projector_for
+
+            found = projector_for(resolve_embedded_model(self.model)) if self.model else None
+        except LLMError:
+            return None
+        return str(found) if found is not None else None
+
+    def sees_images(self) -> bool:
+        """Images may be sent to this model: the user says so (`supports_vision`), or it is an
+        embedded vision model with its projector."""
+        return bool(self.supports_vision) or self.projector_file() is not None
+
     def functions_enabled(self) -> bool:
         if self.supports_functions is not None:
             return bool(self.supports_functions)
@@ -157,7 +178,8 @@ class Llm(Checked):
 
     def backend(self) -> Backend:
         k = self.kind()
-        key = (k, self.model, self.api_base, self.api_key, self.api_version, self.effective_context_window(), self.n_threads, self.n_gpu_layers, id(self._completions))
+        key = (k, self.model, self.api_base, self.api_key, self.api_version, self.effective_context_window(), self.n_threads,
+               self.n_gpu_layers, self.projector, id(self._completions))
         if self._backend is not None and key == self._backend_key:
             return self._backend
         self.close()

@@ -153,6 +153,15 @@ def _add_models(dest: Path, models: Sequence[str], log: Callable[[str], None]) -
             target.unlink()
             raise LLMError(f"{src} does not match the published sha256 of {entry.id}: not bundling a damaged model")
         out.append({"id": entry.id, "file": f"models/{entry.file}", "sha256": sha, "size": target.stat().st_size})
+        proj = entry.projector
+        if proj is not None:  # a vision model's image projector travels with it (not a model: never "imported")
+            from oi_local.local.models import model_path
+
+            (dest / "projectors").mkdir(exist_ok=True)
+            log(f"Adding its image projector {proj.file}")
+            ptarget = dest / "projectors" / proj.file
+            psha = copy_hashing(model_path(proj), ptarget)
+            out.append({"id": proj.id, "file": f"projectors/{proj.file}", "sha256": psha, "size": ptarget.stat().st_size})
     return out
 
 

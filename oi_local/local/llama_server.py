@@ -229,6 +229,11 @@ def start_llama_server(
            "--host", host, "--port", str(port), "--n_ctx", str(n_ctx)]
     if model_alias:
         cmd += ["--model_alias", model_alias]
+    from oi_local.local.models import projector_for
+
+    projector = projector_for(path)
+    if projector is not None and "--clip_model_path" not in extra_args:  # a vision model: it sees images
+        cmd += ["--chat_format", "mtmd", "--clip_model_path", str(projector)]
     cmd += list(extra_args)
     # Make `oi_local` importable in the child even when it is run from a source checkout.
     pythonpath = os.pathsep.join(p for p in (str(_PKG_ROOT), os.environ.get("PYTHONPATH", "")) if p)

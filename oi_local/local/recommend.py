@@ -42,7 +42,8 @@ class Plan:
     def line(self) -> str:
         mark = "✓ " if self.installed else ""
         return (f"{mark}{self.entry.name} — {size(self.entry.size_bytes)}, {self.context // 1024}k context, "
-                f"~{self.tokens_per_second:.0f} tok/s on {self.device.upper()}{', code' if self.entry.has('code') else ''}")
+                f"~{self.tokens_per_second:.0f} tok/s on {self.device.upper()}{', code' if self.entry.has('code') else ''}"
+                f"{', sees images' if self.entry.has('vision') else ''}")
 
 
 def usable_ram(hw: Hardware) -> int:
@@ -78,15 +79,17 @@ def speed(entry: ModelEntry, hw: Hardware, device: str) -> float:
     return min(_CPU_GB_TOKENS_PER_CORE * max(hw.cores_physical, 1), _CPU_BANDWIDTH_GB) / gb
 
 
-def plan(entry: ModelEntry, hw: Hardware) -> Plan | None:
-    """How `entry` would run here, or None if it does not fit at the minimum context."""
+def plan(entry: ModelEntry, hw: Hardware, vision: bool = False) -> Plan | None:
+    """How `entry` would run here, or None if it does not fit at the minimum context. `vision`:
+    the user wants a model that sees images (--os, --vision), so those come first."""
     options = []
     gpu = hw.offload_gpu()
     if gpu is not None:
         options.append(("gpu", int(gpu.usable * 0.9)))
     options.append(("cpu", usable_ram(hw)))
     for device, memory in options:
-        ctx = choose_context(entry.size_bytes, entry.kv_bytes_per_token, entry.context_length, memory, device == "gpu")
+        weights = entry.size_bytes + (entry.projector.size_bytes if entry.projector is not None else 0)
+        ctx = choose_context(weights, entry.kv_bytes_per_token, entry.context_length, memory, device == "gpu")
         if ctx:
             tps = speed(entry, hw, device)
             installed = is_installed(entry)
@@ -95,6 +98,9 @@ def plan(entry: ModelEntry, hw: Hardware) -> Plan | None:
             if entry.has("code"):
                 score += 30
                 reasons.append("code model")
+            if vision and entry.has("vision"):
+                score += 100
+                reasons.append("sees images")
             # Bigger is better while it stays pleasant; past that each halving of speed costs.
             params_gb = entry.size_bytes / _GIB
             score += min(params_gb, 10) * 4
@@ -111,9 +117,10 @@ def plan(entry: ModelEntry, hw: Hardware) -> Plan | None:
     return None
 
 
-def recommend(hw: Hardware, catalog: list[ModelEntry] | None = None, limit: int | None = None) -> list[Plan]:
-    """The models that fit, best first."""
-    plans = [p for p in (plan(e, hw) for e in (catalog or load_catalog())) if p is not None]
+def recommend(hw: Hardware, catalog: list[ModelEntry] | None = None, limit: int | None = None,
+              vision: bool = False) -> list[Plan]:
+    """The models that fit, best first (with `vision`, the ones that see images first)."""
+    plans = [p for p in (plan(e, hw, vision) for e in (catalog or load_catalog())) if p is not None]
     plans.sort(key=lambda p: (-p.score, p.entry.size_bytes))
     return plans[:limit] if limit else plans
 

@@ -148,15 +148,21 @@ def ollama_settings(model: str) -> dict[str, Any]:
 # -- the questions ------------------------------------------------------------------------------------
 
 
-def _pick_embedded_model(hw: Any, *, want_server: bool) -> Path | None:
+def _pick_embedded_model(hw: Any, *, want_server: bool, vision: bool = False) -> Path | None:
     from oi_local.local import manage
     from oi_local.local.models import fetch, load_catalog, model_path
     from oi_local.local.providers import local_gguf_models
     from oi_local.local.recommend import recommend
 
-    plans = recommend(hw)
+    plans = recommend(hw, vision=vision)
+    if vision and not want_server:
+        # A vision model sees the screen; installed text models would otherwise come first.
+        plans = [p for p in plans if p.entry.has("vision")] + [p for p in plans if not p.entry.has("vision")]
+        shown = plans[:8]
+    else:
+        shown = []
     # What is already here first (no download), then the best of the rest.
-    shown = [p for p in plans if p.installed] + [p for p in plans if not p.installed][:6]
+    shown = shown or [p for p in plans if p.installed] + [p for p in plans if not p.installed][:6]
     catalog_files = {e.file for e in load_catalog()}
     choices: list[tuple[str, Any]] = [(p.line(), ("catalog", p.entry.id)) for p in shown]
     for f in local_gguf_models():
@@ -209,8 +215,9 @@ def _auto(hw: Any) -> dict[str, Any] | None:
     return embedded_settings(path)
 
 
-def choose(remembered: dict[str, Any] | None = None, pick_again: bool = False) -> dict[str, Any] | None:
-    """The `--local` flow. Returns settings, or None when the user cancels."""
+def choose(remembered: dict[str, Any] | None = None, pick_again: bool = False, vision: bool = False) -> dict[str, Any] | None:
+    """The `--local` flow. Returns settings, or None when the user cancels. `vision` (--os,
+    --vision): models that see images are recommended first."""
     if remembered and not pick_again:
         try:
             return resume(remembered)
@@ -245,19 +252,19 @@ def choose(remembered: dict[str, Any] | None = None, pick_again: bool = False) -
     if picked is None:
         return None
     try:
-        return _finish(picked, hw, by_key)
+        return _finish(picked, hw, by_key, vision)
     except LLMError as e:
         _say(f"Error: {e}")
         return None
 
 
-def _finish(picked: str, hw: Any, by_key: dict[str, Any]) -> dict[str, Any] | None:
+def _finish(picked: str, hw: Any, by_key: dict[str, Any], vision: bool = False) -> dict[str, Any] | None:
     import questionary
 
     from oi_local.local.providers import llamafiles, ollama_pull
 
     if picked in ("embedded", "llama-server"):
-        path = _pick_embedded_model(hw, want_server=picked == "llama-server")
+        path = _pick_embedded_model(hw, want_server=picked == "llama-server", vision=vision)
         if path is None:
             return None
         return embedded_settings(path) if picked == "embedded" else server_settings(path)

@@ -35,7 +35,7 @@ def image_paths(text: str, cwd: Path | None = None) -> list[Path]:
 
 
 def wants_images(interp: Any) -> bool:
-    return bool(getattr(interp, "vision", False) or interp.llm.supports_vision)
+    return bool(getattr(interp, "vision", False) or interp.llm.sees_images())
 
 
 def chat_stream(interp: Any, text: str, display: bool = True) -> Iterator[Any]:

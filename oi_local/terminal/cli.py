@@ -289,8 +289,8 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Ex
             _err(problem)
             return 2
         print("OS mode: Ctrl-C, or pushing the mouse into a screen corner, stops it.", file=sys.stderr)
-        if not interp.llm.supports_vision:
-            print("OS mode: this model cannot see images (llm.supports_vision is off), so after each step it gets the "
+        if not interp.llm.sees_images():
+            print("OS mode: this model cannot see images, so after each step it gets the "
                   "screen's text from OCR; for screenshots use a vision model with --llm_supports_vision.", file=sys.stderr)
     if getattr(interp, "vision", False):
         _vision_note(interp)
@@ -334,12 +334,14 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Ex
 
 
 def _vision_note(interp: Any) -> None:
-    """--vision: the model sees images when it can; the embedded back end runs text models only
-    here, so there images are described by OCR (or a vision model plugged into computer.vision) instead."""
-    if not interp.llm.capabilities().images:
-        print("Vision: the embedded model reads text only, so images are described to it (a vision model set in "
-              "computer.vision, else OCR). For a model that sees them, use a vision model server (--api_base).",
-              file=sys.stderr)
+    """--vision: the model sees images when it can (a vision server, or an embedded vision model with
+    its projector); a text-only embedded model gets them described by OCR (or computer.vision) instead."""
+    if interp.llm.capabilities().images and interp.llm.kind() != "embedded":
+        interp.llm.supports_vision = True
+    elif not interp.llm.sees_images():
+        print("Vision: this model reads text only, so images are described to it (a vision model set in "
+              "computer.vision, else OCR). For a model that sees them: `interpreter --local` and pick a vision "
+              "model (its projector comes with it), or a vision model server (--api_base).", file=sys.stderr)
     else:
         interp.llm.supports_vision = True
 
@@ -360,7 +362,8 @@ def _local(interp: Any, args: argparse.Namespace, profiles: Any, meta: dict[str,
         print(NOT_YET.format(flag="--local"), file=sys.stderr)
         return 2
     remembered = meta.get("local") if isinstance(meta.get("local"), dict) else profiles.remembered("local")
-    chosen = choose(remembered if isinstance(remembered, dict) else None, bool(args.pick))
+    wants_images = bool(args.os or args.vision or getattr(interp, "os", False) or getattr(interp, "vision", False))
+    chosen = choose(remembered if isinstance(remembered, dict) else None, bool(args.pick), vision=wants_images)
     if not chosen:
         print("No local model chosen.", file=sys.stderr)
         return 1

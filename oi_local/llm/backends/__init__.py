@@ -23,7 +23,7 @@ class Kind:
     shared: bool  # one loaded model can serve every server conversation
     default_model: bool  # with no model named, the bundled default model (downloaded once)
     gpu_layers: bool  # runs the model itself and offloads llm.n_gpu_layers to a GPU
-    images: bool  # may be sent images (the embedded back end runs text-only models here)
+    images: bool  # may be sent images (embedded: only a vision model with its projector, Llm.sees_images)
 
 
 def _function(llm: "Llm") -> "Backend":
@@ -39,7 +39,7 @@ def _embedded(llm: "Llm") -> "Backend":
     from oi_local.llm.llm import resolve_embedded_model
 
     return EmbeddedBackend(resolve_embedded_model(llm.model), n_ctx=llm.effective_context_window(), n_threads=llm.n_threads,
-                           n_gpu_layers=llm.n_gpu_layers)
+                           n_gpu_layers=llm.n_gpu_layers, projector=llm.projector_file())
 
 
 def _server(llm: "Llm") -> "Backend":

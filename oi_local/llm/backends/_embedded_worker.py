@@ -75,12 +75,18 @@ def _normalise(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _has_images(messages: list[dict[str, Any]]) -> bool:
+    return any(isinstance(m.get("content"), list) and any(isinstance(p, dict) and p.get("type") == "image_url"
+                                                           for p in m["content"]) for m in messages)
+
+
 class Worker:
     def __init__(self, out: _Out) -> None:
         self.out = out
         self.llm: Any = None
         self.formatter: Any = None  # ChatFormatter, or None when only the handler is usable
         self.handler: Any = None
+        self.vision: Any = None  # the image projector's chat handler (llama.cpp mtmd), for requests with images
         self.extra_bufts_off = False
         self.cancelled: set[int] = set()
         self.errors: deque[str] = deque(maxlen=8)  # llama.cpp error log lines, for load failures
@@ -173,7 +179,22 @@ class Worker:
         llm.sample = sample
         self.llm = llm
         self._abort_cb = None
+        self.vision = self._load_projector(req.get("projector"), bool(layers)) if req.get("projector") else None
         return self.info()
+
+    def _load_projector(self, path: str, use_gpu: bool) -> Any:
+        """llama.cpp's multimodal (mtmd) handler for this model and its projector, loaded now so a
+        wrong or damaged projector is one error at load time, not at the first image."""
+        from llama_cpp.llama_chat_format import MTMDChatHandler
+
+        self.errors.clear()
+        try:
+            handler = MTMDChatHandler(clip_model_path=path, verbose=self.verbose, use_gpu=use_gpu)
+            handler._init_mtmd_context(self.llm)
+        except Exception as e:
+            reason = self.errors[0].split(": ", 1)[-1] if self.errors else str(e)
+            raise RuntimeError("projector: " + _one_line(reason, 200)) from e
+        return handler
 
     def _abort_when_cancelled(self, on: bool) -> None:
         """While the prompt is read (one llama_decode per 512 tokens, seconds on a CPU), llama.cpp
@@ -231,6 +252,7 @@ class Worker:
             "extra_bufts_off": self.extra_bufts_off,
             "n_gpu_layers": self.n_gpu_layers,
             "offload": self.offload,
+            "vision": self.vision is not None,
         }
 
     def chat(self, rid: int, req: dict[str, Any]) -> None:
@@ -252,7 +274,11 @@ class Worker:
         self._sampled = []
         prompt_tokens: int | None = None
         cached = 0
-        if self.formatter is not None:
+        if self.vision is not None and _has_images(req["messages"]):
+            # Images go through llama.cpp's mtmd handler, which formats with the model's own template.
+            stream = self.vision(llama=llm, messages=req["messages"], stop=user_stop, **params)
+            text_of = lambda chunk: chunk["choices"][0].get("delta", {}).get("content")  # noqa: E731
+        elif self.formatter is not None:
             prefix = str(req.get("prefix") or "")
             tokens, result = self._prompt(req["messages"], req.get("tools"), prefix)
             if prefix:  # part of the reply: the caller sees it like any other text

@@ -195,8 +195,11 @@ class EmbeddedBackend:
     """Backend for a local GGUF file, run in a crash-isolated worker process started on first use."""
 
     def __init__(self, model_path: str | os.PathLike[str], n_ctx: int = 4096, n_threads: int | None = None,
-                 chat_format: str | None = None, verbose: bool = False, n_gpu_layers: int | None = None) -> None:
+                 chat_format: str | None = None, verbose: bool = False, n_gpu_layers: int | None = None,
+                 projector: str | os.PathLike[str] | None = None) -> None:
         self.model_path = Path(model_path).expanduser()
+        # A vision model's image projector (mmproj GGUF): with it, image parts reach the model.
+        self.projector = Path(projector).expanduser() if projector else None
         self.n_gpu_layers = n_gpu_layers  # None: as many as the free VRAM holds (oi_local.local.offload)
         self.n_ctx = n_ctx
         self.n_threads = n_threads or default_threads()
@@ -229,6 +232,7 @@ class EmbeddedBackend:
             if importlib.util.find_spec("llama_cpp") is None:  # the worker runs this same Python
                 raise LLMError("The embedded back end needs llama-cpp-python: pip install 'oi-local[local]'")
             layers, why = self._offload(path)
+            projector = str(check_model_file(self.projector)) if self.projector is not None else None
             w = _WorkerProcess(self.verbose)
             # Also at interpreter exit (finalize registers with atexit): no orphan outlives us.
             self._finalizer = weakref.finalize(self, _kill, w.proc)
@@ -236,7 +240,8 @@ class EmbeddedBackend:
             try:
                 msg = w.call("load", path=str(path), n_ctx=self.n_ctx, n_threads=self.n_threads,
                              chat_format=self.chat_format, verbose=self.verbose,
-                             force_off_extra_bufts=self._force_off_extra_bufts, n_gpu_layers=layers, offload_why=why)
+                             force_off_extra_bufts=self._force_off_extra_bufts, n_gpu_layers=layers, offload_why=why,
+                             projector=projector)
             except _Dead as e:
                 self._force_off_extra_bufts = True
                 self._stop_worker()
@@ -247,6 +252,11 @@ class EmbeddedBackend:
                 raise LLMError(f"Cannot load {path}: not a valid GGUF model ({why})") from None
             except RuntimeError as e:
                 self._stop_worker()
+                if str(e).startswith("projector:"):
+                    why = str(e)[len("projector: "):]
+                    if "Failed to load mtmd context" in why:  # llama.cpp's words repeat the path and say no more
+                        why = "llama.cpp cannot read it as an image projector for this model (it must be the mmproj file made for it)"
+                    raise LLMError(f"Cannot use the image projector {projector}: {why}") from None
                 raise LLMError(f"Cannot load {path}: not a valid GGUF model ({e})") from None
             self._info = {k: v for k, v in msg.items() if k not in ("id", "type")}
             return w
