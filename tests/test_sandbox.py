@@ -181,3 +181,13 @@ def test_start_up_says_once_that_code_runs_unconfined_and_why(tmp_path):
                        capture_output=True, text=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
     lines = [ln for ln in r.stderr.splitlines() if "unconfined" in ln]
     assert len(lines) == 1 and "bubblewrap is not installed" in lines[0], r.stderr
+
+
+@needs_bwrap
+def test_a_missing_file_is_not_reported_as_a_blocked_network(workdir, computer):
+    """Case-insensitive "ENOTFOUND" matched inside "FileNotFoundError": every missing file got the
+    network note, and the 0.5B model answered with that note instead of the missing file."""
+    out = text(computer.run("python", "open('results_2023.csv')"))
+    assert "FileNotFoundError" in out and "[sandbox]" not in out
+    out = text(computer.run("python", "import socket\nsocket.create_connection(('127.0.0.1', 9), timeout=2)"))
+    assert "Connection refused" in out and "The network was blocked" in out  # a network error still is

@@ -81,6 +81,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self.check_fixes: bool = True
         self.template: str | None = None  # name of the prompt set; None: chosen from the model
         self.last_trim: Trimmed | None = None
+        self._stable_messages = 0  # leading prompt messages every chat shares (set by build_prompt)
         self._counter: tuple[Any, TokenCounter] | None = None
         # What each prompt rule (core/rules/) added for the newest request: computed once per request,
         # so later steps of a turn keep the same text (the model may have changed the files since, and
@@ -224,8 +225,12 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         if recipes and (info.dropped_messages or info.shortened_messages):
             prompt, info = fit(system, conversation, budget, self._token_counter())  # the conversation first
         self.last_trim = info
+        # The system message and fixed examples are the same in every chat: the embedded model keeps
+        # their state on disk (llm/backends/_prefix_cache.py). Folded into a user turn, they are not.
+        self._stable_messages = len(system) if prompt[:len(system)] == system else 0
         if self.template_set().get("system_role") is False:
             prompt = _fold_system(prompt)
+            self._stable_messages = 0
         return prompt
 
     def stop_strings(self) -> list[str] | None:
@@ -258,7 +263,8 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         tool_args: dict[int, str] = {}
         tool_emitted: dict[int, tuple[str, int]] = {}
         stream = self.llm.stream_text(prompt, tools=[EXECUTE_TOOL] if functions else None, stop=self.stop_strings(),
-                                      temperature=temperature, seed=seed, reply_prefix=reply_prefix)
+                                      temperature=temperature, seed=seed, reply_prefix=reply_prefix,
+                                      stable_messages=self._stable_messages)
         try:
             for delta in stream:
                 if "content" in delta:

@@ -218,7 +218,8 @@ class Llm(Checked):
     # --- streaming ---
     def stream_text(self, messages: list[dict[str, Any]], *, tools: list[dict] | None = None, max_tokens: int | None = None,
                     stop: list[str] | None = None, temperature: float | None = None,
-                    seed: int | None = None, reply_prefix: str | None = None) -> Iterator[dict[str, Any]]:
+                    seed: int | None = None, reply_prefix: str | None = None,
+                    stable_messages: int = 0) -> Iterator[dict[str, Any]]:
         """Yield normalised deltas: {"content": str} or {"tool_call": {...partial...}}.
 
         `temperature`/`seed` override the settings for this one request (the loop's sampled retries).
@@ -240,6 +241,8 @@ class Llm(Checked):
             params["tools"] = tools
         if reply_prefix and self.kind() == "embedded":
             params["reply_prefix"] = reply_prefix
+        if stable_messages and self.kind() == "embedded" and self._completions is None:
+            params["stable_messages"] = stable_messages
         fn = self.completions
         if self._completions is not None:
             params = _accepted(fn, params)

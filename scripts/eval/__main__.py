@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-tokens", type=int, default=1024, help="ignored by --model default (product defaults)")
     ap.add_argument("--python", default="", help="python for the worker (default: this one, or the oi043 venv)")
     ap.add_argument("--no-sandbox", action="store_true", help="run without bubblewrap even if available")
+    ap.add_argument("--prompt-cache", metavar="DIR", help="share the embedded model's prompt-prefix cache across "
+                    "tasks through DIR (as a user who has chatted before); default: every task starts cold")
     ap.add_argument("--keep", action="store_true", help="keep task folders (printed) for inspection")
     ap.add_argument("--list", action="store_true", help="list the tasks and exit")
     ap.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"), help="print two result sets side by side")
@@ -135,11 +137,14 @@ def main(argv: list[str] | None = None) -> int:
             cfg = runner.Config(target=target, model=model, out=out, timeout=args.timeout, context_window=size[0],
                                 max_tokens=size[1], sandbox=use_sandbox, keep=args.keep, python=args.python)
             cfg.counter = counter
+            if args.prompt_cache:
+                cfg.prompt_cache = Path(args.prompt_cache).resolve()
+                cfg.prompt_cache.mkdir(parents=True, exist_ok=True)
             meta = {"target": target, "model": {k: v for k, v in model.items() if k != "text"}, "model_label": model["label"],
                     "timeout": args.timeout, "context_window": size[0], "max_tokens": size[1],
                     "jobs": args.jobs, "sandbox": use_sandbox, "started": time.strftime("%Y%m%d-%H%M%S"),
                     "host": platform.node(), "machine": machine(), "python": cfg.worker_python(),
-                    "tasks_selected": args.tasks or "all"}
+                    "tasks_selected": args.tasks or "all", "prompt_cache": bool(args.prompt_cache)}
             summary = run_all(tasks, cfg, meta, args.jobs)
             summaries.append((out, summary))
             code |= 0 if summary["totals"]["passed"] == summary["totals"]["tasks"] else 1

@@ -33,6 +33,7 @@ class Config:
     keep: bool = False
     python: str = ""  # the interpreter for the worker; default by target
     counter: metrics.Counter | None = None
+    prompt_cache: Path | None = None  # shared across tasks: a user's warm prompt-prefix cache (see --prompt-cache)
 
     def worker_python(self) -> str:
         if self.python:
@@ -74,8 +75,13 @@ def _run(task: Task, cfg: Config, root: Path, log: Path, t0: float) -> dict[str,
            "settings": {"context_window": cfg.context_window, "max_tokens": cfg.max_tokens}}
     job_path = root / "job.json"
     job_path.write_text(json.dumps(job), encoding="utf-8")
+    cache = root / "home" / ".oi-local" / "prompt_cache"
+    if cfg.prompt_cache is not None and cfg.prompt_cache.is_dir():  # as a user who has chatted before has it
+        shutil.copytree(cfg.prompt_cache, cache, dirs_exist_ok=True)
     r = sandbox.run([cfg.worker_python(), str(WORKER), str(job_path)], root, env, cfg.timeout,
                     sandbox=cfg.sandbox, network=cfg.needs_network(), log=log)
+    if cfg.prompt_cache is not None and cache.is_dir():  # what this task saved serves the next ones
+        shutil.copytree(cache, cfg.prompt_cache, dirs_exist_ok=True)
     tr = _load(transcript_path)
     tr["returncode"], tr["timed_out"] = r.returncode, r.timed_out
 

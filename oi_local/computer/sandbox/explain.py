@@ -8,12 +8,14 @@ import re
 
 from .policy import Policy
 
-_WRITE = re.compile(r"Read-only file system|EROFS|Permission denied|EACCES|PermissionError|Operation not permitted|EPERM",
-                    re.I)
-_MISSING = re.compile(r"No such file or directory|ENOENT|FileNotFoundError|cannot open|not found", re.I)
-_NET = re.compile(r"Network is unreachable|ENETUNREACH|No route to host|EHOSTUNREACH|Temporary failure in name resolution|"
-                  r"Name or service not known|EAI_AGAIN|ENOTFOUND|getaddrinfo|Could not resolve host|"
-                  r"nodename nor servname|Connection refused|ECONNREFUSED|\[Errno 111\]|\[Errno 101\]|\[Errno -[23]\]", re.I)
+# Error codes are whole words: case-insensitive "ENOTFOUND" is inside "FileNotFoundError", and every
+# missing file was reported as a blocked network (the 0.5B model then answered with that note).
+_WRITE = re.compile(r"Read-only file system|\bEROFS\b|Permission denied|\bEACCES\b|PermissionError|Operation not permitted|"
+                    r"\bEPERM\b", re.I)
+_MISSING = re.compile(r"No such file or directory|\bENOENT\b|FileNotFoundError|cannot open|not found", re.I)
+_NET = re.compile(r"Network is unreachable|\bENETUNREACH\b|No route to host|\bEHOSTUNREACH\b|Temporary failure in name resolution|"
+                  r"Name or service not known|\bEAI_AGAIN\b|\bENOTFOUND\b|getaddrinfo|Could not resolve host|"
+                  r"nodename nor servname|Connection refused|\bECONNREFUSED\b|\[Errno 111\]|\[Errno 101\]|\[Errno -[23]\]", re.I)
 _FORK = re.compile(r"fork: (?:retry: )?Resource temporarily unavailable|BlockingIOError: \[Errno 11\]|"
                    r"Cannot fork|EAGAIN.*spawn|spawn.*EAGAIN|can't start new thread", re.I)
 _QUOTED = re.compile(r"""['"\u2018\u201c](~?/[^'"\u2019\u201d\n]*)['"\u2019\u201d]""")

@@ -87,6 +87,7 @@ class Worker:
         self.formatter: Any = None  # ChatFormatter, or None when only the handler is usable
         self.handler: Any = None
         self.vision: Any = None  # the image projector's chat handler (llama.cpp mtmd), for requests with images
+        self.prefix_cache: Any = None  # the shared start of every chat's prompt, saved on disk (_prefix_cache.py)
         self.extra_bufts_off = False
         self.cancelled: set[int] = set()
         self.errors: deque[str] = deque(maxlen=8)  # llama.cpp error log lines, for load failures
@@ -180,6 +181,11 @@ class Worker:
         self.llm = llm
         self._abort_cb = None
         self.vision = self._load_projector(req.get("projector"), bool(layers)) if req.get("projector") else None
+        self.prefix_cache = None
+        if req.get("prompt_cache"):
+            from oi_local.llm.backends._prefix_cache import PrefixCache, model_folder
+
+            self.prefix_cache = PrefixCache(model_folder(req["prompt_cache"], req["path"]))
         return self.info()
 
     def _load_projector(self, path: str, use_gpu: bool) -> Any:
@@ -220,6 +226,23 @@ class Worker:
         result = self.formatter(messages=_normalise(messages), tools=tools)
         tokens = llm.tokenize((result.prompt + prefix).encode("utf-8"), add_bos=not result.added_special, special=True)
         return tokens, result
+
+    def _stable_length(self, req: dict[str, Any], tokens: list[int]) -> int:
+        """How many tokens of this prompt every chat shares: those of its first `stable` messages
+        (the system message and fixed examples, as the caller says), up to where the next one starts."""
+        from oi_local.llm.backends._prefix_cache import MIN_TOKENS
+
+        k = int(req.get("stable") or 0)
+        messages = req["messages"]
+        if k <= 0 or k >= len(messages):
+            return 0
+        probe, _ = self._prompt(messages[:k] + [{"role": "user", "content": "\x01"}])
+        n = 0
+        for a, b in zip(tokens, probe):
+            if a != b:
+                break
+            n += 1
+        return n if MIN_TOKENS <= n < len(tokens) - 1 else 0
 
     def count(self, req: dict[str, Any]) -> dict[str, Any]:
         self._need_model()
@@ -273,7 +296,7 @@ class Worker:
         start = time.perf_counter()
         self._sampled = []
         prompt_tokens: int | None = None
-        cached = 0
+        cached = from_disk = save_first = 0
         if self.vision is not None and _has_images(req["messages"]):
             # Images go through llama.cpp's mtmd handler, which formats with the model's own template.
             stream = self.vision(llama=llm, messages=req["messages"], stop=user_stop, **params)
@@ -284,6 +307,9 @@ class Worker:
             if prefix:  # part of the reply: the caller sees it like any other text
                 self.out.send({"id": rid, "type": "delta", "content": prefix})
             prompt_tokens = len(tokens)
+            if self.prefix_cache is not None and llm.n_tokens == 0:  # a new chat: its shared start from disk
+                from_disk = self.prefix_cache.load(llm, tokens)
+                save_first = 0 if from_disk else self._stable_length(req, tokens)
             # What llama_cpp's prefix reuse will skip (it always re-evaluates at least one token).
             cached = min(Llama.longest_token_prefix(llm._input_ids.tolist(), tokens), len(tokens) - 1)
             rstop = result.stop if isinstance(result.stop, list) else [result.stop] if result.stop else []
@@ -301,6 +327,9 @@ class Worker:
         self._current = rid
         self._abort_when_cancelled(True)
         try:
+            if save_first:  # read the shared start alone first, and keep it for the next chats
+                llm.eval(tokens[:save_first])
+                self.prefix_cache.save(llm, save_first)
             for chunk in stream:
                 if rid in self.cancelled:
                     finish = "cancelled"
@@ -333,6 +362,7 @@ class Worker:
             "prompt_tokens": prompt_tokens,
             "completion_tokens": completion,
             "cached_tokens": cached,
+            "disk_cached_tokens": from_disk,
             "prompt_eval_tokens": int(perf.n_p_eval),
             "prompt_eval_ms": round((first - start) * 1000, 2),
             "generation_ms": round((end - first) * 1000, 2),

@@ -191,6 +191,15 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
         pass
 
 
+def _prompt_cache_dir() -> str | None:
+    """Where the worker keeps the shared start of prompts (OI_LOCAL_PROMPT_CACHE=0: nowhere)."""
+    if os.environ.get("OI_LOCAL_PROMPT_CACHE", "1") == "0":
+        return None
+    from oi_local._paths import app_dir
+
+    return str(app_dir() / "prompt_cache")
+
+
 class EmbeddedBackend:
     """Backend for a local GGUF file, run in a crash-isolated worker process started on first use."""
 
@@ -241,7 +250,7 @@ class EmbeddedBackend:
                 msg = w.call("load", path=str(path), n_ctx=self.n_ctx, n_threads=self.n_threads,
                              chat_format=self.chat_format, verbose=self.verbose,
                              force_off_extra_bufts=self._force_off_extra_bufts, n_gpu_layers=layers, offload_why=why,
-                             projector=projector)
+                             projector=projector, prompt_cache=_prompt_cache_dir())
             except _Dead as e:
                 self._force_off_extra_bufts = True
                 self._stop_worker()
@@ -317,14 +326,17 @@ class EmbeddedBackend:
         tools: list[dict[str, Any]] | None = None,
         seed: int | None = None,
         reply_prefix: str | None = None,
+        stable_messages: int = 0,
     ) -> Iterator[dict[str, Any]]:
         """Stream OpenAI-style chunks. Always streams (`stream` and `model` are accepted for the
         common signature). `tools` reach the chat template only; tool calls come back as text.
-        `reply_prefix` starts the reply (streamed back first) and the model continues it."""
+        `reply_prefix` starts the reply (streamed back first) and the model continues it.
+        `stable_messages`: how many leading messages every chat shares (system message, fixed
+        examples); the worker keeps their state on disk for the next chat (_prefix_cache.py)."""
         w = self._ensure()
         try:
             rid, q = w.start("chat", messages=messages, max_tokens=max_tokens, temperature=temperature,
-                             stop=stop, tools=tools, seed=seed, prefix=reply_prefix)
+                             stop=stop, tools=tools, seed=seed, prefix=reply_prefix, stable=stable_messages)
         except _Dead as e:
             raise self._crashed(w, e.args[0]) from None
         finished = False
