@@ -311,8 +311,10 @@ class OpenAICompatibleBackend:
             params["seed"] = seed
         response: Any = None
         watch: _Watchdog | None = None
+        streaming = False  # the reply had begun: a lost connection now is a break, not "cannot reach"
         try:
             response = self._get_client().chat.completions.create(**params)
+            streaming = stream
             if stream:
                 watch = _Watchdog(getattr(response, "response", None), self.timeout, self.stall_timeout)
             items: Iterable[Any] = response if stream else [response]
@@ -331,6 +333,10 @@ class OpenAICompatibleBackend:
         except (openai.OpenAIError, httpx.HTTPError) as e:
             if watch is not None and watch.fired:
                 raise self._stalled(watch) from None
+            # openai 3.x wraps a connection lost mid-stream in APIConnectionError, as it does a refused one.
+            if streaming and isinstance(e, openai.APIConnectionError) and not isinstance(e, openai.APITimeoutError):
+                raise LLMError(f"The connection to the model server at {self.api_base} broke mid-reply "
+                               f"({one_line(e.__cause__ or e, 200)}).") from e
             raise self._error(e, name) from e
         except ValueError as e:  # a `data:` line that is not JSON (openai's stream parses each one)
             if watch is not None and watch.fired:
