@@ -3,7 +3,6 @@ embedded worker: a new chat (a new worker process) restores it instead of readin
 the same reply; a damaged file is ignored; OI_LOCAL_PROMPT_CACHE=0 turns it off. Real SmolLM2."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest

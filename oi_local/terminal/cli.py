@@ -336,7 +336,7 @@ def _run(interp: Any, args: argparse.Namespace, profiles: Any, LLMError: type[Ex
 def _vision_note(interp: Any) -> None:
     """--vision: the model sees images when it can (a vision server, or an embedded vision model with
     its projector); a text-only embedded model gets them described by OCR (or computer.vision) instead."""
-    if interp.llm.capabilities().images and interp.llm.kind() != "embedded":
+    if interp.llm.capabilities().images:  # a server or hosted model (the embedded one: by its projector)
         interp.llm.supports_vision = True
     elif not interp.llm.sees_images():
         print("Vision: this model reads text only, so images are described to it (a vision model set in "

@@ -12,7 +12,13 @@ import time
 from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import CAREFUL_WORDS, RETRY_TEMPERATURE, Turn, asks_back, code_prefix
+from oi_local.core.rules.turn import (
+    CAREFUL_WORDS,
+    RETRY_TEMPERATURE,
+    Turn,
+    asks_back,
+    code_prefix,
+)
 
 MAX_FILES = 3000  # a snapshot gives up past this many files (a home folder): no check then
 MAX_SECONDS = 0.3
