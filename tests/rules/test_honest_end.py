@@ -19,11 +19,14 @@ def test_done_over_a_failure_gets_one_honest_sentence_with_the_error() -> None:
     assert line == "This is not done: the last run failed with FileNotFoundError: [Errno 2] No such file or directory: 'nope.csv'."
 
 
-def test_a_reply_that_already_says_it_failed_is_left_as_it_is() -> None:
-    run = failed("open('nope.csv')", "FileNotFoundError: nope.csv")
-    for said in ("The file nope.csv does not exist.", "I couldn't read it: there is an error.", "Sorry, that failed."):
+def test_a_reply_that_quotes_the_error_is_left_as_it_is_and_a_vague_one_is_not() -> None:
+    run = failed("open('nope.csv')", "FileNotFoundError: [Errno 2] No such file or directory: 'nope.csv'")
+    for said in ("No such file or directory: nope.csv.", "It raised FileNotFoundError.", "Error: no such file or directory"):
         turn = make_turn("Sum the prices in nope.csv", OUT, reply(said), runs=(run,))
         assert honest_end.finish(turn) is None, said
+    for said in ("I couldn't read it: there is an error.", "Sorry, that failed.", "The total is 42."):
+        turn = make_turn("Sum the prices in nope.csv", OUT, reply(said), runs=(run,))
+        assert (honest_end.finish(turn) or "").startswith("This is not done: the last run failed with FileNotFoundError"), said
 
 
 def test_a_success_or_a_turn_without_code_says_nothing_more() -> None:

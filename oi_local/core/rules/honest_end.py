@@ -1,6 +1,6 @@
 """Honest end: a turn whose last run failed (an error, a time limit) or whose files are not what the
 request asked for (core/rules/outputs.py) ends with one plain sentence saying so, with the error,
-unless the model's own last reply already says it. A small model often answers "Done." or makes
+unless the model's own last reply already says it (for an error: quotes it). A small model often answers "Done." or makes
 up a result over a traceback; the person must not read that as done."""
 from __future__ import annotations
 
@@ -38,16 +38,31 @@ def failure(turn: Turn) -> str | None:
     return "; ".join(problems) if problems else None
 
 
+def _names_the_error(said: str, output: str) -> bool:
+    """The reply quotes the error itself: its message ("No such file or directory") or its name."""
+    line = error_line(output)
+    name, _, message = line.partition(": ")
+    said = said.lower()
+    message = re.sub(r"^\[Errno -?\d+\]\s*", "", message).split(":")[0].strip(" .'\"")
+    words = [w for w in (message, name.rsplit(".", 1)[-1]) if len(w) > 6]
+    return any(w.lower() in said for w in words)
+
+
 def finish(turn: Turn) -> str | None:
     if not turn.runs:
         return None
     why = failure(turn)
-    if why is None or ADMITS.search(_last_words(turn)):
+    said = _last_words(turn)
+    last = turn.runs[-1]
+    if why is None:
         return None
-    return f"This is not done: {why}."
+    if last.failed:  # said "with the error": a vague "there was an error" is not enough
+        return None if _names_the_error(said, last.output) else f"This is not done: {why}."
+    return None if ADMITS.search(said) else f"This is not done: {why}."
 
 
 rule = Rule(
     name="honest end", setting="honest_end", finish=finish,
     summary="a turn whose last run failed or was stopped, or whose requested files are missing or wrong (outputs), "
-            "ends with one sentence saying so and naming the error, unless the model's last reply already says it")
+            "ends with one sentence saying so and naming the error, unless the model's last reply already says it "
+            "(for a failed run: quotes the error)")
