@@ -209,7 +209,9 @@ def test_the_same_failing_code_again_is_retried_too_and_retries_are_capped(folde
         interp.chat("Divide one by zero and print it for me", display=False)
         seeds = [o.get("seed") for o in model.options]
         assert seeds == [None, None, 1, None, 2, None]
-        assert interp.messages[-1]["content"] == "It cannot be done."
+        # The last reply does not name the error, so the honest-end rule adds it (issue 18).
+        assert [m["content"] for m in interp.messages[-2:]] == [
+            "It cannot be done.", "This is not done: the last run failed with ZeroDivisionError: division by zero."]
         runs = [m["content"] for m in interp.messages if m["type"] == "code"]
         assert runs == ["print(1 / 0)", "print(2 / 0)", "print(3 / 0)"]  # the repeat was not run again
     finally:
