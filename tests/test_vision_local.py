@@ -132,3 +132,15 @@ def test_vision_models_come_first_when_the_screen_or_images_are_asked_for():
     tight = _machine((need + gemma.projector.size_bytes // 2) / 0.75 / 2**30)
     assert recommend.plan(gemma, tight, vision=True) is None
     assert recommend.plan(gemma, _machine(24), vision=True) is not None
+
+
+def test_a_small_laptop_asking_for_vision_gets_the_small_vision_pair():
+    # 4 GB of RAM: Gemma 3 4B with its projector does not fit, SmolVLM-500M (about 540 MB with its
+    # projector) does, and comes before every text-only model because images were asked for.
+    hw = _machine(4)
+    assert recommend.plan(models.get_entry("gemma-3-4b-vision"), hw, vision=True) is None
+    seeing = recommend.recommend(hw, vision=True)
+    assert seeing[0].entry.id == "smolvlm-500m" and "sees images" in seeing[0].why
+    assert models.get_entry("smolvlm").projector.file == "mmproj-SmolVLM-500M-Instruct-Q8_0.gguf"
+    # Without vision asked for, a code model leads as before.
+    assert not recommend.recommend(hw)[0].entry.has("vision")
