@@ -115,7 +115,7 @@ def test_engine_applies_family_templates(tmp_path, monkeypatch):
 
 def test_every_family_file_is_valid():
     fams = families.load_families()
-    assert set(fams) == {"chatml", "llama3", "phi3", "phi4", "gemma", "mistral", "deepseek2"}
+    assert set(fams) == {"chatml", "llama3", "phi3", "phi4", "gemma", "mistral", "deepseek2", "smolvlm"}
     for f in fams.values():
         assert f["stop"] and all(isinstance(s, str) and s for s in f["stop"])
 
