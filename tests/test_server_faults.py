@@ -29,12 +29,13 @@ BODY = 128 * 1024 * 1024  # 32 times the limit
 @pytest.fixture(scope="module")
 def server_proc(tmp_path_factory) -> Iterator[tuple[str, psutil.Process, Path]]:
     uploads = tmp_path_factory.mktemp("uploads")
+    work = tmp_path_factory.mktemp("work")  # the long-request rule saves a 100,000-character message here
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("INTERPRETER_")}
     env.update(INTERPRETER_PORT=str(port), INTERPRETER_API_KEY=KEY, INTERPRETER_MAX_UPLOAD_BYTES=str(LIMIT),
                INTERPRETER_UPLOAD_DIR=str(uploads), PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-c", SERVER_SCRIPT], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, cwd=ROOT)
+                            stderr=subprocess.DEVNULL, cwd=work)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_http(url)
