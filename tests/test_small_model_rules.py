@@ -461,3 +461,29 @@ def test_shell_commands_in_a_python_block_run_as_shell(folder: Path) -> None:
         assert os.access(folder / "start.sh", os.X_OK)
     finally:
         interp.close()
+
+
+def test_a_loop_note_is_added_after_the_prompt_as_it_reads_so_the_model_s_cache_holds(folder: Path) -> None:
+    # The request keeps its reminder and hint when the loop adds a note: llama.cpp reuses the state
+    # of every token up to the note instead of re-reading from the request on.
+    interp, _ = scripted_interpreter([])
+    interp.template = "small"
+    try:
+        interp.messages = [
+            {"role": "user", "type": "message", "content": "What is the total of the amount column in sales.csv?"},
+            {"role": "assistant", "type": "code", "format": "python", "content": "print(1)"},
+            {"role": "computer", "type": "console", "format": "output", "content": "1\n"},
+            {"role": "assistant", "type": "message", "content": "It is 1."},
+        ]
+        plain = interp.build_prompt()
+        noted = interp.build_prompt("(Not done yet: check it.)")
+        assert noted[:-1] == plain
+        assert noted[-1] == {"role": "user", "content": "(Not done yet: check it.)"}
+        request = next(m["content"] for m in plain if m["content"].startswith("What is the total"))
+        assert "sales.csv contains:" in request and "(Write one ```python block" in request
+        interp.messages.pop()  # the note now follows the output, joined to it
+        plain, noted = interp.build_prompt(), interp.build_prompt("(Answer in one sentence.)")
+        assert noted[:-1] == plain[:-1]
+        assert noted[-1]["content"] == plain[-1]["content"] + "\n\n(Answer in one sentence.)"
+    finally:
+        interp.close()

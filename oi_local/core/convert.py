@@ -34,6 +34,20 @@ def _image_part(m: Message) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": url}}
 
 
+def append_user(conversation: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """The chat messages with `text` said by the user at the end (joined to a user message that
+    ends them, as to_chat joins neighbours)."""
+    out = list(conversation)
+    last = out[-1] if out else None
+    if last and last["role"] == "user" and isinstance(last.get("content"), str):
+        out[-1] = {**last, "content": last["content"] + ("\n\n" if last["content"] else "") + text}
+    elif last and last["role"] == "user" and isinstance(last.get("content"), list):
+        out[-1] = {**last, "content": last["content"] + [{"type": "text", "text": text}]}
+    else:
+        out.append({"role": "user", "content": text})
+    return out
+
+
 def to_chat(
     messages: list[Message],
     t: Templates,

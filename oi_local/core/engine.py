@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 from oi_local.core import lmc
 from oi_local.core.context import TokenCounter, Trimmed, fit
-from oi_local.core.convert import Templates, to_chat
+from oi_local.core.convert import Templates, append_user, to_chat
 from oi_local.core.lmc import Message, chunk
 from oi_local.core.loop import Approver, respond
 from oi_local.core.prompts import fill, load_template_set
@@ -217,10 +217,10 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         conversation = to_chat(messages, self.templates(), vision=self.llm.sees_images(), functions=functions,
                                describe=self._describe_images())
         if extra_user:
-            conversation = to_chat(messages + [{"role": "user", "type": "message", "content": extra_user}],
-                                   Templates(**{**self.templates().__dict__, "user_message_template": "{content}"}),
-                                   vision=self.llm.sees_images(), functions=functions,
-                                   describe=self._describe_images())
+            # Added after the conversation as it always reads: rendered as the newest user message
+            # instead, it took the request's template away, and llama.cpp re-read the prompt from
+            # the request on (9,124 of 28,217 tokens read in the 30-task run, 86 s).
+            conversation = append_user(conversation, extra_user)
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
         recipes = [] if functions else recipes
         prompt, info = fit(system + recipes, conversation, budget, self._token_counter())
