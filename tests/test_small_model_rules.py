@@ -487,3 +487,31 @@ def test_a_loop_note_is_added_after_the_prompt_as_it_reads_so_the_model_s_cache_
         assert noted[-1]["content"] == plain[-1]["content"] + "\n\n(Answer in one sentence.)"
     finally:
         interp.close()
+
+
+def test_a_new_turn_keeps_the_earlier_prompt_as_it_was_so_the_model_s_cache_holds(folder: Path) -> None:
+    # Each request stays as the model first saw it (its reminder, its hint) and the worked examples
+    # stay those of the first request: the prompt of turn 1 is the start of the prompt of turn 2.
+    interp, model = scripted_interpreter([
+        "```python\nimport csv\nprint(sum(float(r['amount']) for r in csv.DictReader(open('sales.csv'))))\n```",
+        "The total is 12.5.",
+        "```python\nprint(1)\n```",
+        "One row.",
+    ])
+    interp.template = "small"
+    try:
+        interp.chat("What is the total of the amount column in sales.csv?", display=False)
+        interp.chat("How many rows does sales.csv have?", display=False)
+        last_of_turn_1, first_of_turn_2 = model.prompts[1], model.prompts[2]
+        assert first_of_turn_2[:len(last_of_turn_1)] == last_of_turn_1
+        request = next(m["content"] for m in first_of_turn_2 if m["content"].startswith("What is the total"))
+        assert "sales.csv contains:" in request and "(Write one ```python block" in request
+        newest = first_of_turn_2[-1]["content"]
+        assert newest.startswith("How many rows") and "sales.csv contains:" in newest
+        # Edited history is shown as it now reads.
+        interp.messages[0]["content"] = "What is the largest amount in sales.csv?"
+        prompt = interp.build_prompt()
+        assert not any("What is the total" in str(m["content"]) for m in prompt)
+        assert any(m["content"] == "What is the largest amount in sales.csv?" for m in prompt)
+    finally:
+        interp.close()

@@ -12,7 +12,7 @@ from oi_local.core.context import TokenCounter, Trimmed, fit
 from oi_local.core.convert import Templates, append_user, to_chat
 from oi_local.core.lmc import Message, chunk
 from oi_local.core.loop import Approver, respond
-from oi_local.core.prompts import fill, load_template_set
+from oi_local.core.prompts import apply_template, fill, load_template_set
 from oi_local.core.rules.base import Addition
 from oi_local.llm.llm import EXECUTE_TOOL, Llm, parse_tool_arguments
 from oi_local.settings import Checked
@@ -87,6 +87,9 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         # so later steps of a turn keep the same text (the model may have changed the files since, and
         # an unchanged prompt prefix keeps llama.cpp's cache warm).
         self._additions: dict[str, tuple[Any, Addition | None]] = {}
+        # Each request as the model first saw it (index -> (stored text, text shown)): later turns
+        # show it the same way, so llama.cpp keeps the state of the whole history between turns.
+        self._shown: dict[int, tuple[str, str]] = {}
         # Kept for compatibility: the loop now passes the messages a turn hides to stream_reply
         # (`hide`) instead of setting this; it stays None.
         self.hidden: tuple[int, int] | None = None
@@ -199,6 +202,29 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             self._image_describer = ImageDescriber(self.computer)
         return self._image_describer
 
+    def _as_shown(self, i: int | None, hint: str, request: str | None) -> list[Message]:
+        """The messages with the newest request as the model sees it (a rule's rewrite, the hint)
+        and each earlier request as it was shown in its own turn (its template, its hint). A copy:
+        none of it is ever stored."""
+        messages = list(self.messages)
+        if i is None:
+            return messages
+        text = messages[i]["content"] if request is None else request
+        text = f"{text}\n\n{hint}" if hint else text
+        if text != messages[i]["content"]:
+            messages[i] = {**messages[i], "content": text}
+        t = self.templates()
+        if t.always_apply_user_message_template:
+            return messages  # every request gets the template anyway
+        for j, (stored, shown) in list(self._shown.items()):
+            same = j < i and messages[j]["role"] == "user" and messages[j].get("content") == stored
+            if same:
+                messages[j] = {**messages[j], "content": shown}
+            elif j != i:
+                del self._shown[j]
+        self._shown[i] = (self.messages[i]["content"], apply_template(t.user_message_template, text))
+        return messages
+
     def build_prompt(self, extra_user: str | None = None, hide: tuple[int, int] | None = None) -> list[dict[str, Any]]:
         """System message, few-shot examples and the conversation, fitted to the context budget;
         messages [a, b) of `hide` are left out (a turn the loop asked the model to start afresh)."""
@@ -207,11 +233,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         if not functions:
             system += [dict(e) for e in (self.examples or [])]
         i, hint, recipes, request = self._prompt_additions()
-        messages = self.messages
-        if (hint or request is not None) and i is not None:  # a copy: neither is ever stored
-            text = messages[i]["content"] if request is None else request
-            text = f"{text}\n\n{hint}" if hint else text
-            messages = messages[:i] + [{**messages[i], "content": text}] + messages[i + 1:]
+        messages = self._as_shown(i, hint, request)
         if hide is not None:
             messages = messages[:hide[0]] + messages[hide[1]:]
         conversation = to_chat(messages, self.templates(), vision=self.llm.sees_images(), functions=functions,

@@ -1,6 +1,7 @@
 """Recipes: the worked examples from templates/recipes.yaml most like the request (core/recipes.py),
 least alike first, with the request's own names put in. None next to a request to wipe or encrypt
-things."""
+things. In a conversation they stay those of the first request that had any: they sit before the
+history, and new ones for every request made llama.cpp re-read the whole conversation each turn."""
 from __future__ import annotations
 
 from typing import Any
@@ -21,14 +22,25 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
     if destructive_request(request):
         return None
     try:
-        chosen = as_messages([adapt(r, request) for r in reversed(pick(request, n))])
+        for asked in [*_earlier_requests(engine, request), request]:
+            picked = [] if destructive_request(asked) else pick(asked, n)
+            if picked:
+                return Addition(examples=tuple(as_messages([adapt(r, asked) for r in reversed(picked)])))
     except (OSError, ValueError):  # a missing or broken recipe file must not stop the chat
         return None
-    return Addition(examples=tuple(chosen))
+    return None
+
+
+def _earlier_requests(engine: Any, request: str) -> list[str]:
+    """The conversation's requests before the newest one, oldest first."""
+    texts = [str(m["content"]) for m in engine.messages
+             if m.get("role") == "user" and m.get("type") == "message" and isinstance(m.get("content"), str)]
+    return texts[:-1] if texts and texts[-1] == request else texts
 
 
 rule = Rule(
     name="recipes", setting="recipes", off=0, prompt=prompt,
     summary="the N worked examples from `templates/recipes.yaml` most like the request (word overlap) go before the "
             "conversation, with the request's own file, extension and folder names put in where they map one to "
-            "one; none for destructive requests; dropped first when the context is short (small set: 2)")
+            "one; in a conversation, those of its first request that had any; none for destructive requests; "
+            "dropped first when the context is short (small set: 2)")
