@@ -206,8 +206,6 @@ SETTINGS: list[Setting] = [
     S("check_outputs", bool, http=OPEN),
     S("honest_end", bool, http=OPEN),
     S("save_long_requests", bool, http=OPEN),
-    S("stop_made_up", bool, http=OPEN),
-    S("retry_empty_results", bool, http=OPEN),
     S("skip_cut_off", bool, http=PRIV),  # cut-off code is not run
     S("os", bool),  # OS mode (core/os_mode.py)
     # --- the model (llm/llm.py) ---

@@ -102,8 +102,6 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self.check_outputs: bool = True
         self.honest_end: bool = True
         self.save_long_requests: bool = True
-        self.stop_made_up: bool = True
-        self.retry_empty_results: bool = True
         for key, value in settings.items():
             if not hasattr(self, key) and key not in type(self).__dict__:
                 raise TypeError(f"unknown setting {key!r}")

@@ -95,22 +95,8 @@ def _data_summary(p: Path, name: str) -> str | None:
     if isinstance(data, dict):
         line = f"The file {name} holds a JSON object with the keys {_keys(data)}."
         whole = _sample(data)
-        return line + (f" It is:\n{whole}" if whole else _nested(data))
+        return line + (f" It is:\n{whole}" if whole else "")
     return None
-
-
-def _nested(data: dict[str, object]) -> str:
-    """The lists of records inside a JSON object too big to show: a small model told only the
-    top-level keys guessed the records' keys ("age" where the file has "born")."""
-    lines = []
-    for key, value in list(data.items())[:20]:
-        if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-            first = _sample(value[0])
-            lines.append(f"{key} is a list of {len(value)} objects with the keys {_keys(value[0])}"
-                         + (f"; the first one is:\n{first}" if first else "."))
-        if len(lines) == 3:
-            break
-    return "".join("\n" + ln for ln in lines)
 
 
 def _file_preview(p: Path, name: str, base: Path | None = None) -> str | None:

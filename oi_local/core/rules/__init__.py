@@ -14,7 +14,6 @@ from oi_local.core.rules import (
     cut_off,
     deletions,
     destructive,
-    empty_results,
     error_notes,
     file_hints,
     fix_asks,
@@ -22,7 +21,6 @@ from oi_local.core.rules import (
     honest_end,
     long_request,
     loop_mode,
-    made_up,
     missing_module,
     outputs,
     question_writes,
@@ -50,7 +48,6 @@ RULES: tuple[Rule, ...] = (
     destructive.rule,
     question_writes.rule,
     deletions.rule,
-    made_up.rule,
     # after a run (and error notes: a reply without code, below)
     repeated_output.rule,
     # a reply without code
@@ -58,7 +55,6 @@ RULES: tuple[Rule, ...] = (
     missing_module.rule,
     error_notes.rule,
     fresh_retries.rule,
-    empty_results.rule,
     fix_asks.rule,
     outputs.rule,
     loop_mode.rule,
