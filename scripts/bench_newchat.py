@@ -20,7 +20,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHILD = r"""
+# A new interpreter whose every model call is recorded in `calls` (time to first token, usage);
+# scripts/bench_turns.py starts its child the same way.
+RECORDED = r"""
 import json, sys, time
 from oi_local.interpreter import OpenInterpreter
 oi = OpenInterpreter(conversation_history=False)
@@ -35,6 +37,8 @@ def stream_text(*a, **k):
         yield d
     calls.append({"first_token_s": first, **oi.llm.last_usage})
 oi.llm.stream_text = stream_text
+"""
+CHILD = RECORDED + r"""
 t = time.perf_counter()
 oi.chat(sys.argv[1], display=False)
 print(json.dumps({"wall_s": time.perf_counter() - t, "calls": calls}))

@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_newchat import RECORDED  # scripts/ is on the path when this runs
+
 ROOT = Path(__file__).resolve().parent.parent
 REQUESTS = [
     "How many rows of data are in sales.csv?",
@@ -28,21 +30,7 @@ REQUESTS = [
     "How many lines of notes.txt mention 'urgent'?",
     "Write the total amount into total.txt.",
 ]
-CHILD = r"""
-import json, sys, time
-from oi_local.interpreter import OpenInterpreter
-oi = OpenInterpreter(conversation_history=False)
-oi.auto_run = True
-calls = []
-original = oi.llm.stream_text
-def stream_text(*a, **k):
-    t = time.perf_counter(); first = None
-    for d in original(*a, **k):
-        if first is None:
-            first = time.perf_counter() - t
-        yield d
-    calls.append({"first_token_s": first, **oi.llm.last_usage})
-oi.llm.stream_text = stream_text
+CHILD = RECORDED + r"""
 turns = []
 for request in json.loads(sys.argv[1]):
     calls.clear()

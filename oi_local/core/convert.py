@@ -34,17 +34,26 @@ def _image_part(m: Message) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": url}}
 
 
+def _add(out: list[dict[str, Any]], role: str, content: Any, **extra: Any) -> None:
+    """Append a chat message, joined to a same-role neighbour: many chat templates require strict
+    alternation."""
+    if out and out[-1]["role"] == role and not extra and "tool_calls" not in out[-1] and role != "tool":
+        prev = out[-1]["content"]
+        if isinstance(prev, str) and isinstance(content, str):
+            out[-1]["content"] = prev + ("\n\n" if prev and content else "") + content
+            return
+        as_list = lambda c: c if isinstance(c, list) else ([{"type": "text", "text": c}] if c else [])  # noqa: E731
+        out[-1]["content"] = as_list(prev) + as_list(content)
+        return
+    msg = {"role": role, "content": content}
+    msg.update(extra)
+    out.append(msg)
+
+
 def append_user(conversation: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
-    """The chat messages with `text` said by the user at the end (joined to a user message that
-    ends them, as to_chat joins neighbours)."""
-    out = list(conversation)
-    last = out[-1] if out else None
-    if last and last["role"] == "user" and isinstance(last.get("content"), str):
-        out[-1] = {**last, "content": last["content"] + ("\n\n" if last["content"] else "") + text}
-    elif last and last["role"] == "user" and isinstance(last.get("content"), list):
-        out[-1] = {**last, "content": last["content"] + [{"type": "text", "text": text}]}
-    else:
-        out.append({"role": "user", "content": text})
+    """The chat messages with `text` said by the user at the end (joined as to_chat joins)."""
+    out = [*conversation[:-1], dict(conversation[-1])] if conversation else []
+    _add(out, "user", text)
     return out
 
 
@@ -76,18 +85,7 @@ def to_chat(
         return "\n".join(f"Image {n}: {describe(m)}" for n, m in enumerate(ms, 1))
 
     def add(role: str, content: Any, **extra: Any) -> None:
-        # Merge same-role neighbours: many chat templates require strict alternation.
-        if out and out[-1]["role"] == role and not extra and "tool_calls" not in out[-1] and role != "tool":
-            prev = out[-1]["content"]
-            if isinstance(prev, str) and isinstance(content, str):
-                out[-1]["content"] = prev + ("\n\n" if prev and content else "") + content
-                return
-            as_list = lambda c: c if isinstance(c, list) else ([{"type": "text", "text": c}] if c else [])  # noqa: E731
-            out[-1]["content"] = as_list(prev) + as_list(content)
-            return
-        msg = {"role": role, "content": content}
-        msg.update(extra)
-        out.append(msg)
+        _add(out, role, content, **extra)
 
     def flush_output() -> None:
         nonlocal pending_code, outputs, images
