@@ -85,6 +85,16 @@ def test_chat_returns_new_messages_and_history_restores(make):
     assert interp2.messages == []
 
 
+def test_a_reply_reads_back_as_the_model_wrote_it(make):
+    """Prose, a blank line, then code: the next prompt holds that reply character for character, so
+    llama.cpp finds it in its cache instead of reading it again."""
+    reply = "I'll print the sum of the numbers.\n\n```python\nprint(sum([1, 2, 3]))\n```"
+    interp, model = make([reply, "The sum is 6."])
+    interp.chat("What is the sum of 1, 2 and 3?", display=False)
+    assert model.calls == 2
+    assert model.prompts[1][len(model.prompts[0])] == {"role": "assistant", "content": reply}
+
+
 def test_repeated_code_is_stopped_and_the_user_still_gets_an_answer(make):
     interp, model = make(["```python\nprint(1229)\n```"])  # a model that only ever repeats itself
     new = interp.chat("How many primes are below 10000?", display=False)

@@ -190,9 +190,13 @@ def test_a_failed_run_answered_in_prose_is_retried_afresh(folder: Path) -> None:
         assert model.options[0]["temperature"] == 0.0 and "seed" not in model.options[0]
         assert any(m["type"] == "console" and m["content"].strip() == "158" for m in interp.messages)
         assert out[-1]["content"] == "100! has 158 digits."
-        # The rest of the turn builds on the retry alone: the failed attempt and the guess stay hidden.
+        # The rest of the turn builds on the retry alone: the failed attempt and the guess stay hidden,
+        # and the ask stays where the retry saw it, so the next prompt is the retry's prompt and reply
+        # plus the output (what llama.cpp has already read is not read again).
         after = "".join(str(m["content"]) for m in model.prompts[3][-3:])
-        assert "math.factorial" in after and "3628800" not in after and "NameError" not in after
+        assert "math.factorial" in after and "3628800" not in after and "factorial(100))))" not in after.split("math")[0]
+        assert model.prompts[3][:len(retry)] == retry
+        assert model.prompts[3][len(retry)]["content"] == "```python\nimport math\nprint(len(str(math.factorial(100))))\n```"
         assert interp.hidden is None  # the next turn sees everything again
         # The history keeps everything that happened, and nothing the loop said to the model.
         assert [m["type"] for m in interp.messages if m["role"] == "assistant"] == ["code", "message", "code", "message"]

@@ -40,7 +40,10 @@ def _add(out: list[dict[str, Any]], role: str, content: Any, **extra: Any) -> No
     if out and out[-1]["role"] == role and not extra and "tool_calls" not in out[-1] and role != "tool":
         prev = out[-1]["content"]
         if isinstance(prev, str) and isinstance(content, str):
-            out[-1]["content"] = prev + ("\n\n" if prev and content else "") + content
+            # A reply's prose keeps the line breaks the model wrote before its fence: two more
+            # made the prompt differ from what the model had just written (a re-read from there).
+            glued = role == "assistant" and prev.endswith("\n")
+            out[-1]["content"] = prev + ("\n\n" if prev and content and not glued else "") + content
             return
         as_list = lambda c: c if isinstance(c, list) else ([{"type": "text", "text": c}] if c else [])  # noqa: E731
         out[-1]["content"] = as_list(prev) + as_list(content)
@@ -132,6 +135,8 @@ def to_chat(
                 what = described([m]) if not vision else ""
                 add("user", [_image_part(m)] if vision else
                     f"(The user shared an image: {where}" + (f". What it shows:\n{what})" if what else ")"))
+            elif typ == "note":  # the loop's words after the request (never stored: engine.build_prompt)
+                add("user", str(m["content"]))
             elif typ == "file":
                 add("user", f"(The user shared a file: {m['content']})")
         elif role == "assistant":

@@ -223,7 +223,8 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self._shown[i] = (self.messages[i]["content"], apply_template(t.user_message_template, text))
         return messages
 
-    def build_prompt(self, extra_user: str | None = None, hide: tuple[int, int] | None = None) -> list[dict[str, Any]]:
+    def build_prompt(self, extra_user: str | None = None,
+                     hide: tuple[int, int, str | None] | None = None) -> list[dict[str, Any]]:
         """System message, few-shot examples and the conversation, fitted to the context budget;
         messages [a, b) of `hide` are left out (a turn the loop asked the model to start afresh)."""
         functions = self.llm.functions_enabled()
@@ -233,7 +234,11 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         i, hint, recipes, request = self._prompt_additions()
         messages = self._as_shown(i, hint, request)
         if hide is not None:
-            messages = messages[:hide[0]] + messages[hide[1]:]
+            # The loop's ask stays right after the request in every later call of the turn: said once
+            # and dropped again, it made llama.cpp re-read the new attempt (4,121 tokens of 23,090
+            # read in the 30-task run were such re-reads).
+            note = [{"role": "user", "type": "note", "content": hide[2]}] if len(hide) > 2 and hide[2] else []
+            messages = messages[:hide[0]] + note + messages[hide[1]:]
         conversation = to_chat(messages, self.templates(), vision=self.llm.sees_images(), functions=functions,
                                describe=self._describe_images())
         if extra_user:
@@ -275,7 +280,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
     # --- one model reply as LMC chunks ---
     def stream_reply(self, extra_user: str | None = None, *, temperature: float | None = None,
                      seed: int | None = None, reply_prefix: str | None = None,
-                     hide: tuple[int, int] | None = None) -> Iterator[Message]:
+                     hide: tuple[int, int, str | None] | None = None) -> Iterator[Message]:
         from oi_local.llm.parser import CodeBlockParser
 
         prompt = self.build_prompt(extra_user, hide)

@@ -7,6 +7,7 @@ one last request for a plain answer. The rules in core/rules/ decide at each poi
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator
 
 from oi_local.computer.languages import missing_note
@@ -85,8 +86,9 @@ def _follow_up(turn: Turn, repeated: bool = False) -> Ask | None:
 
 def _take(turn: Turn, ask: Ask) -> Ask | None:
     """Apply an ask's effects on the turn; returns what to send with the next request."""
-    if ask.hide:
-        turn.hide()
+    if ask.hide:  # the ask is said once, as part of the hiding: see Turn.hide
+        turn.hide(ask.text)
+        ask = replace(ask, text=None)
     if ask.store:  # loop mode: the nudge is the user's message, and a step
         turn.steps += 1
         turn.engine.messages.append({"role": "user", "type": "message", "content": ask.text})

@@ -59,7 +59,7 @@ class Turn:
     steps: int = 0  # code runs (and loop-mode nudges), capped by engine.max_code_steps
     first: bool = True  # the model has not replied yet
     repeated: bool = False  # follow-ups are asked because the model re-sent code that ran
-    hidden: tuple[int, int] | None = None  # messages [a, b) left out of prompts (a fresh start)
+    hidden: tuple[int, int, str | None] | None = None  # messages [a, b) left out of prompts, the note shown instead
     runs: list[Run] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)  # how often each rule acted this turn
     state: dict[str, Any] = field(default_factory=dict)  # anything else a rule keeps for the turn
@@ -80,9 +80,10 @@ class Turn:
             return None
         return error_line(last.output) + ("\n" + last.note + "\n" if last.note else "")
 
-    def hide(self) -> None:
-        """From now on the model starts afresh: what this turn said so far stays out of prompts."""
-        self.hidden = (self.start, len(self.engine.messages))
+    def hide(self, note: str | None = None) -> None:
+        """From now on the model starts afresh: what this turn said so far stays out of prompts, and
+        `note` (the loop's ask) stays where it was said, after the request."""
+        self.hidden = (self.start, len(self.engine.messages), note)
 
 
 def last_request(messages: list[Message]) -> str:
