@@ -10,7 +10,7 @@ EXAMPLES = [{"role": "user", "content": "What is 1234 * 5678?"}, {"role": "assis
 def test_an_example_answer_copied_word_for_word_is_dropped_and_asked_again() -> None:
     turn = make_turn("Delete old.txt", reply("1234 * 5678  is 7006652."), runs=(ran("import os", ""),),
                      examples=EXAMPLES)
-    assert answers.parroted(turn) and answers.rule.discard is answers.parroted
+    assert answers.parroted(turn) and answers.rule.discard(turn)
     ask = answers.follow_up(turn)
     assert ask is not None and ask.final
     turn.engine.messages[-1] = reply("old.txt is deleted.")
@@ -38,3 +38,27 @@ def test_without_a_run_or_for_a_task_nothing_is_asked() -> None:
     assert answers.follow_up(make_turn("Who earns the most in staff.csv?", reply("Dana."))) is None
     turn = make_turn("Write hello into a.txt", reply("Done."), runs=(ran("open('a.txt','w').write('hello')", "5\n"),))
     assert answers.follow_up(turn) is None
+
+
+def test_a_result_rounded_away_unasked_is_asked_again_then_gives_way_to_the_output() -> None:
+    turn = make_turn("What is the average price in prices.csv?", reply("The average price is 2.5."),
+                     runs=(ran("print(avg)", "2.51\n"),))
+    assert not answers.ungrounded(turn)  # 2.5 is 2.51 rounded: grounded, but not the answer
+    assert answers.rounded(turn)
+    ask = answers.follow_up(turn)
+    assert ask is not None and ask.final
+    assert answers.rule.discard(turn)  # said again: the printed result is shown instead
+    for said in ("The average price is 2.51.", "It is 2.51 (about 2.5)."):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.rounded(turn) and answers.follow_up(turn) is None, said
+
+
+def test_rounding_kept_when_asked_for_or_beyond_two_decimals() -> None:
+    turn = make_turn("What is the average price, to one decimal?", reply("It is 2.5."), runs=(ran("print(a)", "2.51\n"),))
+    assert not answers.rounded(turn)
+    turn = make_turn("What is the mean of data.csv?", reply("About 1.42."), runs=(ran("print(m)", "1.4166666\n"),))
+    assert not answers.rounded(turn)  # two decimals kept: enough
+    turn = make_turn("How far did I drive in total?", reply("You drove 1358 km."), runs=(ran("print(t)", "1358.3\n"),))
+    assert answers.rounded(turn)
+    turn = make_turn("How many orders are there?", reply("There are 12 orders."), runs=(ran("print(n)", "12.0\n"),))
+    assert not answers.rounded(turn)  # 12.0 is 12
