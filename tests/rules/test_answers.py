@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from oi_local.core.rules import answers
 
-from .handmade import make_turn, ran, reply
+from .handmade import failed, make_turn, ran, reply
 
 EXAMPLES = [{"role": "user", "content": "What is 1234 * 5678?"}, {"role": "assistant", "content": "1234 * 5678 is 7006652."}]
 
@@ -62,3 +62,19 @@ def test_rounding_kept_when_asked_for_or_beyond_two_decimals() -> None:
     assert answers.rounded(turn)
     turn = make_turn("How many orders are there?", reply("There are 12 orders."), runs=(ran("print(n)", "12.0\n"),))
     assert not answers.rounded(turn)  # 12.0 is 12
+
+
+def test_an_answer_blind_to_the_failed_run_is_asked_again_then_gives_way() -> None:
+    refused = "Traceback (most recent call last):\nConnectionRefusedError: [Errno 111] Connection refused"
+    turn = make_turn("Run sync_stock.py to push the stock levels", reply("The stock levels were synced."),
+                     runs=(failed("subprocess.run(['python3', 'sync_stock.py'], check=True)", refused),))
+    assert answers.blind_to_failure(turn)
+    ask = answers.follow_up(turn)
+    assert ask is not None and ask.final
+    assert answers.rule.discard(turn)
+    for said in ("It failed: the till server refused the connection.", "I could not reach the till server.",
+                 "Should I try another address?"):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.blind_to_failure(turn) and answers.follow_up(turn) is None, said
+    ok = make_turn("Run sync_stock.py", reply("Synced 5 items."), runs=(ran("print('Synced 5 items')", "Synced 5 items\n"),))
+    assert not answers.blind_to_failure(ok)

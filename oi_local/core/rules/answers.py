@@ -1,8 +1,10 @@
 """Answers: a final answer that is word for word one of the template's example answers (the 0.5B
 model answered a file deletion with "1234 * 5678 is 7006652."), or that answers a question without
-any of the short result the code printed ("The output is correct." after `Dana 2300.0`), or that
-rounds a printed result away (2.5 said for 2.51, unasked), is dropped and asked for once more; a copied
-or rounded answer the second time gives way to the code's last output."""
+any of the short result the code printed ("The output is correct." after `Dana 2300.0`), that
+rounds a printed result away (2.5 said for 2.51, unasked), or that does not own up to the failed run
+before it ("The stock levels were synced." over ConnectionRefusedError), is dropped and asked for
+once more; a copied, rounded or failure-blind answer the second time gives way to the code's last
+output (core/loop.py says plainly when that run failed)."""
 from __future__ import annotations
 
 import re
@@ -95,7 +97,7 @@ def _results(turn: Turn) -> tuple[set[str], set[str]] | None:
 def rounded(turn: Turn) -> bool:
     """A question answered with its printed result rounded away, rounding unasked."""
     found = _results(turn)
-    return bool(found) and not _ROUNDING_ASKED.search(turn.request) and rounded_away(*found)
+    return found is not None and not _ROUNDING_ASKED.search(turn.request) and rounded_away(found[0], found[1])
 
 
 def ungrounded(turn: Turn) -> bool:
@@ -108,17 +110,29 @@ def ungrounded(turn: Turn) -> bool:
     return bool(printed) and not printed & said and not any(_same_number(a, b) for a in printed for b in said)
 
 
+def blind_to_failure(turn: Turn) -> bool:
+    """The last run failed and the newest reply says nothing of it (no "error", "could not", "not
+    found", ...: honest_end.ADMITS): a small model makes up a result over a traceback."""
+    from oi_local.core.rules.honest_end import ADMITS
+
+    last = turn.runs[-1] if turn.runs else None
+    reply = newest_reply(turn.engine)
+    return bool(last and last.failed and reply and not asks_back(turn.engine)
+                and not ADMITS.search(str(reply.get("content", ""))))
+
+
 def follow_up(turn: Turn) -> Ask | None:
-    return Ask(final=True) if turn.steps and (parroted(turn) or ungrounded(turn) or rounded(turn)) else None
+    wrong = parroted(turn) or ungrounded(turn) or rounded(turn) or blind_to_failure(turn)
+    return Ask(final=True) if turn.steps and wrong else None
 
 
 def discard(turn: Turn) -> bool:
-    return parroted(turn) or rounded(turn)
+    return parroted(turn) or rounded(turn) or blind_to_failure(turn)
 
 
 rule = Rule(
     name="answers", setting="check_answers", follow_up=follow_up, discard=discard,
     summary="a final answer that copies one of the template's example answers word for word, or answers a question "
-            "without any of the short result the code printed, or rounds that result away unasked (2.5 for 2.51), is "
-            "dropped and asked for once more; a copied or rounded answer the second time gives way to the code's "
-            "last output")
+            "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), or says "
+            "nothing of the failed run before it, is dropped and asked for once more; the second time such an answer "
+            "gives way to the code's last output (said plainly to have failed, when it did)")
