@@ -495,3 +495,18 @@ def test_a_made_up_success_over_a_failed_run_is_not_the_answer(folder: Path) -> 
         assert "Connection refused" in said or "URLError" in said
     finally:
         interp.close()
+
+
+def test_success_claimed_over_an_error_in_a_clean_exit_is_not_the_answer(folder: Path) -> None:
+    """os.system prints the shell's error and the run exits 0: the claim is still not the answer."""
+    code = "import os\nos.system('no-such-printer-cmd letter.txt')"
+    interp, model = scripted_interpreter([f"```python\n{code}\n```", "The letter was sent to the printer.",
+                                          "Printed it."])
+    interp.template = "small"
+    try:
+        out = interp.chat("Send letter.txt to the printer", display=False)
+        said = "\n".join(m["content"] for m in out if m["role"] == "assistant" and m["type"] == "message")
+        assert "sent to the printer" not in said and "Printed it" not in said
+        assert said.startswith("This did not work: the last run failed with") and "not found" in said
+    finally:
+        interp.close()

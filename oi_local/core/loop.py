@@ -253,8 +253,9 @@ def _final_answer(turn: Turn, note: str | None = None) -> Iterator[Message]:
         # No answer to keep (only code, or one a rule discarded): the last output is the answer, and a
         # failed run is said to be one, never shown as a result.
         last = next((m["content"] for m in reversed(engine.messages) if m["role"] == "computer" and m["type"] == "console"), "")
-        if turn.failure:
-            yield from _say(engine, f"This did not work: the last run failed with {turn.failure.strip()}\n\n{last.strip()}")
+        if turn.failure or turn.output_failure:
+            why = (turn.failure or f"{turn.output_failure}").strip()
+            yield from _say(engine, f"This did not work: the last run failed with {why}\n\n{last.strip()}")
         else:
             yield from _say(engine, f"Result:\n{last.strip()}" if last.strip() else "Done.")
 

@@ -111,13 +111,14 @@ def ungrounded(turn: Turn) -> bool:
 
 
 def blind_to_failure(turn: Turn) -> bool:
-    """The last run failed and the newest reply says nothing of it (no "error", "could not", "not
-    found", ...: honest_end.ADMITS): a small model makes up a result over a traceback."""
+    """The last run failed (or its output ends in an error: Turn.output_failure) and the newest reply
+    says nothing of it (no "error", "could not", "not found", ...: honest_end.ADMITS): a small model
+    makes up a result over a traceback."""
     from oi_local.core.rules.honest_end import ADMITS
 
     last = turn.runs[-1] if turn.runs else None
     reply = newest_reply(turn.engine)
-    return bool(last and last.failed and reply and not asks_back(turn.engine)
+    return bool(last and (last.failed or turn.output_failure) and reply and not asks_back(turn.engine)
                 and not ADMITS.search(str(reply.get("content", ""))))
 
 
