@@ -510,3 +510,23 @@ def test_success_claimed_over_an_error_in_a_clean_exit_is_not_the_answer(folder:
         assert said.startswith("This did not work: the last run failed with") and "not found" in said
     finally:
         interp.close()
+
+
+def test_a_question_whose_code_skipped_a_condition_is_asked_once_to_use_it(folder: Path) -> None:
+    """Real code run on a real file: the first answer averages every row, the second only the Italian ones."""
+    (folder / "restaurants.csv").write_text("name,cuisine,rating\nLuigi,Italian,4.5\nSakura,Japanese,3.0\nRoma,Italian,3.86\n")
+    everything = ('import csv\nrows = list(csv.DictReader(open("restaurants.csv")))\n'
+                  'print(round(sum(float(r["rating"]) for r in rows) / len(rows), 2))')
+    italian = ('import csv\nrows = [r for r in csv.DictReader(open("restaurants.csv")) if r["cuisine"] == "Italian"]\n'
+               'print(round(sum(float(r["rating"]) for r in rows) / len(rows), 2))')
+    interp, model = scripted_interpreter([f"```python\n{everything}\n```", "The average rating is 3.79.",
+                                          f"```python\n{italian}\n```", "The average rating is 4.18."])
+    interp.template = "small"
+    try:
+        out = interp.chat("What's the average rating of the Italian places in restaurants.csv?", display=False)
+        assert model.calls == 4
+        assert 'does not use "Italian"' in model.prompts[2][-1]["content"]
+        assert [m["content"].strip() for m in out if m["type"] == "console"] == ["3.79", "4.18"]
+        assert out[-1]["content"] == "The average rating is 4.18."
+    finally:
+        interp.close()

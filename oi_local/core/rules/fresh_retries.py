@@ -7,22 +7,10 @@ that may be destructive (a retry would be a second try at wiping), nor after a f
 fix (core/beyond_code.py: no network, a program or the user's package missing, a damaged file)."""
 from __future__ import annotations
 
-import re
-
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import CAREFUL_WORDS, RETRY_TEMPERATURE, Turn, code_prefix
+from oi_local.core.rules.turn import CAREFUL_WORDS, RETRY_TEMPERATURE, Turn, asks_something, code_prefix
 
 NOTE = "(Write one ```python block that does this and prints the result. A first try {what} Write different code.)"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def asks_something(request: str) -> bool:
-    """The request's last sentence asks a question ("I wrote it down somewhere. Can you find it?"):
-    a task phrased as one ("Can you copy a.csv into backup?") does not count (core/writes.py)."""
-    from oi_local.core.writes import question
-
-    sentences = [s for s in _SENTENCE_END.split(request.strip()) if s.strip()]
-    return bool(sentences) and question(sentences[-1])
 
 
 def printed_nothing(turn: Turn) -> bool:

@@ -107,6 +107,18 @@ def last_request(messages: list[Message]) -> str:
     return str(m.get("content", "")) if m is not None else ""
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def asks_something(request: str) -> bool:
+    """The request's last sentence asks a question ("I wrote it down somewhere. Can you find it?"):
+    a task phrased as one ("Can you copy a.csv into backup?") does not count (core/writes.py)."""
+    from oi_local.core.writes import question
+
+    sentences = [s for s in _SENTENCE_END.split(request.strip()) if s.strip()]
+    return bool(sentences) and question(sentences[-1])
+
+
 def newest_reply(engine: Any) -> Message | None:
     """The newest message when it is the model's prose reply, else None."""
     reply = engine.messages[-1] if engine.messages else None
