@@ -8,7 +8,13 @@ fix (core/beyond_code.py: no network, a program or the user's package missing, a
 from __future__ import annotations
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import CAREFUL_WORDS, RETRY_TEMPERATURE, Turn, asks_something, code_prefix
+from oi_local.core.rules.turn import (
+    CAREFUL_WORDS,
+    RETRY_TEMPERATURE,
+    Turn,
+    asks_something,
+    code_prefix,
+)
 
 NOTE = "(Write one ```python block that does this and prints the result. A first try {what} Write different code.)"
 
