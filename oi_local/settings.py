@@ -203,7 +203,6 @@ SETTINGS: list[Setting] = [
     S("relabel_shell", bool, http=OPEN),
     S("module_fallback", bool, http=OPEN),
     S("check_answers", bool, http=OPEN),
-    S("check_terms", bool, http=OPEN),
     S("check_outputs", bool, http=OPEN),
     S("honest_end", bool, http=OPEN),
     S("save_long_requests", bool, http=OPEN),

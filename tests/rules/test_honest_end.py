@@ -49,16 +49,3 @@ def test_missing_files_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert honest_end.finish(turn) == "This is not done: total.txt was not created."
     turn.engine.check_outputs = False
     assert honest_end.finish(turn) is None
-
-
-def test_an_error_in_the_output_of_a_clean_exit_is_a_failure_too() -> None:
-    """os.system and try/except leave exit code 0; the output still says it failed."""
-    for output, error in (("sh: 1: lpr: not found\n", "sh: 1: lpr: not found"),
-                          ("Traceback (most recent call last):\n  File \"x\", line 1\nzipfile.BadZipFile: File is not a zip file\n",
-                           "zipfile.BadZipFile: File is not a zip file")):
-        turn = make_turn("Print letter.txt", OUT, reply("The letter was sent to the printer."),
-                         runs=(ran("os.system('lpr letter.txt')", output),))
-        assert turn.output_failure == error
-        assert honest_end.finish(turn) == f"This is not done: the last run's output ends in an error: {error}."
-    fine = make_turn("Count the lines of app.log", OUT, reply("It has 12 lines."), runs=(ran("print(12)", "12\n"),))
-    assert fine.output_failure is None and honest_end.finish(fine) is None

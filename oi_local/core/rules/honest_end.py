@@ -1,8 +1,7 @@
-"""Honest end: a turn whose last run failed (an error, a time limit; or its output ends in one, as
-after a caught exception) or whose files are not what the request asked for (core/rules/outputs.py)
-ends with one plain sentence saying so, with the error, unless the model's own last reply already
-says it (for an error: quotes it). A small model often answers "Done." or makes up a result over a
-traceback; the person must not read that as done."""
+"""Honest end: a turn whose last run failed (an error, a time limit) or whose files are not what the
+request asked for (core/rules/outputs.py) ends with one plain sentence saying so, with the error,
+unless the model's own last reply already says it (for an error: quotes it). A small model often answers "Done." or makes
+up a result over a traceback; the person must not read that as done."""
 from __future__ import annotations
 
 import re
@@ -35,8 +34,6 @@ def failure(turn: Turn) -> str | None:
         return "the last run was stopped before it finished (time limit or interrupt)"
     if last is not None and last.failed:
         return f"the last run failed with {error_line(last.output).rstrip('.')}"
-    if turn.output_failure:
-        return f"the last run's output ends in an error: {turn.output_failure.rstrip('.')}"
     problems = outputs.problems(turn) if outputs.rule.enabled(turn.engine) else []
     return "; ".join(problems) if problems else None
 
@@ -59,7 +56,7 @@ def finish(turn: Turn) -> str | None:
     last = turn.runs[-1]
     if why is None:
         return None
-    if last.failed or turn.output_failure:  # said "with the error": a vague "there was an error" is not enough
+    if last.failed:  # said "with the error": a vague "there was an error" is not enough
         return None if _names_the_error(said, last.output) else f"This is not done: {why}."
     return None if ADMITS.search(said) else f"This is not done: {why}."
 

@@ -80,21 +80,6 @@ class Turn:
             return None
         return error_line(last.output) + ("\n" + last.note + "\n" if last.note else "")
 
-    @property
-    def output_failure(self) -> str | None:
-        """The error line of a run that exited cleanly but whose output ends in a failure: a caught
-        traceback, `sh: 1: lp: not found` from os.system, a refused connection (core/beyond_code.py).
-        The 0.5B model wraps its code in try/except and then reports success over the error."""
-        from oi_local.core.beyond_code import beyond_code
-
-        last = self.runs[-1] if self.runs else None
-        if last is None or last.failed or last.interrupted:
-            return None
-        tail = "\n".join(last.output.strip().splitlines()[-8:])
-        if "Traceback (most recent call last)" in tail or beyond_code(tail):
-            return error_line(tail)
-        return None
-
     def hide(self, note: str | None = None) -> None:
         """From now on the model starts afresh: what this turn said so far stays out of prompts, and
         `note` (the loop's ask) stays where it was said, after the request."""
@@ -105,18 +90,6 @@ def last_request(messages: list[Message]) -> str:
     """The text of the newest user message ("" if none)."""
     m = next((m for m in reversed(messages) if m["role"] == "user" and m["type"] == "message"), None)
     return str(m.get("content", "")) if m is not None else ""
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def asks_something(request: str) -> bool:
-    """The request's last sentence asks a question ("I wrote it down somewhere. Can you find it?"):
-    a task phrased as one ("Can you copy a.csv into backup?") does not count (core/writes.py)."""
-    from oi_local.core.writes import question
-
-    sentences = [s for s in _SENTENCE_END.split(request.strip()) if s.strip()]
-    return bool(sentences) and question(sentences[-1])
 
 
 def newest_reply(engine: Any) -> Message | None:
