@@ -304,7 +304,8 @@ def test_big_output_reaches_the_model_as_head_and_tail_within_budget(make):
     ("import os\nprint('bye', flush=True)\nos._exit(3)", "exit code 3"),
 ])
 def test_hostile_code_keeps_the_chat_going(make, code, expect):
-    interp, model = make([f"```python\n{code}\n```", "Noted.", "```python\nprint(5 * 5)\n```", "25."])
+    # The reply owns up to the failure: one that did not would be asked again (rules/answers.py).
+    interp, model = make([f"```python\n{code}\n```", "That failed.", "```python\nprint(5 * 5)\n```", "25."])
     first = interp.chat("run it", display=False)
     assert expect in "".join(m["content"] for m in first if m["role"] == "computer")
     second = interp.chat("now 5*5", display=False)

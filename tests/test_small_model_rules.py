@@ -477,3 +477,21 @@ def test_a_new_turn_keeps_the_earlier_prompt_as_it_was_so_the_model_s_cache_hold
         assert any(m["content"] == "What is the largest amount in sales.csv?" for m in prompt)
     finally:
         interp.close()
+
+
+def test_a_made_up_success_over_a_failed_run_is_not_the_answer(folder: Path) -> None:
+    """A server that is not there: no fresh retry (no code can fix it), the made-up answer is asked
+    again, and said again it gives way to a plain statement of the failure with the real output."""
+    code = "import urllib.request\nurllib.request.urlopen('http://127.0.0.1:9/stock', timeout=5)"
+    interp, model = scripted_interpreter([f"```python\n{code}\n```", "The stock levels were synced.",
+                                          "Synced all items to the till."])
+    interp.template = "small"
+    try:
+        out = interp.chat("Push the stock levels to the till server at 127.0.0.1:9", display=False)
+        assert model.calls == 3  # the code, the made-up answer, the answer asked again: no retry
+        said = "\n".join(m["content"] for m in out if m["role"] == "assistant" and m["type"] == "message")
+        assert "synced" not in said.lower()
+        assert said.startswith("This did not work: the last run failed with")
+        assert "Connection refused" in said or "URLError" in said
+    finally:
+        interp.close()

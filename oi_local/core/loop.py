@@ -250,9 +250,13 @@ def _final_answer(turn: Turn, note: str | None = None) -> Iterator[Message]:
     if len(engine.messages) > before and any(f(turn) for f in hooks(engine, "discard")):
         engine.messages.pop()
     if not any(m["role"] == "assistant" and m["type"] == "message" and m["content"].strip() for m in engine.messages[before:]):
-        # The model would only write code: report the last output ourselves so the user gets an answer.
+        # No answer to keep (only code, or one a rule discarded): the last output is the answer, and a
+        # failed run is said to be one, never shown as a result.
         last = next((m["content"] for m in reversed(engine.messages) if m["role"] == "computer" and m["type"] == "console"), "")
-        yield from _say(engine, f"Result:\n{last.strip()}" if last.strip() else "Done.")
+        if turn.failure:
+            yield from _say(engine, f"This did not work: the last run failed with {turn.failure.strip()}\n\n{last.strip()}")
+        else:
+            yield from _say(engine, f"Result:\n{last.strip()}" if last.strip() else "Done.")
 
 
 def _say(engine: "Engine", text: str) -> Iterator[Message]:

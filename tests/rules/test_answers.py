@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from oi_local.core.rules import answers
 
-from .handmade import make_turn, ran, reply
+from .handmade import failed, make_turn, ran, reply
 
 EXAMPLES = [{"role": "user", "content": "What is 1234 * 5678?"}, {"role": "assistant", "content": "1234 * 5678 is 7006652."}]
 
@@ -10,7 +10,7 @@ EXAMPLES = [{"role": "user", "content": "What is 1234 * 5678?"}, {"role": "assis
 def test_an_example_answer_copied_word_for_word_is_dropped_and_asked_again() -> None:
     turn = make_turn("Delete old.txt", reply("1234 * 5678  is 7006652."), runs=(ran("import os", ""),),
                      examples=EXAMPLES)
-    assert answers.parroted(turn) and answers.rule.discard is answers.parroted
+    assert answers.parroted(turn) and answers.rule.discard(turn)
     ask = answers.follow_up(turn)
     assert ask is not None and ask.final
     turn.engine.messages[-1] = reply("old.txt is deleted.")
@@ -38,3 +38,43 @@ def test_without_a_run_or_for_a_task_nothing_is_asked() -> None:
     assert answers.follow_up(make_turn("Who earns the most in staff.csv?", reply("Dana."))) is None
     turn = make_turn("Write hello into a.txt", reply("Done."), runs=(ran("open('a.txt','w').write('hello')", "5\n"),))
     assert answers.follow_up(turn) is None
+
+
+def test_a_result_rounded_away_unasked_is_asked_again_then_gives_way_to_the_output() -> None:
+    turn = make_turn("What is the average price in prices.csv?", reply("The average price is 2.5."),
+                     runs=(ran("print(avg)", "2.51\n"),))
+    assert not answers.ungrounded(turn)  # 2.5 is 2.51 rounded: grounded, but not the answer
+    assert answers.rounded(turn)
+    ask = answers.follow_up(turn)
+    assert ask is not None and ask.final
+    assert answers.rule.discard(turn)  # said again: the printed result is shown instead
+    for said in ("The average price is 2.51.", "It is 2.51 (about 2.5)."):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.rounded(turn) and answers.follow_up(turn) is None, said
+
+
+def test_rounding_kept_when_asked_for_or_beyond_two_decimals() -> None:
+    turn = make_turn("What is the average price, to one decimal?", reply("It is 2.5."), runs=(ran("print(a)", "2.51\n"),))
+    assert not answers.rounded(turn)
+    turn = make_turn("What is the mean of data.csv?", reply("About 1.42."), runs=(ran("print(m)", "1.4166666\n"),))
+    assert not answers.rounded(turn)  # two decimals kept: enough
+    turn = make_turn("How far did I drive in total?", reply("You drove 1358 km."), runs=(ran("print(t)", "1358.3\n"),))
+    assert answers.rounded(turn)
+    turn = make_turn("How many orders are there?", reply("There are 12 orders."), runs=(ran("print(n)", "12.0\n"),))
+    assert not answers.rounded(turn)  # 12.0 is 12
+
+
+def test_an_answer_blind_to_the_failed_run_is_asked_again_then_gives_way() -> None:
+    refused = "Traceback (most recent call last):\nConnectionRefusedError: [Errno 111] Connection refused"
+    turn = make_turn("Run sync_stock.py to push the stock levels", reply("The stock levels were synced."),
+                     runs=(failed("subprocess.run(['python3', 'sync_stock.py'], check=True)", refused),))
+    assert answers.blind_to_failure(turn)
+    ask = answers.follow_up(turn)
+    assert ask is not None and ask.final
+    assert answers.rule.discard(turn)
+    for said in ("It failed: the till server refused the connection.", "I could not reach the till server.",
+                 "Should I try another address?"):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.blind_to_failure(turn) and answers.follow_up(turn) is None, said
+    ok = make_turn("Run sync_stock.py", reply("Synced 5 items."), runs=(ran("print('Synced 5 items')", "Synced 5 items\n"),))
+    assert not answers.blind_to_failure(ok)

@@ -28,3 +28,29 @@ def test_no_retry_after_success_nor_for_a_request_that_may_destroy_data() -> Non
 
 def test_it_also_answers_code_sent_again() -> None:
     assert fresh_retries.rule.after_repeat
+
+
+def test_a_question_whose_code_printed_nothing_is_retried_afresh() -> None:
+    request = "I wrote the wifi password down somewhere in documents. Can you find it for me?"
+    turn = make_turn(request, reply("The code ran and printed nothing."),
+                     runs=(ran("for p in Path('documents').rglob('.*'): pass", ""),), fresh_retries=2)
+    ask = fresh_retries.follow_up(turn)
+    assert ask is not None and ask.hide and "A first try ran but printed nothing." in (ask.text or "")
+    assert ask.sampling["temperature"] == 0.7
+
+
+def test_a_task_that_prints_nothing_is_done_not_retried() -> None:
+    for request in ("Copy items.csv into a new backup folder.", "Can you copy items.csv into a backup folder?",
+                    "Make a folder called old and move the logs into it"):
+        turn = make_turn(request, reply("Done."), runs=(ran("shutil.copy(a, b)", ""),), fresh_retries=2)
+        assert fresh_retries.follow_up(turn) is None, request
+    turn = make_turn("How many lines are in notes.txt?", reply("3 lines."), runs=(ran("print(3)", "3\n"),),
+                     fresh_retries=2)
+    assert fresh_retries.follow_up(turn) is None
+
+
+def test_no_retry_after_a_failure_no_code_can_fix() -> None:
+    refused = "Traceback (most recent call last):\nConnectionRefusedError: [Errno 111] Connection refused\n(exit code 1)"
+    turn = make_turn("Send the stock levels to the till server", reply("The stock was synced."),
+                     runs=(failed("requests.post(url)", refused),), fresh_retries=2)
+    assert fresh_retries.follow_up(turn) is None

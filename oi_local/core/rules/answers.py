@@ -1,7 +1,10 @@
 """Answers: a final answer that is word for word one of the template's example answers (the 0.5B
 model answered a file deletion with "1234 * 5678 is 7006652."), or that answers a question without
-any of the short result the code printed ("The output is correct." after `Dana 2300.0`), is dropped
-and asked for once more; a copied answer the second time gives way to the code's last output."""
+any of the short result the code printed ("The output is correct." after `Dana 2300.0`), that
+rounds a printed result away (2.5 said for 2.51, unasked), or that does not own up to the failed run
+before it ("The stock levels were synced." over ConnectionRefusedError), is dropped and asked for
+once more; a copied, rounded or failure-blind answer the second time gives way to the code's last
+output (core/loop.py says plainly when that run failed)."""
 from __future__ import annotations
 
 import re
@@ -49,31 +52,87 @@ def _same_number(printed: str, said: str) -> bool:
     return round(x, places) == y
 
 
-def ungrounded(turn: Turn) -> bool:
-    """A question answered without its result: the last run printed a short result ("Dana 2300.0")
-    and the reply says none of it ("The output is correct. The code converts the salary...")."""
+_ROUNDING_ASKED = re.compile(r"\b(round\w*|decimals?|nearest|approx\w*|about|roughly|estimate\w*|whole)\b", re.I)
+
+
+def _number(t: str) -> float | None:
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def _places(t: str) -> int:
+    return len(t.split(".")[1]) if "." in t else 0
+
+
+def rounded_away(printed: set[str], said: set[str]) -> bool:
+    """The answer gives a printed result with fewer decimals than the code printed (two at most kept:
+    2.5 for 2.51, 1358 for 1358.3) and the exact value nowhere: the 0.5B model rounds averages to one
+    decimal unasked, and the person takes the rounded figure for the answer."""
+    for a in printed:
+        x, keep = _number(a), min(_places(a), 2)
+        if x is None or keep == 0:
+            continue
+        close = [(b, y) for b in said if (y := _number(b)) is not None and round(x, _places(b)) == y]
+        if close and all(_places(b) < keep for b, _ in close):
+            return True
+    return False
+
+
+def _results(turn: Turn) -> tuple[set[str], set[str]] | None:
+    """What the last run printed (less the request's own words) and what the newest reply says, for a
+    question whose last run succeeded with a short result; None otherwise."""
     from oi_local.core.writes import question
 
     output = turn.runs[-1].output if turn.runs else ""
     reply = newest_reply(turn.engine)
     result = getattr(turn.engine.computer, "last_result", None)
     if (not reply or asks_back(turn.engine) or not output.strip() or len(output) > MAX_SHORT_OUTPUT
-            or getattr(result, "exit_code", 0) not in (None, 0)):
+            or getattr(result, "exit_code", 0) not in (None, 0) or not question(turn.request)):
+        return None
+    return _tokens(output) - _tokens(turn.request), _tokens(str(reply.get("content", "")))
+
+
+def rounded(turn: Turn) -> bool:
+    """A question answered with its printed result rounded away, rounding unasked."""
+    found = _results(turn)
+    return found is not None and not _ROUNDING_ASKED.search(turn.request) and rounded_away(found[0], found[1])
+
+
+def ungrounded(turn: Turn) -> bool:
+    """A question answered without its result: the last run printed a short result ("Dana 2300.0")
+    and the reply says none of it ("The output is correct. The code converts the salary...")."""
+    found = _results(turn)
+    if not found:
         return False
-    request = turn.request
-    if not question(request):
-        return False
-    printed = _tokens(output) - _tokens(request)
-    said = _tokens(str(reply.get("content", "")))
+    printed, said = found
     return bool(printed) and not printed & said and not any(_same_number(a, b) for a in printed for b in said)
 
 
+def blind_to_failure(turn: Turn) -> bool:
+    """The last run failed and the newest reply says nothing of it (no "error", "could not", "not
+    found", ...: honest_end.ADMITS): a small model makes up a result over a traceback."""
+    from oi_local.core.rules.honest_end import ADMITS
+
+    last = turn.runs[-1] if turn.runs else None
+    reply = newest_reply(turn.engine)
+    return bool(last and last.failed and reply and not asks_back(turn.engine)
+                and not ADMITS.search(str(reply.get("content", ""))))
+
+
 def follow_up(turn: Turn) -> Ask | None:
-    return Ask(final=True) if turn.steps and (parroted(turn) or ungrounded(turn)) else None
+    wrong = parroted(turn) or ungrounded(turn) or rounded(turn) or blind_to_failure(turn)
+    return Ask(final=True) if turn.steps and wrong else None
+
+
+def discard(turn: Turn) -> bool:
+    return parroted(turn) or rounded(turn) or blind_to_failure(turn)
 
 
 rule = Rule(
-    name="answers", setting="check_answers", follow_up=follow_up, discard=parroted,
+    name="answers", setting="check_answers", follow_up=follow_up, discard=discard,
     summary="a final answer that copies one of the template's example answers word for word, or answers a question "
-            "without any of the short result the code printed, is dropped and asked for once more; a copied answer "
-            "the second time gives way to the code's last output")
+            "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), or says "
+            "nothing of the failed run before it, is dropped and asked for once more; the second time such an answer "
+            "gives way to the code's last output (said plainly to have failed, when it did)")

@@ -1,31 +1,57 @@
 """Fresh retries: after a failed run a small model explains the error, makes up a result or sends
 the same code again (at temperature 0 it writes the same code). A fresh answer to the request alone
-(the failed attempt hidden), sampled, with the error named, often works. Never for a request that
-may be destructive: there a failure is where it stops (a retry would be a second try at wiping)."""
+(the failed attempt hidden), sampled, with the error named, often works. Code that ran cleanly but
+printed nothing, asked a question, is retried the same way: it looked in the wrong place or forgot
+to print, and the 0.5B model then answers "The code ran and printed nothing." Never for a request
+that may be destructive (a retry would be a second try at wiping), nor after a failure no code can
+fix (core/beyond_code.py: no network, a program or the user's package missing, a damaged file)."""
 from __future__ import annotations
+
+import re
 
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import CAREFUL_WORDS, RETRY_TEMPERATURE, Turn, code_prefix
 
-NOTE = (
-    "(Write one ```python block that does this and prints the result. A first try failed with: "
-    "{error} Write different code.)"
-)
+NOTE = "(Write one ```python block that does this and prints the result. A first try {what} Write different code.)"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def asks_something(request: str) -> bool:
+    """The request's last sentence asks a question ("I wrote it down somewhere. Can you find it?"):
+    a task phrased as one ("Can you copy a.csv into backup?") does not count (core/writes.py)."""
+    from oi_local.core.writes import question
+
+    sentences = [s for s in _SENTENCE_END.split(request.strip()) if s.strip()]
+    return bool(sentences) and question(sentences[-1])
+
+
+def printed_nothing(turn: Turn) -> bool:
+    """The last run succeeded without a word of output, for a request that asks something."""
+    last = turn.runs[-1] if turn.runs else None
+    return bool(last and not last.failed and not last.interrupted and not last.output.strip()
+                and asks_something(turn.request))
 
 
 def follow_up(turn: Turn) -> Ask | None:
+    from oi_local.core.beyond_code import beyond_code
+
     failure = turn.failure
+    if failure and beyond_code(turn.runs[-1].output):
+        return None
+    what = f"failed with: {failure}" if failure else "ran but printed nothing." if printed_nothing(turn) else None
     allowed = int(getattr(turn.engine, "fresh_retries", None) or 0)
-    if not (failure and turn.counts["fresh retry"] < allowed and turn.steps_left
+    if not (what and turn.counts["fresh retry"] < allowed and turn.steps_left
             and not CAREFUL_WORDS.search(turn.request)):
         return None
     turn.counts["fresh retry"] += 1
     n = turn.counts["fresh retry"]
-    return Ask(NOTE.format(error=failure), {"temperature": RETRY_TEMPERATURE, "seed": n, **code_prefix(turn.engine)},
+    return Ask(NOTE.format(what=what), {"temperature": RETRY_TEMPERATURE, "seed": n, **code_prefix(turn.engine)},
                hide=True)
 
 
 rule = Rule(
     name="fresh retries", setting="fresh_retries", off=0, follow_up=follow_up, after_repeat=True,
-    summary="after a failed run that the model answers without a fix (or with the same code), the request is asked "
-            "afresh (sampled, the error named), up to N times; never for possibly destructive requests (small set: 2)")
+    summary="after a failed run that the model answers without a fix (or with the same code), or a question whose "
+            "code printed nothing, the request is asked afresh (sampled, the error named), up to N times; never for "
+            "possibly destructive requests nor after a failure no code can fix (no network, a program or the user's own "
+            "package missing, a damaged file) (small set: 2)")

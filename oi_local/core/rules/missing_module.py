@@ -1,5 +1,6 @@
 """Missing module: small models reach for pandas, then give up ("pandas is not installed"): asked
-once, without storing the ask, for a standard-library attempt."""
+once, without storing the ask, for a standard-library attempt. Not for a package the user's own
+script imports (core/beyond_code.py): no rewrite stands in for it."""
 from __future__ import annotations
 
 from oi_local.core.rules.base import Ask, Rule
@@ -12,9 +13,11 @@ NUDGE = (
 
 
 def follow_up(turn: Turn) -> Ask | None:
+    from oi_local.core.beyond_code import users_module
+
     last = turn.runs[-1] if turn.runs else None
     if (last is None or "ModuleNotFoundError: No module named" not in last.output or turn.counts["missing module"]
-            or not turn.steps_left):
+            or not turn.steps_left or users_module(last.output)):
         return None
     turn.counts["missing module"] += 1
     return Ask(NUDGE, code_prefix(turn.engine))
@@ -23,4 +26,4 @@ def follow_up(turn: Turn) -> Ask | None:
 rule = Rule(
     name="missing module", setting="module_fallback", follow_up=follow_up,
     summary="a run that failed for a module that is not installed, answered without code, is asked once for "
-            "code that uses only the standard library")
+            "code that uses only the standard library, unless a script of the user's imports it")
