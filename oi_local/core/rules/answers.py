@@ -42,16 +42,6 @@ def _tokens(text: str) -> set[str]:
     return found
 
 
-def _same_number(printed: str, said: str) -> bool:
-    """1.4166666 printed, "about 1.42" said: the same number, rounded."""
-    try:
-        x, y = float(printed), float(said)
-    except ValueError:
-        return False
-    places = len(said.split(".")[1]) if "." in said else 0
-    return round(x, places) == y
-
-
 _ROUNDING_ASKED = re.compile(r"\b(round\w*|decimals?|nearest|approx\w*|about|roughly|estimate\w*|whole)\b", re.I)
 
 
@@ -66,6 +56,12 @@ def _places(t: str) -> int:
     return len(t.split(".")[1]) if "." in t else 0
 
 
+def _same_number(printed: str, said: str) -> bool:
+    """1.4166666 printed, "about 1.42" said: the same number, rounded."""
+    x, y = _number(printed), _number(said)
+    return x is not None and y is not None and round(x, _places(said)) == y
+
+
 def rounded_away(printed: set[str], said: set[str]) -> bool:
     """The answer gives a printed result with fewer decimals than the code printed (two at most kept:
     2.5 for 2.51, 1358 for 1358.3) and the exact value nowhere: the 0.5B model rounds averages to one
@@ -74,8 +70,8 @@ def rounded_away(printed: set[str], said: set[str]) -> bool:
         x, keep = _number(a), min(_places(a), 2)
         if x is None or keep == 0:
             continue
-        close = [(b, y) for b in said if (y := _number(b)) is not None and round(x, _places(b)) == y]
-        if close and all(_places(b) < keep for b, _ in close):
+        close = [b for b in said if _same_number(a, b)]
+        if close and all(_places(b) < keep for b in close):
             return True
     return False
 
