@@ -75,7 +75,6 @@ def test_recipes_reach_a_small_model_before_the_conversation_and_are_not_stored(
     monkeypatch.chdir(tmp_path)
     interp, model = scripted_interpreter(["```python\nprint(3)\n```", "3 lines."])
     interp.template = "small"
-    interp.recipes = 2  # off in the small set since the twelfth session (BENCHMARKS.md): asked for here
     try:
         interp.chat("How many lines in server.log contain the word ERROR?", display=False)
         prompt = model.prompts[0]
@@ -95,10 +94,9 @@ def test_no_recipes_for_risky_requests_plain_prompts_or_when_off(tmp_path, monke
     monkeypatch.chdir(tmp_path)
     grep = "How many lines in build.log contain the word WARNING?"
     for setup, text in [
-        ({"template": "small", "recipes": 2}, "My disk is full. Delete the biggest files in my home folder to free up space."),
+        ({"template": "small"}, "My disk is full. Delete the biggest files in my home folder to free up space."),
         ({}, "How many lines in server.log contain the word ERROR?"),  # a function model: the plain set
         ({"template": "small", "recipes": 0}, "How many lines in server.log contain the word ERROR?"),
-        ({"template": "small"}, "How many lines in server.log contain the word ERROR?"),  # off by default
     ]:
         interp, model = scripted_interpreter(["No."])
         for k, v in setup.items():
@@ -114,7 +112,6 @@ def test_recipes_give_way_to_the_conversation_when_the_context_is_short(tmp_path
     monkeypatch.chdir(tmp_path)
     interp, model = scripted_interpreter(["ok"] * 5, code_first=False)
     interp.template = "small"
-    interp.recipes = 2
     try:
         base = len(interp.build_prompt())
         interp.messages = [{"role": "user", "type": "message", "content": "How many lines in server.log contain ERROR? " + "x " * 40}]

@@ -70,7 +70,6 @@ def test_the_small_set_turns_its_rules_on_and_the_plain_set_leaves_them_off() ->
         large = {r.name for r in RULES if r.enabled(interp)}
     finally:
         interp.close()
-    assert {"code first", "fresh retries", "file hints", "error notes"} <= small - large
-    assert "recipes" not in small | large  # off since the twelfth session (templates/small.yaml): asked for only
+    assert {"code first", "fresh retries", "recipes", "file hints", "error notes"} <= small - large
     assert {"repeated code", "destructive requests", "safety review", "fix asks"} <= large  # every model
     assert "loop mode" not in small | large  # off unless asked for

@@ -43,4 +43,4 @@ rule = Rule(
     summary="the N worked examples from `templates/recipes.yaml` most like the request (word overlap) go before the "
             "conversation, with the request's own file, extension and folder names put in where they map one to "
             "one; in a conversation, those of its first request that had any; none for destructive requests; "
-            "dropped first when the context is short (small set: off since the twelfth session, BENCHMARKS.md; `recipes = 2` turns them on)")
+            "dropped first when the context is short (small set: 2)")
