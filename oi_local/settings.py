@@ -203,6 +203,7 @@ SETTINGS: list[Setting] = [
     S("relabel_shell", bool, http=OPEN),
     S("module_fallback", bool, http=OPEN),
     S("check_answers", bool, http=OPEN),
+    S("widen_rounding", bool, http=OPEN),
     S("check_outputs", bool, http=OPEN),
     S("honest_end", bool, http=OPEN),
     S("save_long_requests", bool, http=OPEN),

@@ -99,6 +99,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self.stop_repeats: bool = True
         self.skip_cut_off: bool = True
         self.check_answers: bool = True
+        self.widen_rounding: bool = True
         self.check_outputs: bool = True
         self.honest_end: bool = True
         self.save_long_requests: bool = True

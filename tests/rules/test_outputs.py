@@ -6,7 +6,7 @@ import pytest
 
 from oi_local.core.rules import outputs
 
-from .handmade import make_turn, ran, reply
+from .handmade import failed, make_turn, ran, reply
 
 
 @pytest.fixture()
@@ -79,4 +79,27 @@ def test_a_folder_too_big_to_look_at_is_not_checked(folder: Path, monkeypatch: p
     monkeypatch.setattr(outputs, "MAX_FILES", 0)
     turn = started("Save the total to total.txt")
     turn.runs.append(ran("print(1)", "1\n"))
+    assert outputs.problems(turn) == []
+
+
+def test_no_ask_after_a_failure_no_code_can_fix(folder: Path) -> None:
+    turn = started("Unzip photos.zip and save the list of files as photos.txt")
+    turn.runs.append(failed("zipfile.ZipFile('photos.zip')", "zipfile.BadZipFile: File is not a zip file"))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["photos.txt was not created"]
+    assert outputs.follow_up(turn) is None  # the turn ends saying it failed (honest end), not with made-up code
+    turn.runs.append(failed("open('photos.txt').read()", "NameError: name 'x' is not defined"))
+    assert outputs.follow_up(turn) is not None  # a failure code can fix is still asked about
+
+
+def test_a_new_folder_asked_for_must_be_made(folder: Path) -> None:
+    turn = started("Put a copy of items.csv in a new archive folder please")
+    (folder / "archive_copy.csv").write_bytes((folder / "items.csv").read_bytes())
+    turn.runs.append(ran("shutil.copy('items.csv', 'archive_copy.csv')", ""))
+    assert outputs.problems(turn) == ["no new archive folder was made"]
+    (folder / "Archive-2026").mkdir()
+    assert outputs.problems(turn) == []
+    (folder / "old").mkdir()
+    turn = started("Move the logs into the folder called old")  # it is there already: nothing to make
+    turn.runs.append(ran("...", ""))
     assert outputs.problems(turn) == []

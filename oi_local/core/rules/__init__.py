@@ -28,6 +28,7 @@ from oi_local.core.rules import (
     repeated_code,
     repeated_output,
     repetition,
+    rounding,
     safety_review,
     shell_relabel,
 )
@@ -44,6 +45,7 @@ RULES: tuple[Rule, ...] = (
     shell_relabel.rule,
     repeated_code.rule,
     cut_off.rule,
+    rounding.rule,
     safety_review.rule,
     destructive.rule,
     question_writes.rule,

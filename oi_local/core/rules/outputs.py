@@ -1,9 +1,11 @@
 """Outputs: the files a request asks for are checked against what the turn's code left in the
 working folder, whatever the model says. A file the request names as a result ("save it as
-prices.png") that does not exist, a file the turn created or changed that is empty, a "copy" whose
+prices.png") or a new folder it asks for ("into a new backup folder") that the turn did not make, a file the turn created or changed that is empty, a "copy" whose
 bytes differ from the file it copies, and a plot of a named data file drawn by code that never
 read that file: the model is told what is wrong and asked once for code that does it (a 0.5B model
-left an empty backup/items.csv and plotted made-up numbers, and said it was done)."""
+left an empty backup/items.csv and plotted made-up numbers, and said it was done). Not after a
+failure no code can fix (core/beyond_code.py: no network, a damaged file): asked then, the model
+wrote code that made the file from nothing, and the honest answer was lost."""
 from __future__ import annotations
 
 import os
@@ -24,12 +26,15 @@ MAX_FILES = 3000  # a snapshot gives up past this many files (a home folder): no
 MAX_SECONDS = 0.3
 SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".cache", ".interpreter"}
 _NAME = r"['\"`]?([\w][\w./-]*\.[A-Za-z][A-Za-z0-9]{0,4})\b"
+# A folder asked for: "into a new backup folder", "a folder called archive" (made by the turn).
+NEW_FOLDER = re.compile(r"\bnew\s+['\"`]?([\w.-]+?)['\"`]?\s+(?:folder|directory|subfolder)\b|"
+                        r"\b(?:folder|directory|subfolder)\s+(?:called|named)\s+['\"`]?([\w.-]+)", re.I)
 # A file named as a result: "save it as out.png", "write the total to sum.txt", "a file called a.md".
 TARGET = re.compile(
     r"\b(?:to|as|into|called|named|create|save|write|generate|make|export)\s+"
     r"(?:(?:a|an|the|new|file|folder|image|picture|png|csv|json|text|called|named)\s+){0,4}" + _NAME, re.I)
 FILE_WORDS = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate|save|write|create|export|plot|chart|graph|"
-                        r"histogram|visuali[sz]e|move|rename)\b", re.I)
+                        r"histogram|visuali[sz]e|move|rename|folder|directory)\b", re.I)
 COPY = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate)\b", re.I)
 PLOT = re.compile(r"\b(plot\w*|chart|graph|histogram|visuali[sz]e)\b", re.I)
 EMPTY_OK = re.compile(r"\b(empty|blank|touch|placeholder)\b", re.I)
@@ -60,6 +65,30 @@ def snapshot(root: str) -> Snapshot | None:
 def start(turn: Turn) -> None:
     if FILE_WORDS.search(turn.request):
         turn.state["outputs"] = (os.getcwd(), snapshot(os.getcwd()))
+        turn.state["folders"] = _folders(os.getcwd(), _asked_folders(turn.request))
+
+
+_NOT_NAMES = {"empty", "blank", "separate", "fresh", "clean", "little", "small", "big", "single", "shared", "sub"}
+
+
+def _asked_folders(request: str) -> list[str]:
+    words = ((m.group(1) or m.group(2)).strip(".").lower() for m in NEW_FOLDER.finditer(request))
+    return list(dict.fromkeys(w for w in words if w and w not in _NOT_NAMES))
+
+
+def _folders(root: str, words: list[str]) -> dict[str, bool]:
+    """For each word: whether a folder under `root` has it in its name (two levels deep at most)."""
+    found = dict.fromkeys(words, False)
+    if not words:
+        return found
+    for folder, dirs, _ in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
+        for d in dirs:
+            for w in words:
+                found[w] = found[w] or w in d.lower()
+        if folder != root and os.path.relpath(folder, root).count(os.sep) >= 1:
+            dirs[:] = []
+    return found
 
 
 def _by_name(snap: Snapshot) -> dict[str, list[str]]:
@@ -97,6 +126,9 @@ def problems(turn: Turn) -> list[str]:
             continue  # it was there already: an input, or a file to change
         if base not in names_after:
             found.append(f"{name} was not created")
+    had = turn.state.get("folders", {})
+    now = _folders(root, [w for w, there in had.items() if not there])
+    found += [f"no new {w} folder was made" for w, there in now.items() if not there]
     if not EMPTY_OK.search(request):
         found += [f"{rel} is empty" for rel in changed if after[rel][0] == 0 and before.get(rel, (1, 0))[0] != 0]
     if COPY.search(request):
@@ -116,6 +148,11 @@ def follow_up(turn: Turn) -> Any:
     if (not turn.steps or not turn.steps_left or turn.counts["outputs"] >= 1 or asks_back(turn.engine)
             or CAREFUL_WORDS.search(turn.request)):
         return None
+    from oi_local.core.beyond_code import beyond_code
+
+    last = turn.runs[-1] if turn.runs else None  # loop mode's nudges are steps without runs
+    if last is not None and last.failed and beyond_code(last.output):  # no code can make that file: the turn says it failed
+        return None
     found = problems(turn)
     if not found:
         return None
@@ -127,6 +164,6 @@ def follow_up(turn: Turn) -> Any:
 rule = Rule(
     name="outputs", setting="check_outputs", start=start, follow_up=follow_up,
     summary="the files a request asks for are checked against the working folder when the model stops: a named "
-            "result file that was not created, a file the turn left empty, a copy whose bytes differ from its "
+            "result file or new folder that was not made, a file the turn left empty, a copy whose bytes differ from its "
             "source, a plot of a named data file by code that never read it; the model is told what is wrong and "
-            "asked once for code that does it")
+            "asked once for code that does it (not after a failure no code can fix: no network, a damaged file)")

@@ -1,0 +1,74 @@
+"""Rounding: code for a question that rounds its result to one decimal or none (`round(x, 1)`,
+`f"{x:.1f}"`, `round(total / n)`) when the request asked for no rounding prints a value the person
+takes for the exact one (2.5 for 2.51, issue 18). The 0.5B model copies the rounding of any example
+it has seen. Before such code runs its rounding is widened to two decimals (what the answers rule
+keeps), and the person is told; the code shown for confirmation is the code that runs."""
+from __future__ import annotations
+
+import ast
+import re
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+# Asked for: "rounded", "to one decimal", "nearest", "about", "roughly", "whole", "percent" (a
+# percentage is rounded by convention).
+ROUNDING_ASKED = re.compile(
+    r"\b(round\w*|decimals?|nearest|approx\w*|about|roughly|estimate\w*|whole|integer|percent\w*)\b|%", re.I)
+_FORMAT = re.compile(r"(\{[^{}\n]*:[,_]?)\.[01]f\}|%\.[01]f")
+NOTE = "Rounding widened to two decimals before it ran (the request did not ask for rounding)."
+
+
+def _edits(code: str) -> list[tuple[int, int, int, int, str]]:
+    """(line, col, end line, end col, new text) for each round() call that keeps fewer than two
+    decimals of a result: round(x, 0), round(x, 1), and round(a / b) of a division."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round"):
+            continue
+        if len(node.args) == 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in (0, 1) \
+                and not isinstance(node.args[1].value, bool):
+            n = node.args[1]
+            found.append((n.lineno, n.col_offset, n.end_lineno or n.lineno, n.end_col_offset or n.col_offset, "2"))
+        elif len(node.args) == 1 and not node.keywords and any(
+                isinstance(x, ast.BinOp) and isinstance(x.op, ast.Div) for x in ast.walk(node.args[0])):
+            a = node.args[0]
+            end = (a.end_lineno or a.lineno, a.end_col_offset or a.col_offset)
+            found.append((*end, *end, ", 2"))
+    return found
+
+
+def widened(code: str) -> str:
+    """`code` with rounding to fewer than two decimals widened to two (the same code if none)."""
+    lines = code.splitlines(keepends=True)
+    for line, col, end_line, end_col, text in sorted(_edits(code), reverse=True):
+        if line != end_line:
+            continue
+        s = lines[line - 1].encode()
+        lines[line - 1] = (s[:col] + text.encode() + s[end_col:]).decode()
+    out = "".join(lines)
+    return _FORMAT.sub(lambda m: (m.group(1) + ".2f}") if m.group(1) else "%.2f", out)
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    from oi_local.core.writes import question
+
+    request = turn.request
+    if block.lang != "python" or not question(request) or ROUNDING_ASKED.search(request):
+        return None
+    new = widened(block.code)
+    if new == block.code:
+        return None
+    block.message["content"] = new
+    return Verdict(warning=NOTE)
+
+
+rule = Rule(
+    name="rounding", setting="widen_rounding", check=check,
+    summary="Python code for a question that rounds its result to one decimal or none (`round(x, 1)`, `:.1f`, "
+            "`round(a / b)`) when the request did not ask for rounding has that rounding widened to two decimals "
+            "before it runs, and the person is told (2.5 printed for 2.51 was taken for the answer)")

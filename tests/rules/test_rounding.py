@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from oi_local.core.rules import rounding
+
+from .handmade import block, make_turn
+
+
+def test_rounding_to_one_decimal_or_none_is_widened_to_two() -> None:
+    assert rounding.widened("print(round(sum(w) / len(w), 1))") == "print(round(sum(w) / len(w), 2))"
+    assert rounding.widened("x = round(t, 0)\nprint(x)") == "x = round(t, 2)\nprint(x)"
+    assert rounding.widened("print(round(total / n))") == "print(round(total / n, 2))"
+    assert rounding.widened('print(f"Average: {avg:.1f} g")') == 'print(f"Average: {avg:.2f} g")'
+    assert rounding.widened('print(f"{avg:,.0f}")') == 'print(f"{avg:,.2f}")'
+    assert rounding.widened('print("%.1f" % avg)') == 'print("%.2f" % avg)'
+    assert rounding.widened('print("café", round(x / 3, 1))') == 'print("café", round(x / 3, 2))'
+
+
+def test_other_code_is_left_as_it_is() -> None:
+    for code in ("print(round(x, 2))", "print(round(x, 3))", "print(round(count))", "print(f'{x:.2f}')",
+                 "print(len(lines))", "round(", "print(round(x, True))"):
+        assert rounding.widened(code) == code, code
+
+
+def test_only_for_questions_that_did_not_ask_for_rounding() -> None:
+    code = "print(round(sum(w) / len(w), 1))"
+    turn = make_turn("What is the average loaf weight in bakes.csv?")
+    b = block(code)
+    verdict = rounding.check(turn, b)
+    assert verdict is not None and verdict.warning == rounding.NOTE and not verdict.again
+    assert b.code == "print(round(sum(w) / len(w), 2))"  # the code that runs (and is shown to confirm)
+    for request in ("What is the average age, rounded to one decimal?", "Roughly how long is a loaf?",
+                    "What percentage of orders shipped late?", "Write the average into avg.txt"):
+        b = block(code)
+        assert rounding.check(make_turn(request), b) is None and b.code == code, request
+    assert rounding.check(turn, block("echo $((7 / 2))", "shell")) is None
+
+
+def test_in_the_loop_the_widened_code_is_what_runs_and_the_person_is_told(tmp_path, monkeypatch) -> None:
+    from scripted import scripted_interpreter
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bakes.csv").write_text("loaf,weight_g\na,912.30\nb,912.40\n")
+    interp, model = scripted_interpreter([
+        "```python\nimport csv\nw = [float(r['weight_g']) for r in csv.DictReader(open('bakes.csv'))]\n"
+        "print(round(sum(w) / len(w), 1))\n```", "The average loaf weighs 912.35 g."])
+    interp.template = "small"
+    try:
+        chunks = list(interp.chat("What is the average loaf weight in bakes.csv?", display=False, stream=True))
+        assert any(rounding.NOTE in str(c.get("content")) for c in chunks)  # shown, not stored
+        assert [m["content"].strip() for m in interp.messages if m["type"] == "console"] == ["912.35"]
+        assert "round(sum(w) / len(w), 2)" in [m for m in interp.messages if m["type"] == "code"][0]["content"]
+    finally:
+        interp.close()
