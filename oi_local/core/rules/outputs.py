@@ -1,11 +1,12 @@
 """Outputs: the files a request asks for are checked against what the turn's code left in the
 working folder, whatever the model says. A file the request names as a result ("save it as
-prices.png") or a new folder it asks for ("into a new backup folder") that the turn did not make, a file the turn created or changed that is empty, a "copy" whose
-bytes differ from the file it copies, and a plot of a named data file drawn by code that never
-read that file: the model is told what is wrong and asked once for code that does it (a 0.5B model
-left an empty backup/items.csv and plotted made-up numbers, and said it was done). Not after a
-failure no code can fix (core/beyond_code.py: no network, a damaged file): asked then, the model
-wrote code that made the file from nothing, and the honest answer was lost."""
+prices.png") or a new folder it asks for ("into a new backup folder") that the turn did not make,
+a file the turn created or changed that is empty, a "copy" whose bytes differ from the file it
+copies, and a plot of a named data file drawn by code that never read that file: the model is told
+what is wrong and asked once for code that does it (a 0.5B model left an empty backup/items.csv,
+copied items.csv beside itself for "a new backup folder", and plotted made-up numbers, and said it
+was done). Not after a failure no code can fix (core/beyond_code.py: no network, a damaged file):
+asked then, the model wrote code that made the file from nothing, and the honest answer was lost."""
 from __future__ import annotations
 
 import os
@@ -151,7 +152,7 @@ def follow_up(turn: Turn) -> Any:
     from oi_local.core.beyond_code import beyond_code
 
     last = turn.runs[-1] if turn.runs else None  # loop mode's nudges are steps without runs
-    if last is not None and last.failed and beyond_code(last.output):  # no code can make that file: the turn says it failed
+    if last is not None and last.failed and beyond_code(last.output):  # honest end says it failed
         return None
     found = problems(turn)
     if not found:
