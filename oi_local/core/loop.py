@@ -86,6 +86,8 @@ def _follow_up(turn: Turn, repeated: bool = False) -> Ask | None:
 
 def _take(turn: Turn, ask: Ask) -> Ask | None:
     """Apply an ask's effects on the turn; returns what to send with the next request."""
+    if ask.text:
+        turn.notes.append(ask.text)
     if ask.hide:  # the ask is said once, as part of the hiding: see Turn.hide
         turn.hide(ask.text)
         ask = replace(ask, text=None)
@@ -120,9 +122,11 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
             return END, None
         if verdict.note:  # shown before the confirmation, and fed back to the model
             _store_output(engine, verdict.note)
+            turn.notes.append(verdict.note)
         if verdict.note or verdict.warning:
             yield from _console_note(verdict.shown or verdict.note or verdict.warning)
         if verdict.stop or verdict.again:
+            turn.not_run = verdict.shown or verdict.note
             return (END if verdict.stop else AGAIN), None
     yield chunk("computer", "confirmation", "execution", content={"type": "code", "format": block.lang, "content": block.code})
     decision = turn.approve(msg) if turn.approve is not None else "run"
@@ -139,6 +143,7 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
         yield from _console_note("Code not run.")
         return END, None
     yield from _run(turn, block.lang, block.code)
+    turn.not_run = None
     turn.steps += 1
     for after_run in hooks(engine, "after_run"):
         ask = after_run(turn)
@@ -255,6 +260,8 @@ def _final_answer(turn: Turn, note: str | None = None) -> Iterator[Message]:
         last = next((m["content"] for m in reversed(engine.messages) if m["role"] == "computer" and m["type"] == "console"), "")
         if turn.failure:
             yield from _say(engine, f"This did not work: the last run failed with {turn.failure.strip()}\n\n{last.strip()}")
+        elif turn.not_run:
+            return  # the last output is a rule's refusal, not a result: the honest end says what happened
         else:
             yield from _say(engine, f"Result:\n{last.strip()}" if last.strip() else "Done.")
 

@@ -78,3 +78,22 @@ def test_an_answer_blind_to_the_failed_run_is_asked_again_then_gives_way() -> No
         assert not answers.blind_to_failure(turn) and answers.follow_up(turn) is None, said
     ok = make_turn("Run sync_stock.py", reply("Synced 5 items."), runs=(ran("print('Synced 5 items')", "Synced 5 items\n"),))
     assert not answers.blind_to_failure(ok)
+
+
+def test_a_reply_that_repeats_the_loops_note_is_dropped_with_or_without_a_run() -> None:
+    note = ("Not run: this code changes notes.txt, but the request only asks a question. Write code that "
+            "reads the files and prints the answer, without writing to any file.")
+    for runs in ((), (ran("print(1)", "1\n"),)):
+        turn = make_turn("How many lines are in notes.txt?", reply("Not run: this code changes notes.txt, but the "
+                                                                    "request only asks a question."), runs=runs)
+        turn.notes.append(note)
+        assert answers.repeats_a_note(turn) and answers.rule.discard(turn)
+        ask = answers.follow_up(turn)
+        assert ask is not None and ask.final
+        assert answers.follow_up(turn) is None or runs, "asked once when nothing ran"
+    turn = make_turn("How many lines are in notes.txt?", reply("notes.txt has 38 lines."))
+    turn.notes.append(note)
+    assert not answers.repeats_a_note(turn) and answers.follow_up(turn) is None
+    short = make_turn("Hi", reply("Not done."))
+    short.notes.append("Not done.")  # a note too short to tell a copy from a reply
+    assert not answers.repeats_a_note(short)

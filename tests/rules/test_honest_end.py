@@ -49,3 +49,12 @@ def test_missing_files_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert honest_end.finish(turn) == "This is not done: total.txt was not created."
     turn.engine.check_outputs = False
     assert honest_end.finish(turn) is None
+
+
+def test_a_turn_whose_code_a_rule_refused_says_it_was_not_run() -> None:
+    turn = make_turn("How many lines are in notes.txt?", OUT, reply("There are 12 lines."))
+    turn.not_run = "Not run: this code changes notes.txt, but the request only asks a question."
+    assert honest_end.finish(turn) == ("This is not done: the code was not run (this code changes notes.txt, but the "
+                                       "request only asks a question).")
+    turn.engine.messages.append(reply("I could not count them without changing the file."))
+    assert honest_end.finish(turn) is None  # the reply owns up already

@@ -32,3 +32,17 @@ def test_a_person_confirming_is_warned_and_tasks_may_write() -> None:
     assert warned is not None and warned.warning.startswith("Careful: ") and not (warned.stop or warned.again or warned.note)
     assert question_writes.check(make_turn("Clear access.log"), OVERWRITE) is None
     assert question_writes.check(make_turn("How many IPs are in access.log?"), block("print(open('access.log').read())")) is None
+
+
+def test_a_refused_question_ends_honestly_when_the_model_repeats_the_refusal(folder: Path) -> None:
+    from tests.scripted import scripted_interpreter
+
+    (folder / "notes.txt").write_text("a\nb\nc\n")
+    overwrite = "```python\nwith open('notes.txt', 'w') as f:\n    f.write('3')\nprint(3)\n```"
+    parrot = "Not run: this code changes notes.txt, but the request only asks a question."
+    interp, model = scripted_interpreter([overwrite, parrot, parrot, overwrite, parrot])
+    interp.chat("How many lines are in notes.txt?", display=False)
+    said = [m["content"] for m in interp.messages if m["role"] == "assistant" and m["type"] == "message"]
+    assert (folder / "notes.txt").read_text() == "a\nb\nc\n"
+    assert parrot not in said, said
+    assert said[-1].startswith("This is not done: the code was not run (this code changes notes.txt"), said

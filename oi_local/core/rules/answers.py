@@ -1,7 +1,8 @@
 """Answers: a final answer that is word for word one of the template's example answers (the 0.5B
 model answered a file deletion with "1234 * 5678 is 7006652."), or that answers a question without
 any of the short result the code printed ("The output is correct." after `Dana 2300.0`), that
-rounds a printed result away (2.5 said for 2.51, unasked), or that does not own up to the failed run
+rounds a printed result away (2.5 said for 2.51, unasked), that repeats a note the loop gave it ("Not
+run: this code changes notes.txt ..." said back as the answer), or that does not own up to the failed run
 before it ("The stock levels were synced." over ConnectionRefusedError), is dropped and asked for
 once more; a copied, rounded or failure-blind answer the second time gives way to the code's last
 output (core/loop.py says plainly when that run failed)."""
@@ -28,6 +29,24 @@ def parroted(turn: Turn) -> bool:
     return bool(said) and any(
         e.get("role") == "assistant" and " ".join(str(e.get("content", "")).split()) == said
         for e in (getattr(turn.engine, "examples", None) or []))
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def repeats_a_note(turn: Turn) -> bool:
+    """The newest reply repeats, as its answer, a note the loop itself gave the model this turn (the
+    0.5B model, told "Not run: this code changes notes.txt ...", answered with that sentence)."""
+    reply = newest_reply(turn.engine)
+    said = _plain(str(reply.get("content", ""))) if reply else ""
+    if not said:
+        return False
+    for note in turn.notes:
+        first = _plain(re.split(r"(?<=[.!?])\s", note.strip(), maxsplit=1)[0])
+        if len(first.split()) >= 4 and first in said:
+            return True
+    return False
 
 
 def _tokens(text: str) -> set[str]:
@@ -118,17 +137,21 @@ def blind_to_failure(turn: Turn) -> bool:
 
 
 def follow_up(turn: Turn) -> Ask | None:
+    if repeats_a_note(turn) and turn.counts["answers"] < 1:  # with or without a run: never an answer
+        turn.counts["answers"] += 1
+        return Ask(final=True)
     wrong = parroted(turn) or ungrounded(turn) or rounded(turn) or blind_to_failure(turn)
     return Ask(final=True) if turn.steps and wrong else None
 
 
 def discard(turn: Turn) -> bool:
-    return parroted(turn) or rounded(turn) or blind_to_failure(turn)
+    return parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn)
 
 
 rule = Rule(
     name="answers", setting="check_answers", follow_up=follow_up, discard=discard,
     summary="a final answer that copies one of the template's example answers word for word, or answers a question "
-            "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), or says "
+            "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
+            "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
             "nothing of the failed run before it, is dropped and asked for once more; the second time such an answer "
             "gives way to the code's last output (said plainly to have failed, when it did)")

@@ -1,7 +1,8 @@
-"""Honest end: a turn whose last run failed (an error, a time limit) or whose files are not what the
-request asked for (core/rules/outputs.py) ends with one plain sentence saying so, with the error,
-unless the model's own last reply already says it (for an error: quotes it). A small model often answers "Done." or makes
-up a result over a traceback; the person must not read that as done."""
+"""Honest end: a turn whose last run failed (an error, a time limit), whose newest code a rule refused
+to run (and nothing ran after it), or whose files are not what the request asked for
+(core/rules/outputs.py) ends with one plain sentence saying so, with the error, unless the model's
+own last reply already says it (for an error: quotes it). A small model often answers "Done." or
+makes up a result over a traceback; the person must not read that as done."""
 from __future__ import annotations
 
 import re
@@ -29,6 +30,8 @@ def failure(turn: Turn) -> str | None:
     """Why the turn did not do what was asked, in a few words, or None."""
     from oi_local.core.rules import outputs
 
+    if turn.not_run:  # the newest code was refused and nothing ran after it
+        return f"the code was not run ({turn.not_run.removeprefix('Not run: ').rstrip('.')})"
     last = turn.runs[-1] if turn.runs else None
     if last is not None and last.interrupted:
         return "the last run was stopped before it finished (time limit or interrupt)"
@@ -49,20 +52,20 @@ def _names_the_error(said: str, output: str) -> bool:
 
 
 def finish(turn: Turn) -> str | None:
-    if not turn.runs:
+    if not turn.runs and not turn.not_run:
         return None
     why = failure(turn)
     said = _last_words(turn)
-    last = turn.runs[-1]
     if why is None:
         return None
-    if last.failed:  # said "with the error": a vague "there was an error" is not enough
+    last = turn.runs[-1] if turn.runs else None
+    if not turn.not_run and last is not None and last.failed:  # "with the error": a vague "there was an error" is not enough
         return None if _names_the_error(said, last.output) else f"This is not done: {why}."
     return None if ADMITS.search(said) else f"This is not done: {why}."
 
 
 rule = Rule(
     name="honest end", setting="honest_end", finish=finish,
-    summary="a turn whose last run failed or was stopped, or whose requested files are missing or wrong (outputs), "
-            "ends with one sentence saying so and naming the error, unless the model's last reply already says it "
+    summary="a turn whose last run failed or was stopped, whose newest code a rule refused to run, or whose requested "
+            "files are missing or wrong (outputs), ends with one sentence saying so and naming the error, unless the model's last reply already says it "
             "(for a failed run: quotes the error)")

@@ -63,6 +63,8 @@ class Turn:
     runs: list[Run] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)  # how often each rule acted this turn
     state: dict[str, Any] = field(default_factory=dict)  # anything else a rule keeps for the turn
+    notes: list[str] = field(default_factory=list)  # what the loop itself told the model (rules' notes)
+    not_run: str | None = None  # why the newest code was not run, when a rule refused it (as shown)
 
     @property
     def request(self) -> str:
