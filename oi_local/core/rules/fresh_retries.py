@@ -1,9 +1,9 @@
 """Fresh retries: after a failed run a small model explains the error, makes up a result or sends
 the same code again (at temperature 0 it writes the same code). A fresh answer to the request alone
 (the failed attempt hidden), sampled, with the error named, often works. Code that ran cleanly but
-printed nothing, asked a question, is retried the same way: it looked in the wrong place or forgot
-to print, and the 0.5B model then answers "The code ran and printed nothing." Never for a request
-that may be destructive (a retry would be a second try at wiping), nor after a failure no code can
+printed nothing (or only `None`, `nan`, `[]`), asked a question, is retried the same way: it looked
+in the wrong place or forgot to print, and the 0.5B model then answers "The code ran and printed
+nothing." (or "The answer is None."). Never for a request that may be destructive (a retry would be a second try at wiping), nor after a failure no code can
 fix (core/beyond_code.py: no network, a program or the user's package missing, a damaged file)."""
 from __future__ import annotations
 
@@ -25,11 +25,22 @@ def asks_something(request: str) -> bool:
     return bool(sentences) and question(sentences[-1])
 
 
-def printed_nothing(turn: Turn) -> bool:
-    """The last run succeeded without a word of output, for a request that asks something."""
+# Lines that stand for no value at all: what `print(result)` shows when the code found nothing.
+_NO_VALUE = re.compile(r"(?:None|nan|NaN|\[\]|\{\}|\(\)|set\(\)|''|\"\"|Empty DataFrame.*|Columns: \[\]|Index: \[\])")
+
+
+def printed_nothing(turn: Turn) -> str | None:
+    """For a request that asks something, how the last (clean) run printed nothing useful: no output,
+    or only empty values (`None`, `nan`, `[]`): the code looked in the wrong place or returned nothing."""
     last = turn.runs[-1] if turn.runs else None
-    return bool(last and not last.failed and not last.interrupted and not last.output.strip()
-                and asks_something(turn.request))
+    if not (last and not last.failed and not last.interrupted and asks_something(turn.request)):
+        return None
+    lines = [ln.strip() for ln in last.output.splitlines() if ln.strip()]
+    if not lines:
+        return "ran but printed nothing."
+    if all(_NO_VALUE.fullmatch(ln) for ln in lines):
+        return f"ran but printed only {' '.join(lines)[:40]}, no answer."
+    return None
 
 
 def follow_up(turn: Turn) -> Ask | None:
@@ -38,7 +49,7 @@ def follow_up(turn: Turn) -> Ask | None:
     failure = turn.failure
     if failure and beyond_code(turn.runs[-1].output):
         return None
-    what = f"failed with: {failure}" if failure else "ran but printed nothing." if printed_nothing(turn) else None
+    what = f"failed with: {failure}" if failure else printed_nothing(turn)
     allowed = int(getattr(turn.engine, "fresh_retries", None) or 0)
     if not (what and turn.counts["fresh retry"] < allowed and turn.steps_left
             and not CAREFUL_WORDS.search(turn.request)):
@@ -52,6 +63,6 @@ def follow_up(turn: Turn) -> Ask | None:
 rule = Rule(
     name="fresh retries", setting="fresh_retries", off=0, follow_up=follow_up, after_repeat=True,
     summary="after a failed run that the model answers without a fix (or with the same code), or a question whose "
-            "code printed nothing, the request is asked afresh (sampled, the error named), up to N times; never for "
-            "possibly destructive requests nor after a failure no code can fix (no network, a program or the user's own "
+            "code printed nothing (or only `None`, `nan`, `[]`), the request is asked afresh (sampled, the error named), "
+            "up to N times; never for possibly destructive requests nor after a failure no code can fix (no network, a program or the user's own "
             "package missing, a damaged file) (small set: 2)")
