@@ -77,6 +77,21 @@ def test_traceback_shows_the_cell_not_the_driver(computer):
     assert computer.last_result.exit_code == 1
 
 
+def test_a_data_error_shows_the_values_on_its_line(computer):
+    code = ('import csv, io\nrows = list(csv.DictReader(io.StringIO("Date,Amount\\n2024-01-01,12.5\\n")))\n'
+            'total = 0\nfor row in rows:\n    total += row["amount"]  # the column is "Amount"\n')
+    out = text(computer.run("python", code))
+    assert out.rstrip().splitlines()[-2:] == [
+        "KeyError: 'amount'", "Values on that line: total = 0; row = {'Amount': '12.5', 'Date': '2024-01-01'}"]
+    out = text(computer.run("python", "def f(xs):\n    return xs[10**7]\n\nf(list(range(10**6)))"))
+    assert out.rstrip().endswith("Values on that line: xs = [0, 1, 2, 3, 4, 5, ...] (length 1000000)")
+    out = text(computer.run("python", "class Bad:\n    def __repr__(self):\n        raise OSError\n\nb = Bad()\nb.nope"))
+    assert "AttributeError: 'Bad' object has no attribute 'nope'\nValues on that line: b = <Bad instance at " in out
+    out = text(computer.run("python", "import math\nmath.sqrt(-1)"))  # the module is not a value worth showing
+    assert out.rstrip().endswith("ValueError: math domain error")
+    assert "Values on that line" not in text(computer.run("python", "n = 0\n1 / n"))  # not a data error
+
+
 def test_syntax_error_is_reported(computer):
     out = text(computer.run("python", "def f(:\n    pass"))
     assert "SyntaxError" in out and "Traceback" not in out

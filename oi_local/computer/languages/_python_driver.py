@@ -163,6 +163,46 @@ def _oi_main():
             spec.loader.exec_module = exec_module
             return spec
 
+    # Errors whose cause is usually the shape of the data (a key, a string read from a CSV, a short
+    # list): the traceback shows the line, not what its names held, and a small model then guesses.
+    data_errors = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+    def values_line(exc, kept):
+        """One line with the values of the names on the failing line of the cell (a repr each, cut
+        short), for data errors; "" otherwise or when anything goes wrong."""
+        try:
+            import re
+            import reprlib
+            import types
+
+            if not isinstance(exc, data_errors):
+                return ""
+            cells = [t for t in kept if t.tb_frame.f_code.co_filename.startswith("<cell-")]
+            if not cells:
+                return ""
+            t = cells[-1]
+            line = linecache.getline(t.tb_frame.f_code.co_filename, t.tb_lineno)
+            scope = {**t.tb_frame.f_globals, **t.tb_frame.f_locals}
+            short = reprlib.Repr()  # bounded: a list of a million rows is not written out first
+            short.maxdict, short.maxlist, short.maxtuple, short.maxstring, short.maxother = 12, 6, 6, 60, 120
+            shown = []
+            for name in dict.fromkeys(re.findall(r"(?<![.\w])[A-Za-z_]\w*", line.split("#")[0])):
+                if name not in scope or name.startswith("__"):
+                    continue
+                value = scope[name]
+                if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
+                    continue
+                r = short.repr(value)
+                r = r[:160] + "..." if len(r) > 160 else r
+                if isinstance(value, (list, tuple, dict, set, str)) and "..." in r:  # cut short: say how long
+                    r += f" (length {len(value)})"
+                shown.append(f"{name} = {r}")
+                if len(shown) == 4:
+                    break
+            return f"Values on that line: {'; '.join(shown)}\n" if shown else ""
+        except Exception:  # a repr that fails must not hide the error itself
+            return ""
+
     def print_exception(exc):
         import traceback
 
@@ -180,7 +220,7 @@ def _oi_main():
             a.tb_next = b
         tb = kept[0] if kept else None
         flush()
-        text = "".join(traceback.format_exception(type(exc), exc, tb))
+        text = "".join(traceback.format_exception(type(exc), exc, tb)) + values_line(exc, kept)
         try:
             sys.stderr.write(text)
             sys.stderr.flush()
