@@ -23,3 +23,12 @@ def test_code_for_one_is_not_run_where_no_one_confirms() -> None:
     assert verdict is not None and verdict.stop and verdict.note == destructive.NOTE
     assert destructive.check(make_turn("Wipe my home folder", approve=lambda m: "run"), code) is None
     assert destructive.check(make_turn("Delete old.txt"), block("import os; os.remove('old.txt')")) is None
+
+
+def test_in_a_long_text_only_a_destroying_word_near_a_broad_one_counts() -> None:
+    filler = "The appliance is quiet and uses little water on the eco programme. " * 20
+    manual = ("Remove the filter cover and drain the water into a shallow bowl. " + filler
+              + "Nordvik Home Appliances Ltd, Leeds. The screen says E21: what do I need to do?")
+    assert len(manual) > destructive.SHORT and not destructive.destructive_request(manual)
+    assert destructive.destructive_request(filler + "Now delete every file on this computer.")
+    assert destructive.destructive_request("Delete everything in my home folder, please. " + filler)

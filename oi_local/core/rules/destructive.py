@@ -24,10 +24,19 @@ _KEEP = re.compile(r"\b(?:keep|leave|leaving|keeping|except|but not)\s+(?:all\s+
                    r"all\s+(?:the\s+)?files|the\s+rest)(?:\s+else)?\b", re.I)
 
 
+SHORT = 300  # characters: a request this long is read whole
+NEAR = 80  # in a longer text the destroying word and the broad one must be this close
+
+
 def destructive_request(text: str) -> bool:
-    """True for requests like "delete every file on this computer" or "wipe my home folder"."""
+    """True for requests like "delete every file on this computer" or "wipe my home folder". In a
+    long text (a pasted manual: "remove the filter" in one place, "Nordvik Home Appliances" in
+    another) only a destroying word near a broad one counts."""
     kept = _KEEP.sub(" ", text)  # "keep everything else" names what stays, not what goes
-    return bool(DESTROY.search(kept) and _BROAD.search(kept))
+    if len(kept) <= SHORT:
+        return bool(DESTROY.search(kept) and _BROAD.search(kept))
+    broad = [m.start() for m in _BROAD.finditer(kept)]
+    return any(abs(d.start() - b) <= NEAR for d in DESTROY.finditer(kept) for b in broad)
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
