@@ -104,6 +104,14 @@ def test_repeated_code_is_stopped_and_the_user_still_gets_an_answer(make):
     assert new[-1]["role"] == "assistant" and new[-1]["type"] == "message" and "1229" in new[-1]["content"]
 
 
+def test_the_same_sentence_said_again_when_asked_again_is_kept_once(make):
+    interp, model = make(["The answer is 42.", "The answer  is 42.\n"], code_first=True)  # asked for code: said again
+    new = interp.chat("What is six times seven, exactly?", display=False)
+    assert model.calls == 2
+    said = [m["content"] for m in new if m["role"] == "assistant"]
+    assert said == ["The answer is 42."], said
+
+
 def test_consecutive_code_steps_are_capped(make):
     counter = iter(range(1000))
     interp, model = make([lambda _m: f"```python\nprint({next(counter)})\n```"], max_code_steps=4)

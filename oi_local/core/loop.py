@@ -54,6 +54,7 @@ def _turn(turn: Turn) -> Iterator[Message]:
         yield from _reply(turn, blocks, ask)
         ask = None
         if not blocks:
+            _drop_repeat(turn)
             ask = _follow_up(turn)
             turn.first = False
             if ask is None:
@@ -76,6 +77,15 @@ def _turn(turn: Turn) -> Iterator[Message]:
         if not turn.steps_left:
             yield from _final_answer(turn, note=f"Stopped after {turn.steps} code steps (max_code_steps).")
             return
+
+
+def _drop_repeat(turn: Turn) -> None:
+    """Asked again, a small model may say the same sentence again: kept once, not twice in a row."""
+    messages = turn.engine.messages
+    last = messages[turn.start:][-2:]
+    if len(last) == 2 and all(m["role"] == "assistant" and m["type"] == "message" for m in last) and \
+            " ".join(str(last[0]["content"]).split()) == " ".join(str(last[1]["content"]).split()):
+        messages.pop()
 
 
 def _follow_up(turn: Turn, repeated: bool = False) -> Ask | None:
