@@ -77,6 +77,42 @@ def _python(code: str) -> list[str]:
     return found
 
 
+_SHELL_REMOVERS = {"rm", "unlink", "rmdir", "shred", "mv", "truncate"}
+_SHELL_KEYWORDS = {"do", "then", "else", "{", "(", "!", "time", "exec", "nohup"}
+_MOVERS = {"move", "rename", "replace"}  # shutil.move(a, b), os.rename(a, b), Path(a).rename(b)
+
+
+def removes_any(language: str, code: str, moves: bool = True) -> bool:
+    """The code deletes (or, with `moves`, moves or renames) files at all, wherever its paths come
+    from (`os.remove(os.path.join(folder, name))` in a loop over a listing): literal paths are not
+    needed to know that code for a question should not do it."""
+    from oi_local.core.deletions import _is_deletion
+
+    def shell(text: str) -> list[str]:
+        found = []
+        for cmd, args in _commands(text):
+            while cmd in _SHELL_KEYWORDS and args:  # `do rm "$f"`, `then mv a b`
+                cmd, args = args[0], args[1:]
+            if cmd in _SHELL_REMOVERS and (moves or cmd != "mv"):
+                found.append("x")
+        return found
+
+    def python(text: str) -> list[str]:
+        found = []
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            mover = isinstance(func, ast.Attribute) and func.attr in _MOVERS and (
+                _name(func.value) in ("os", "shutil")
+                or len(node.args) == 1 and not isinstance(node.args[0], ast.Dict))  # Path(a).rename(b), not s.replace(a, b)
+            if _is_deletion(node) or moves and mover:
+                found.append("x")
+        return found
+
+    return bool(_read(language, code, shell, python))
+
+
 def changed_existing(language: str, code: str, cwd: Path) -> list[str]:
     """The paths among changed_paths() that exist under `cwd` now."""
     out = []

@@ -34,3 +34,17 @@ def test_a_person_confirming_sees_a_warning_first() -> None:
     turn = make_turn("Remove the .tmp files in the build folder", approve=lambda m: "run")
     verdict = deletions.check(turn, block("rm build/a.tmp build/app.bin", lang="shell"))
     assert verdict is not None and verdict.warning.startswith("Careful: ") and not verdict.again
+
+
+def test_code_that_deletes_files_for_a_request_that_asks_nothing_to_go_is_refused() -> None:
+    loop = block('import os\nfor f in os.listdir("backup_drive"):\n    if f.endswith(".HEIC"):\n'
+                 '        os.remove(os.path.join("backup_drive", f))\nprint("done")')
+    request = "I've been copying photos off camera_roll/ into backup_drive/ by hand and lost track of them"
+    verdict = deletions.check(make_turn(request), loop)
+    assert verdict is not None and verdict.again and verdict.note == deletions.NOTHING_ASKED_NOTE
+    assert deletions.check(make_turn(request), block("rm -f backup_drive/*.HEIC", "shell")) is not None
+    assert deletions.check(make_turn(request), block("cp camera_roll/a.HEIC backup_drive/", "shell")) is None
+    for asked in ("Tidy up backup_drive: get rid of the duplicates", "Move the photos into backup_drive",
+                  "Clean out the temp files in build", "Delete the .HEIC files in backup_drive"):
+        verdict = deletions.check(make_turn(asked), loop)
+        assert verdict is None or verdict.note != deletions.NOTHING_ASKED_NOTE, asked

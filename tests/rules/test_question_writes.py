@@ -46,3 +46,20 @@ def test_a_refused_question_ends_honestly_when_the_model_repeats_the_refusal(fol
     assert (folder / "notes.txt").read_text() == "a\nb\nc\n"
     assert parrot not in said, said
     assert said[-1].startswith("This is not done: the code was not run (this code changes notes.txt"), said
+
+
+def test_code_for_a_question_that_deletes_or_moves_files_anywhere_is_refused(folder: Path) -> None:
+    (folder / "backup").mkdir()
+    loop = block('import os\nfor f in os.listdir("backup"):\n    if f.endswith(".HEIC"):\n'
+                 '        os.remove(os.path.join("backup", f))\nprint("done")')
+    request = "Which photos in camera/ are not on the laptop yet?"
+    for code in (loop, block("for p in Path('backup').iterdir():\n    p.rename(p.with_suffix('.bak'))"),
+                 block("import shutil\nshutil.move(src, dst)"), block("rm backup/*.HEIC", "shell"),
+                 block("for f in backup/*; do mv \"$f\" old/; done", "shell")):
+        verdict = question_writes.check(make_turn(request), code)
+        assert verdict is not None and verdict.again and "deletes, moves or renames" in verdict.note, code.code
+    for code in (block("import os\nprint(sorted(set(os.listdir('camera')) - set(os.listdir('backup'))))"),
+                 block("names = ['a', 'b']\nnames.remove('a')\nprint('x'.replace('x', 'y'))"),
+                 block("df = df.rename({'a': 'b'}, axis=1)\nprint(df)"), block("comm -23 a.txt b.txt", "shell")):
+        assert question_writes.check(make_turn(request), code) is None, code.code
+    assert question_writes.check(make_turn("Move the .HEIC photos into backup"), loop) is None  # a task may

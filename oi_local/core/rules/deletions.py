@@ -1,8 +1,9 @@
 """Overreaching deletions: code for a deleting request that deletes files the request did not name
 ("remove the .tmp files" -> `rm build/a.tmp build/app.bin`), or every file of a folder when the
-request asked for some, is not auto-run (core/deletions.py reads the code, never runs it). The
-model is not told the names of the files it must keep: shown them, the 0.5B model wrote code
-deleting exactly those."""
+request asked for some, and code that deletes files at all for a request that asks nothing to go
+(asked which photos were not backed up yet, the 0.5B model removed every .HEIC file of the backup
+folder), is not auto-run (core/deletions.py reads the code, never runs it). The model is not told
+the names of the files it must keep: shown them, the 0.5B model wrote code deleting exactly those."""
 from __future__ import annotations
 
 import re
@@ -10,7 +11,7 @@ import re
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.destructive import DESTROY
 from oi_local.core.rules.question_writes import refuse
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import CAREFUL_WORDS, Block, Turn
 
 UNASKED_NOTE = "Not run: this code deletes more files than were asked for. Write code that deletes only {asked}."
 UNASKED_WARNING = "this code would also delete {paths}, which the request did not name."
@@ -20,6 +21,12 @@ WIPE_WARNING = "this code deletes every file in {folders}, but the request asks 
 BY_NAME_NOTE = ("Not run: this code deletes files picked by name, but the request asks for files of a kind and to "
                 "keep the others. Write code that checks each file and deletes only the ones asked for.")
 BY_NAME_WARNING = "this code deletes {paths} by name, but the request asks for files of a kind and to keep the others."
+NOTHING_ASKED_NOTE = ("Not run: this code deletes files, but the request does not ask to delete anything. Write code "
+                      "that leaves the files as they are.")
+NOTHING_ASKED_WARNING = "this code deletes files, but the request does not ask to delete anything."
+# Words of requests that may rightly end in deleting files, besides the destroying ones.
+_MAY_REMOVE = re.compile(r"\b(tid(?:y|ies|ied|ying)|junk|duplicat\w*|dedup\w*|prun\w*|empt(?:y|ies|ied|ying)|mov\w*|"
+                         r"replac\w*|archiv\w*|rotat\w*|cleanup|declutter\w*|sync\w*|mirror\w*|rid|temp\w*|cache\w*)\b", re.I)
 # A request that does mean every file in a folder (and does not also say what to keep).
 _WIPE_MEANT = re.compile(
     r"\beverything\b|\ball\s+(?:of\s+)?(?:the\s+|my\s+)?(?:files|contents)\b|\bevery\s+file\b|\bentire\b|\bwhole\b|"
@@ -54,11 +61,15 @@ def overreach(request: str, lang: str, code: str) -> tuple[str, str] | None:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    from oi_local.core.writes import question
+    from oi_local.core.writes import question, removes_any
 
     request = turn.request
-    if question(request) or not DESTROY.search(request):  # a question's writes: question_writes.py
+    if question(request):  # a question's writes: question_writes.py
         return None
+    if not (DESTROY.search(request) or CAREFUL_WORDS.search(request) or _MAY_REMOVE.search(request)):
+        # nothing asked to go, yet the code deletes (a loop over a listing has no literal paths)
+        removes = removes_any(block.lang, block.code, moves=False)
+        return refuse(turn, NOTHING_ASKED_NOTE, NOTHING_ASKED_WARNING) if removes else None
     found = overreach(request, block.lang, block.code)
     return refuse(turn, *found) if found else None
 
@@ -66,6 +77,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="overreaching deletions", setting="confirm_destructive", check=check,
     summary="code for a deleting request that deletes files the request did not name (\"remove the .tmp files\" → "
-            "`rm build/a.tmp build/app.bin`), or every file of a folder when the request asked for some, is not "
-            "auto-run; the model is told to delete only what was asked, and a person confirming sees a warning with "
-            "the paths first")
+            "`rm build/a.tmp build/app.bin`), or every file of a folder when the request asked for some, or any file "
+            "for a request that asks nothing to go, is not auto-run; the model is told to delete only what was asked, "
+            "and a person confirming sees a warning with the paths first")

@@ -1,6 +1,8 @@
 """Writes for a question: a question changes nothing, so code for one that overwrites, appends to
 or deletes a file that exists is a slip (the 0.5B model, asked how many IPs were in access.log,
-copied its fix example and overwrote the log). Not auto-run; a person confirming is warned first."""
+copied its fix example and overwrote the log; asked which photos were not backed up yet, it deleted
+every .HEIC file of the backup folder in a loop). Code that deletes, moves or renames files counts
+whatever its paths are. Not auto-run; a person confirming is warned first."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,19 +27,19 @@ def refuse(turn: Turn, note: str, warning: str) -> Verdict:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    from oi_local.core.writes import changed_existing, question
+    from oi_local.core.writes import changed_existing, question, removes_any
 
     if not question(turn.request):
         return None
     changed = changed_existing(block.lang, block.code, Path.cwd())[:5]
-    if not changed:
+    if not changed and not removes_any(block.lang, block.code):
         return None
-    paths = ", ".join(changed)
+    paths = ", ".join(changed) or "files (it deletes, moves or renames them)"
     return refuse(turn, NOTE.format(paths=paths), WARNING.format(paths=paths))
 
 
 rule = Rule(
     name="writes for a question", setting="confirm_destructive", check=check,
     summary="code written for a question (\"How many IPs are in access.log?\") that would overwrite, append to or "
-            "delete a file that exists is not auto-run: shown and confirmed, or, where no one can confirm, not run "
-            "and the model told to read without writing")
+            "delete a file that exists, or that deletes, moves or renames any file, is not auto-run: shown and "
+            "confirmed, or, where no one can confirm, not run and the model told to read without writing")
