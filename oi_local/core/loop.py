@@ -79,13 +79,15 @@ def _turn(turn: Turn) -> Iterator[Message]:
             return
 
 
-def _drop_repeat(turn: Turn) -> None:
+def _drop_repeat(turn: Turn) -> bool:
     """Asked again, a small model may say the same sentence again: kept once, not twice in a row."""
     messages = turn.engine.messages
     last = messages[turn.start:][-2:]
     if len(last) == 2 and all(m["role"] == "assistant" and m["type"] == "message" for m in last) and \
             " ".join(str(last[0]["content"]).split()) == " ".join(str(last[1]["content"]).split()):
         messages.pop()
+        return True
+    return False
 
 
 def _follow_up(turn: Turn, repeated: bool = False) -> Ask | None:
@@ -262,6 +264,8 @@ def _final_answer(turn: Turn, note: str | None = None) -> Iterator[Message]:
         yield from _say(engine, note + "\n")
     before = len(engine.messages)
     yield from _reply(turn, [], Ask(FINAL_ANSWER_NUDGE), allow_code=False)
+    if len(engine.messages) > before and _drop_repeat(turn):
+        return  # the answer it gave just before stands
     if len(engine.messages) > before and any(f(turn) for f in hooks(engine, "discard")):
         engine.messages.pop()
     if not any(m["role"] == "assistant" and m["type"] == "message" and m["content"].strip() for m in engine.messages[before:]):

@@ -91,6 +91,10 @@ def test_a_reply_that_repeats_the_loops_note_is_dropped_with_or_without_a_run() 
         ask = answers.follow_up(turn)
         assert ask is not None and ask.final
         assert answers.follow_up(turn) is None or runs, "asked once when nothing ran"
+    reworded = make_turn("How many lines are in notes.txt?",
+                         reply("The code does not change notes.txt, but the request only asks a question."))
+    reworded.notes.append(note)
+    assert answers.repeats_a_note(reworded)
     turn = make_turn("How many lines are in notes.txt?", reply("notes.txt has 38 lines."))
     turn.notes.append(note)
     assert not answers.repeats_a_note(turn) and answers.follow_up(turn) is None

@@ -67,3 +67,14 @@ def test_a_question_whose_code_printed_only_empty_values_is_retried_and_a_real_v
         assert fresh_retries.follow_up(turn) is None, output
     task = make_turn("Save the average to avg.txt", reply("Done."), runs=(ran("print(x)", "None\n"),), fresh_retries=2)
     assert fresh_retries.follow_up(task) is None  # a task, not a question
+
+
+def test_a_question_whose_code_only_printed_the_request_back_is_retried() -> None:
+    request = "The screen says E21 and there's still water in the drum. What does that mean?"
+    echo = ran('print("The screen says E21 and there\'s still water in the drum.")',
+               "The screen says E21 and there's still water in the drum.\n")
+    ask = fresh_retries.follow_up(make_turn(request, reply("The screen says E21."), runs=(echo,), fresh_retries=2))
+    assert ask is not None and "printed words of the request back" in (ask.text or "")
+    for output in ("E21\n", "drum\n", "E21 means the pump is blocked: clean the drain filter.\n"):
+        turn = make_turn(request, reply("x"), runs=(ran("print(x)", output),), fresh_retries=2)
+        assert fresh_retries.follow_up(turn) is None, output

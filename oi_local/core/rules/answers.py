@@ -42,9 +42,15 @@ def repeats_a_note(turn: Turn) -> bool:
     said = _plain(str(reply.get("content", ""))) if reply else ""
     if not said:
         return False
+    words = said.split()
     for note in turn.notes:
-        first = _plain(re.split(r"(?<=[.!?])\s", note.strip(), maxsplit=1)[0])
-        if len(first.split()) >= 4 and first in said:
+        first = _plain(re.split(r"(?<=[.!?])\s", note.strip(), maxsplit=1)[0]).split()
+        if len(first) < 4:
+            continue
+        if " ".join(first) in said:
+            return True
+        # said back reworded ("The code does not change notes.txt, but the request only asks a question.")
+        if len(first) >= 8 and len(words) <= 2 * len(first) and len(set(first) & set(words)) >= 0.75 * len(set(first)):
             return True
     return False
 

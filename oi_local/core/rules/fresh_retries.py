@@ -1,10 +1,11 @@
 """Fresh retries: after a failed run a small model explains the error, makes up a result or sends
 the same code again (at temperature 0 it writes the same code). A fresh answer to the request alone
 (the failed attempt hidden), sampled, with the error named, often works. Code that ran cleanly but
-printed nothing (or only `None`, `nan`, `[]`), asked a question, is retried the same way: it looked
-in the wrong place or forgot to print, and the 0.5B model then answers "The code ran and printed
-nothing." (or "The answer is None."). Never for a request that may be destructive (a retry would be a second try at wiping), nor after a failure no code can
-fix (core/beyond_code.py: no network, a program or the user's package missing, a damaged file)."""
+printed nothing (or only `None`, `nan`, `[]`, or the request's own words back), asked a question, is
+retried the same way: it looked in the wrong place or forgot to print, and the 0.5B model then
+answers "The code ran and printed nothing." (or "The answer is None."). Never for a request that
+may be destructive (a retry would be a second try at wiping), nor after a failure no code can fix
+(core/beyond_code.py: no network, a program or the user's package missing, a damaged file)."""
 from __future__ import annotations
 
 import re
@@ -29,6 +30,10 @@ def asks_something(request: str) -> bool:
 _NO_VALUE = re.compile(r"(?:None|nan|NaN|\[\]|\{\}|\(\)|set\(\)|''|\"\"|Empty DataFrame.*|Columns: \[\]|Index: \[\])")
 
 
+_WORDS = re.compile(r"\w+")
+MIN_ECHO = 5  # words: a shorter output made of the request's words may be the answer ("notes.txt")
+
+
 def printed_nothing(turn: Turn) -> str | None:
     """For a request that asks something, how the last (clean) run printed nothing useful: no output,
     or only empty values (`None`, `nan`, `[]`): the code looked in the wrong place or returned nothing."""
@@ -40,6 +45,9 @@ def printed_nothing(turn: Turn) -> str | None:
         return "ran but printed nothing."
     if all(_NO_VALUE.fullmatch(ln) for ln in lines):
         return f"ran but printed only {' '.join(lines)[:40]}, no answer."
+    said = _WORDS.findall(last.output.lower())
+    if len(said) >= MIN_ECHO and set(said) <= set(_WORDS.findall(turn.request.lower())):
+        return "ran but only printed words of the request back, no answer."  # print("The screen says E21 ...")
     return None
 
 
@@ -63,6 +71,7 @@ def follow_up(turn: Turn) -> Ask | None:
 rule = Rule(
     name="fresh retries", setting="fresh_retries", off=0, follow_up=follow_up, after_repeat=True,
     summary="after a failed run that the model answers without a fix (or with the same code), or a question whose "
-            "code printed nothing (or only `None`, `nan`, `[]`), the request is asked afresh (sampled, the error named), "
-            "up to N times; never for possibly destructive requests nor after a failure no code can fix (no network, a program or the user's own "
-            "package missing, a damaged file) (small set: 2)")
+            "code printed nothing (or only `None`, `nan`, `[]`, or the request's own words back), the request is asked "
+            "afresh (sampled, the error named), up to N times; never for possibly destructive requests nor after a "
+            "failure no code can fix (no network, a program or the user's own package missing, a damaged file) "
+            "(small set: 2)")
