@@ -133,6 +133,10 @@ def test_a_reply_that_only_explains_the_error_is_asked_to_run_the_corrected_code
     ("How many rows does sales.csv have, and save the count to count.txt", False),
     ("sum_to.py prints a wrong number. Fix it.", False),
     ("Can you delete old.txt?", False),
+    ("whats my average ride distance? every ride since april is in rides.csv", True),
+    ("how's the disk space looking on this machine", True),
+    ("is the server up? if not restart it", False),
+    ("Whatsapp export is in chat.txt, make a summary file of it", False),
 ])
 def test_which_requests_only_ask(text: str, asks: bool) -> None:
     assert question(text) is asks

@@ -14,9 +14,10 @@ from pathlib import Path
 from oi_local.core.deletions import _commands, _literal, _name, _read, deleted_paths
 
 # A request that asks something and says to change nothing.
+# People type "whats", "how's" and put the question first ("whats my average? it's all in rides.csv").
 _QUESTION = re.compile(
     r"^\s*(how\b|what\b|which\b|who\b|when\b|where\b|why\b|is\b|are\b|does\b|do\b|did\b|was\b|were\b|"
-    r"count\b|tell me\b|show me\b|list\b|find out\b)|\?\s*$", re.I)
+    r"(?:what|how|where|who|which)'?s\b|count\b|tell me\b|show me\b|list\b|find out\b)|\?(?=\s|$)", re.I)
 _STEMS = (  # verbs without a final e, so that one suffix list fits "save", "saves", "saved", "saving"
     "add append writ sav chang edit updat replac renam mov copy copi creat mak fix repair correct sort convert insert "
     "remov delet set put stor join merg split format clean fill modif modifi strip revers overwrit generat build "
