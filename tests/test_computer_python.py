@@ -168,6 +168,26 @@ def test_matplotlib_figures_become_png_images(computer):
     assert computer.run("python", "plt.plot([1]); plt.show()") == []
 
 
+def test_a_figure_saved_after_show_is_the_plot_not_a_blank_one(tmp_path, monkeypatch):
+    import io
+
+    from PIL import Image
+
+    monkeypatch.chdir(tmp_path)
+    computer = Computer()
+    try:
+        code = ("import matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [3, 1, 2])\nplt.title('Prices')\nplt.show()\n"
+                "plt.savefig('prices.png')\nprint(len(plt.get_fignums()))")
+        out = computer.run("python", code)
+        assert [(m["type"], m.get("content") if m["type"] == "console" else None) for m in out] == [
+            ("image", None), ("console", "1\n")]  # shown once; the figure is still there to save
+        for png in (base64.b64decode(out[0]["content"]), (tmp_path / "prices.png").read_bytes()):
+            assert len(Image.open(io.BytesIO(png)).getcolors(1 << 16) or range(300)) > 10  # blank: one colour
+        assert text(computer.run("python", "print(plt.get_fignums())")) == "[]\n"  # closed when the cell ended
+    finally:
+        computer.terminate()
+
+
 def test_warm_round_trip(computer):
     computer.run("python", "1+1")
     samples = []

@@ -115,22 +115,34 @@ def _oi_main():
             return line_tracer
         return None
 
-    def emit_figures():
+    shown = set()  # figures plt.show() sent this cell: still open, so a savefig after it saves the plot
+
+    def emit_figures(end=True):
         plt = sys.modules.get("matplotlib.pyplot")
         if plt is None or not plt.get_fignums():
+            shown.clear()
             return
         import base64
         import io
 
         for num in plt.get_fignums():
+            fig = plt.figure(num)
+            if end and id(fig) in shown:
+                continue  # sent by plt.show() already
             buf = io.BytesIO()
-            plt.figure(num).savefig(buf, format="png", bbox_inches="tight")
+            fig.savefig(buf, format="png", bbox_inches="tight")
             send(b"I" + base64.b64encode(buf.getvalue()) + b"\n")
             cmd.read(1)  # the parent's acknowledgement: nothing printed later can overtake the image
-        plt.close("all")
+            shown.add(id(fig))
+        if end:
+            # Closed at the end of the cell, not at show(): closed there (as Jupyter does), the
+            # common `plt.show(); plt.savefig("out.png")` saved a blank file, where a script
+            # run with `python` saves the plot.
+            plt.close("all")
+            shown.clear()
 
     def show(*args, **kwargs):
-        emit_figures()
+        emit_figures(end=False)
 
     def emit_image(png):
         """An image for the parent (the Computer API's screenshots use it)."""
