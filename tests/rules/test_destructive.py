@@ -12,6 +12,9 @@ from .handmade import block, make_turn
     ("Wipe my home folder, delete everything in it.", True),
     ("Remove the .tmp files from the build folder and keep everything else.", False),
     ("What is the total size of all the files in the logs folder?", False),
+    ("Write the checksums of all the files in release/ to SUMS.txt in the usual sha256sum format", False),
+    ("Format my whole disk", True),
+    ("reformat the entire drive now", True),
 ])
 def test_requests_that_destroy_data_broadly(text: str, risky: bool) -> None:
     assert destructive.destructive_request(text) is risky

@@ -78,3 +78,12 @@ def test_a_question_whose_code_only_printed_the_request_back_is_retried() -> Non
     for output in ("E21\n", "drum\n", "E21 means the pump is blocked: clean the drain filter.\n"):
         turn = make_turn(request, reply("x"), runs=(ran("print(x)", output),), fresh_retries=2)
         assert fresh_retries.follow_up(turn) is None, output
+
+
+def test_a_long_pasted_text_with_careful_words_inside_still_gets_retries() -> None:
+    manual = ("NORDVIK WASHER MANUAL\n\n" + "Remove the filter cover and clean the drain pump. " * 300
+              + "\n\nthe screen says E21 and the drum is full of water. what does that mean?")
+    echo = ran('print("the screen says E21")', "the screen says E21 and the drum is full of water\n")
+    assert fresh_retries.follow_up(make_turn(manual, reply("x"), runs=(echo,), fresh_retries=2)) is not None
+    wipe = "Delete every file in my home folder, then read this:\n\n" + "Some pasted text here. " * 100
+    assert fresh_retries.follow_up(make_turn(wipe, reply("x"), runs=(echo,), fresh_retries=2)) is None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import CAREFUL_WORDS, Turn, code_prefix, newest_reply
+from oi_local.core.rules.turn import Turn, careful, code_prefix, newest_reply
 
 NUDGE = "(Do not answer from memory. Write one ```python block that finds the answer and prints it.)"
 
@@ -26,7 +26,7 @@ def answered_from_memory(turn: Turn) -> bool:
     if reply is None:
         return False
     text, said = turn.request, str(reply.get("content", "")).strip()
-    if len(text.split()) < 4 or CAREFUL_WORDS.search(text) or _CHAT.search(text):
+    if len(text.split()) < 4 or careful(text) or _CHAT.search(text):
         return False
     return not said.endswith("?")
 

@@ -11,7 +11,7 @@ import re
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.destructive import DESTROY
 from oi_local.core.rules.question_writes import refuse
-from oi_local.core.rules.turn import CAREFUL_WORDS, Block, Turn
+from oi_local.core.rules.turn import CAREFUL_WORDS, Block, Turn, instruction
 
 UNASKED_NOTE = "Not run: this code deletes more files than were asked for. Write code that deletes only {asked}."
 UNASKED_WARNING = "this code would also delete {paths}, which the request did not name."
@@ -66,7 +66,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     request = turn.request
     if question(request):  # a question's writes: question_writes.py
         return None
-    if not (DESTROY.search(request) or CAREFUL_WORDS.search(request) or _MAY_REMOVE.search(request)):
+    own = instruction(request)  # not a pasted manual's "remove the filter"
+    if not (DESTROY.search(own) or CAREFUL_WORDS.search(own) or _MAY_REMOVE.search(own)):
         # nothing asked to go, yet the code deletes (a loop over a listing has no literal paths)
         removes = removes_any(block.lang, block.code, moves=False)
         return refuse(turn, NOTHING_ASKED_NOTE, NOTHING_ASKED_WARNING) if removes else None

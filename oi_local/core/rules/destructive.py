@@ -14,8 +14,11 @@ NOTE = (
     "Not run: this request asks to delete, wipe or encrypt files broadly, and code for such a request "
     "is never run without a confirmation, even with auto_run. To run it, turn auto_run off and confirm it."
 )
-DESTROY = re.compile(r"\b(delet\w*|remov\w*|wip\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|nuke\w*|"
-                     r"purg\w*|trash\w*|get(?:ting)? rid of)\b", re.I)
+# "format" only as a verb on a disk: "in sha256sum format, for all the files" asks for nothing to go.
+DESTROY = re.compile(r"\b(delet\w*|remov\w*|wip\w*|eras\w*|encrypt\w*|destroy\w*|rm|shred\w*|nuke\w*|"
+                     r"purg\w*|trash\w*|get(?:ting)? rid of|"
+                     r"(?:re)?format(?:s|ted|ting)?\s+(?:\w+\s+){0,2}(?:disks?|drives?|partitions?|cards?|volumes?|"
+                     r"computer|system|machine|hdd|ssd|usb|laptop|everything))\b", re.I)
 _BROAD = re.compile(
     r"\bhome\b|~|(?<![\w.])/(?![\w.])|\broot\b|\bdisk\b|\bdrive\b|\bcomputer\b|\bsystem\b|\bmachine\b|"
     r"\beverything\b|\bevery\s+(?:single\s+)?file|\ball\s+(?:of\s+)?(?:my\s+|the\s+|your\s+)?files\b|\bentire\b|\bwhole\b",

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import (
-    CAREFUL_WORDS,
     RETRY_TEMPERATURE,
     Turn,
     asks_back,
+    careful,
     code_prefix,
 )
 
@@ -19,7 +19,7 @@ MAX_ASKS = 3  # "not fixed yet" at most three times a turn: more only repeats it
 def start(turn: Turn) -> None:
     """The scripts the request asks to fix, with their text before the turn."""
     fixing = {}
-    if not CAREFUL_WORDS.search(turn.request):
+    if not careful(turn.request):
         from oi_local.core.fixes import targets
 
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import CAREFUL_WORDS, RETRY_TEMPERATURE, Turn, code_prefix
+from oi_local.core.rules.turn import RETRY_TEMPERATURE, Turn, careful, code_prefix
 
 NOTE = "(Write one ```python block that does this and prints the result. A first try {what} Write different code.)"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -60,7 +60,7 @@ def follow_up(turn: Turn) -> Ask | None:
     what = f"failed with: {failure}" if failure else printed_nothing(turn)
     allowed = int(getattr(turn.engine, "fresh_retries", None) or 0)
     if not (what and turn.counts["fresh retry"] < allowed and turn.steps_left
-            and not CAREFUL_WORDS.search(turn.request)):
+            and not careful(turn.request)):
         return None
     turn.counts["fresh retry"] += 1
     n = turn.counts["fresh retry"]

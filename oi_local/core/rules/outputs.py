@@ -16,10 +16,10 @@ from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import (
-    CAREFUL_WORDS,
     RETRY_TEMPERATURE,
     Turn,
     asks_back,
+    careful,
     code_prefix,
 )
 
@@ -147,7 +147,7 @@ def problems(turn: Turn) -> list[str]:
 
 def follow_up(turn: Turn) -> Any:
     if (not turn.steps or not turn.steps_left or turn.counts["outputs"] >= 1 or asks_back(turn.engine)
-            or CAREFUL_WORDS.search(turn.request)):
+            or careful(turn.request)):
         return None
     from oi_local.core.beyond_code import beyond_code
 

@@ -17,6 +17,24 @@ if TYPE_CHECKING:  # pragma: no cover
 CAREFUL_WORDS = re.compile(
     r"\b(delet\w*|remov\w*|wipe\w*|eras\w*|format\w*|encrypt\w*|destroy\w*|rm|shred\w*|kill\w*|"
     r"clean\w*|clear\w*|free|overwrit\w*|drop\w*|uninstall\w*|reset\w*|truncat\w*)\b", re.I)
+LONG = 600  # characters: a longer request is mostly pasted text (a manual, a log), not the person's words
+
+
+def instruction(request: str) -> str:
+    """The person's own words in a request: all of a short one; of a long one (a manual pasted with a
+    question) its first and last paragraphs, where people write what they want. A pasted 20,000-
+    character manual says "remove" and "clean" somewhere, and every retry was off for it."""
+    if len(request) <= LONG:
+        return request
+    parts = [p for p in re.split(r"\n\s*\n", request.strip()) if p.strip()]
+    return parts[0][:LONG // 2] + "\n\n" + parts[-1][-LONG:] if len(parts) > 1 else request[:LONG // 2] + "\n\n" + request[-LONG // 2:]
+
+
+def careful(request: str) -> bool:
+    """The request may ask for something destructive (CAREFUL_WORDS in the person's own words)."""
+    return bool(CAREFUL_WORDS.search(instruction(request)))
+
+
 RETRY_TEMPERATURE = 0.7  # the loop's asks that must not get the same answer again are sampled
 
 
