@@ -27,7 +27,7 @@ def test_undo_files_puts_back_changed_deleted_and_created_files(folder):
     interp.computer.undo_files = True
     said: list[str] = []
     try:
-        interp.chat("change the files", display=False)
+        interp.chat("change a.txt, delete b.txt and add c/d/new.txt", display=False)
         assert (folder / "a.txt").read_text() == "two" and not (folder / "b.txt").exists()
         handle(interp, "%undo", said.append)  # the messages, as before; and it says files changed
         assert "Removed your message" in said[-1] and "changed 3 file(s)" in said[-1] and "%undo files" in said[-1]
