@@ -161,7 +161,7 @@ def test_code_for_a_question_that_overwrites_a_file_is_not_run(folder: Path) -> 
     try:
         interp.chat("How many different IP addresses appear in access.log?", display=False)
         assert (folder / "access.log").read_text() == before
-        assert "Not run: this code changes access.log" in str(model.prompts[1])
+        assert "not run: this code changes access.log" in str(model.prompts[1][-1]["content"])  # asked afresh
         assert any(m["type"] == "console" and m["content"].strip() == "2" for m in interp.messages)
         # Writing a new file, or a request that asks for a change, is not stopped.
         model.replies, model.prompts[:] = ['```python\nopen("count.txt", "w").write("2")\n```', "Saved."], []

@@ -348,9 +348,10 @@ def test_code_deleting_files_the_request_did_not_name_is_not_auto_run(folder: Pa
         assert sorted(p.name for p in build.iterdir()) == ["app.bin", "notes.txt"]
         # The model was told why its first code did not run (not the names of the files to keep: it
         # copies names), and its narrower code then ran.
-        told = str(model.prompts[1])
+        # Asked afresh: the greedy try hidden, the reason told.
+        told = str(model.prompts[1][-1]["content"])
         assert "deletes more files than were asked for. Write code that deletes only the .tmp files." in told
-        assert "app.bin" not in told.split("Not run")[1]
+        assert "app.bin" not in told and "build/notes.txt" not in str(model.prompts[1])
         assert model.calls == 3
         # Twice too greedy: the turn ends there, nothing deleted.
         (build / "a.tmp").write_text("a")

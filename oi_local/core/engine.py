@@ -101,6 +101,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self.check_answers: bool = True
         self.widen_rounding: bool = True
         self.check_outputs: bool = True
+        self.correct_paths: bool = True
         self.honest_end: bool = True
         self.save_long_requests: bool = True
         for key, value in settings.items():
@@ -191,6 +192,11 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
                 request = added.request if added.request is not None else request
         return i, "\n\n".join(hints), examples, request
 
+    def shown_examples(self) -> list[dict[str, str]]:
+        """The worked examples the model sees before the conversation: the template's and the
+        recipes picked for the newest request."""
+        return [dict(e) for e in (self.examples or [])] + self._prompt_additions()[2]
+
     def _describe_images(self) -> Any:
         """For a model without vision: how each image becomes text (core/images.py)."""
         if self.llm.sees_images():
@@ -225,14 +231,14 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         return messages
 
     def build_prompt(self, extra_user: str | None = None,
-                     hide: tuple[int, int, str | None] | None = None) -> list[dict[str, Any]]:
+                     hide: tuple[int, int, str | None] | None = None, recipes: bool = True) -> list[dict[str, Any]]:
         """System message, few-shot examples and the conversation, fitted to the context budget;
         messages [a, b) of `hide` are left out (a turn the loop asked the model to start afresh)."""
         functions = self.llm.functions_enabled()
         system = [{"role": "system", "content": self.full_system_message()}]
         if not functions:
             system += [dict(e) for e in (self.examples or [])]
-        i, hint, recipes, request = self._prompt_additions()
+        i, hint, picked, request = self._prompt_additions()
         messages = self._as_shown(i, hint, request)
         if hide is not None:
             # The loop's ask stays right after the request in every later call of the turn: said once
@@ -248,7 +254,8 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             # the request on (9,124 of 28,217 tokens read in the 30-task run, 86 s).
             conversation = append_user(conversation, extra_user)
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
-        recipes = [] if functions else recipes
+        # recipes=False: the loop found the model copying one, and asks again without them
+        recipes = [] if functions or not recipes else picked
         prompt, info = fit(system + recipes, conversation, budget, self._token_counter())
         if recipes and (info.dropped_messages or info.shortened_messages):
             prompt, info = fit(system, conversation, budget, self._token_counter())  # the conversation first
@@ -281,10 +288,10 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
     # --- one model reply as LMC chunks ---
     def stream_reply(self, extra_user: str | None = None, *, temperature: float | None = None,
                      seed: int | None = None, reply_prefix: str | None = None,
-                     hide: tuple[int, int, str | None] | None = None) -> Iterator[Message]:
+                     hide: tuple[int, int, str | None] | None = None, recipes: bool = True) -> Iterator[Message]:
         from oi_local.llm.parser import CodeBlockParser
 
-        prompt = self.build_prompt(extra_user, hide)
+        prompt = self.build_prompt(extra_user, hide, recipes)
         functions = self.llm.functions_enabled()
         aliases = self._aliases()
         parser = CodeBlockParser(aliases=aliases)

@@ -100,6 +100,8 @@ def _take(turn: Turn, ask: Ask) -> Ask | None:
     """Apply an ask's effects on the turn; returns what to send with the next request."""
     if ask.text:
         turn.notes.append(ask.text)
+    if ask.drop_recipes:
+        turn.recipes = False
     if ask.hide:  # the ask is said once, as part of the hiding: see Turn.hide
         turn.hide(ask.text)
         ask = replace(ask, text=None)
@@ -137,6 +139,9 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
             turn.notes.append(verdict.note)
         if verdict.note or verdict.warning:
             yield from _console_note(verdict.shown or verdict.note or verdict.warning)
+        if verdict.ask is not None:  # not run: asked afresh
+            turn.not_run = verdict.shown or verdict.note
+            return AGAIN, _take(turn, verdict.ask)
         if verdict.stop or verdict.again:
             turn.not_run = verdict.shown or verdict.note
             return (END if verdict.stop else AGAIN), None
@@ -173,7 +178,8 @@ def _reply(turn: Turn, blocks: list[Block], ask: Ask | None = None, allow_code: 
     cuts = hooks(engine, "cut")
     options = dict(ask.sampling) if ask else {}
     try:
-        for c in engine.stream_reply(extra_user=ask.text if ask else None, hide=turn.hidden, **options):
+        for c in engine.stream_reply(extra_user=ask.text if ask else None, hide=turn.hidden,
+                                     recipes=turn.recipes, **options):
             if c.get("type") == "code" and not allow_code:
                 continue
             if c.get("start"):

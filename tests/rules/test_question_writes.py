@@ -23,8 +23,33 @@ def test_code_for_a_question_that_changes_a_file_is_not_auto_run_and_twice_ends_
     first = question_writes.check(turn, OVERWRITE)
     assert first is not None and first.again and not first.stop and "access.log" in first.note
     assert first.shown.startswith("Not run: ")
+    # asked afresh: the refused try hidden, sampled, the reason named
+    assert first.ask is not None and first.ask.hide and first.ask.sampling["temperature"] > 0
+    assert "access.log" in first.ask.text and "only asks a question" in first.ask.text
     second = question_writes.check(turn, OVERWRITE)
-    assert second is not None and second.stop
+    assert second is not None and second.stop and second.ask is None
+
+
+def test_asked_afresh_the_loop_runs_the_new_code_for_the_question(folder: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from scripted import scripted_interpreter
+
+    interp, model = scripted_interpreter([
+        "```python\nopen('access.log', 'w').write('')\nprint('cleared')\n```",
+        "```python\nprint(len(open('access.log').readlines()))\n```",
+        "access.log has 1 line."], recipes=2)
+    try:
+        interp.chat("How many lines are in access.log?", display=False)
+        assert (folder / "access.log").read_text() == "1.2.3.4 GET /\n"
+        assert "only asks a question" in str(model.prompts[1][-1]["content"])
+        assert "cleared" not in str(model.prompts[1])  # the refused try is not shown again
+        picked = interp.shown_examples()[len(interp.examples or []):]
+        assert picked and len(model.prompts[1]) == len(model.prompts[0]) - len(picked)  # nor the examples picked
+        assert interp.messages[-1]["content"] == "access.log has 1 line."
+    finally:
+        interp.close()
 
 
 def test_a_person_confirming_is_warned_and_tasks_may_write() -> None:

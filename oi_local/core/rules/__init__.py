@@ -11,6 +11,8 @@ from typing import Any, Callable
 from oi_local.core.rules import (
     answers,
     code_first,
+    copied_examples,
+    counts,
     cut_off,
     deletions,
     destructive,
@@ -23,6 +25,7 @@ from oi_local.core.rules import (
     loop_mode,
     missing_module,
     outputs,
+    paths,
     question_writes,
     recipes,
     repeated_code,
@@ -45,6 +48,8 @@ RULES: tuple[Rule, ...] = (
     shell_relabel.rule,
     repeated_code.rule,
     cut_off.rule,
+    paths.rule,
+    copied_examples.rule,
     rounding.rule,
     safety_review.rule,
     destructive.rule,
@@ -60,6 +65,7 @@ RULES: tuple[Rule, ...] = (
     fix_asks.rule,
     outputs.rule,
     loop_mode.rule,
+    counts.rule,
     answers.rule,
     # the turn ended
     honest_end.rule,

@@ -30,6 +30,7 @@ class Verdict:
     stop: bool = False  # not run; the turn ends
     again: bool = False  # not run; the model is asked again
     repeated: bool = False  # code that already ran: dropped; a follow-up or the final answer
+    ask: "Ask | None" = None  # not run; the loop makes this request instead
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Ask:
     hide: bool = False  # the turn so far is left out of prompts from now on (a fresh start)
     store: bool = False  # kept in `messages` as the user's and counted as a step (loop mode)
     final: bool = False  # the reply is dropped and a plain final answer asked for
+    drop_recipes: bool = False  # the worked examples picked for the request are left out for the rest of the turn
 
 
 @dataclass(frozen=True)

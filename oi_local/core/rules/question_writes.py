@@ -2,17 +2,19 @@
 or deletes a file that exists is a slip (the 0.5B model, asked how many IPs were in access.log,
 copied its fix example and overwrote the log; asked which photos were not backed up yet, it deleted
 every .HEIC file of the backup folder in a loop). Code that deletes, moves or renames files counts
-whatever its paths are. Not auto-run; a person confirming is warned first."""
+whatever its paths are. Not auto-run: the first time, the try is hidden and the request asked afresh; a
+person confirming is warned first."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import RETRY_TEMPERATURE, Block, Turn, code_prefix
 
 NOTE = ("Not run: this code changes {paths}, but the request only asks a question. Write code that "
         "reads the files and prints the answer, without writing to any file.")
 WARNING = "this code changes {paths}, but the request only asks a question."
+FRESH = "(A first try was not run: {why} Write one ```python block that does what I asked.)"
 REFUSED = "not run"  # the count shared with the deletion rule: the second refusal ends the turn
 
 
@@ -22,8 +24,14 @@ def refuse(turn: Turn, note: str, warning: str) -> Verdict:
     if turn.approve is not None:
         return Verdict(warning="Careful: " + warning)
     turn.counts[REFUSED] += 1
-    return Verdict(note=note, shown="Not run: " + warning, again=turn.counts[REFUSED] <= 1,
-                   stop=turn.counts[REFUSED] > 1)
+    first = turn.counts[REFUSED] <= 1
+    # Asked again with the refused code in view, the 0.5B model mostly stopped ("This is not done"),
+    # and the refused code was mostly a worked example copied: the try is hidden, the examples
+    # picked for the request left out, and the request asked afresh, sampled.
+    why = note[len("Not run: "):] if note.startswith("Not run: ") else note
+    fresh = Ask(FRESH.format(why=why), {"temperature": RETRY_TEMPERATURE, "seed": 3, **code_prefix(turn.engine)},
+                hide=True, drop_recipes=True) if first and turn.steps_left else None
+    return Verdict(note=note, shown="Not run: " + warning, again=first, stop=not first, ask=fresh)
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -42,4 +50,5 @@ rule = Rule(
     name="writes for a question", setting="confirm_destructive", check=check,
     summary="code written for a question (\"How many IPs are in access.log?\") that would overwrite, append to or "
             "delete a file that exists, or that deletes, moves or renames any file, is not auto-run: shown and "
-            "confirmed, or, where no one can confirm, not run and the model told to read without writing")
+            "confirmed, or, where no one can confirm, not run and the request asked afresh once (the try hidden, "
+            "the reason named)")

@@ -78,6 +78,7 @@ class Turn:
     first: bool = True  # the model has not replied yet
     repeated: bool = False  # follow-ups are asked because the model re-sent code that ran
     hidden: tuple[int, int, str | None] | None = None  # messages [a, b) left out of prompts, the note shown instead
+    recipes: bool = True  # the worked examples picked for the request are in the prompt
     runs: list[Run] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)  # how often each rule acted this turn
     state: dict[str, Any] = field(default_factory=dict)  # anything else a rule keeps for the turn

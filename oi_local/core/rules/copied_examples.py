@@ -1,0 +1,130 @@
+"""Copied examples: code that uses a quoted word from a worked example (a recipe) that nothing in the
+conversation or the named files has is the example copied, not code for this request. Asked to
+convert frost_log.csv (columns date, low_f, notes) to Celsius, the 0.5B model kept the recipe's
+`if r["department"] == "Sales"` in seven runs in a row, each a KeyError, the note listing the real
+columns notwithstanding. Such code is not run; the request is asked afresh once (sampled, the
+attempt hidden), with the copied words named."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import RETRY_TEMPERATURE, Block, Turn, code_prefix
+
+NOTE = ("(Write one ```python block that does what I asked. The first try used {words} from an example; "
+        "my files and my request have no such thing.)")
+SHOWN = "Not run: the code uses {words} from a worked example, which nothing here has; asked afresh."
+MAX_READ = 200_000  # bytes of each named file searched for the word
+_QUOTED = re.compile(r"""(["'])([^"'\n]{3,40})\1""")
+_FENCED = re.compile(r"```(?:python|py)?\n(.*?)```", re.S)
+_WORDLIKE = re.compile(r"[*.]{0,2}[A-Za-z][\w .*-]*[A-Za-z0-9]")  # words, file names (no_email.txt), patterns (*.png)
+
+
+_DATA_CALLS = {"glob", "rglob", "fnmatch", "endswith", "startswith", "get", "open", "Path", "read_csv", "read_json",
+               "read_excel", "read_text", "exists", "is_file", "isfile", "join", "copy", "copy2", "copyfile", "move",
+               "rename", "remove", "unlink", "mkdir", "makedirs", "to_csv", "to_json", "savefig", "groupby", "sort_values"}
+
+
+def _literals(code: str) -> set[str]:
+    """The code's quoted words where they pick data: a key (`r["department"]`), a value compared
+    (`== "Sales"`), a name or pattern given to a file or data call (`glob("*.png")`). Printed words
+    and program names ("python3") are the code's own."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    picked: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            picked.append(node.slice)
+        elif isinstance(node, ast.Compare):
+            picked += [node.left, *node.comparators]
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in _DATA_CALLS:
+                picked += [*node.args, *(k.value for k in node.keywords)]
+    found = set()
+    for expr in picked:
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and 3 <= len(n.value) <= 40 \
+                    and _WORDLIKE.fullmatch(n.value):
+                found.add(n.value)
+    return found
+
+
+def _known(word: str, known: str, known_words: set[str]) -> bool:
+    """The word is in the known text, or every word in it is ("*.png" for "move the png files")."""
+    parts = [w for w in re.findall(r"[^\W_]+", word.lower()) if len(w) >= 2]
+    return word.lower() in known or bool(parts) and all(w in known_words for w in parts)
+
+
+def _example_words(engine: object) -> set[str]:
+    """The quoted words of the worked examples' code (all of it: printed words too)."""
+    shown = engine.shown_examples()  # type: ignore[attr-defined]
+    found: set[str] = set()
+    for e in shown:
+        if e.get("role") != "assistant":
+            continue
+        for code in _FENCED.findall(str(e.get("content", ""))):
+            try:
+                found |= {n.value for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Constant)
+                          and isinstance(n.value, str)}
+            except SyntaxError:
+                found |= {m.group(2) for m in _QUOTED.finditer(code)}
+    return found
+
+
+def _known_text(turn: Turn) -> str:
+    """Everything the words may rightly come from: the requests, the outputs, the named files."""
+    from oi_local.core.hints import mentioned_paths
+
+    parts = [str(m.get("content", "")) for m in turn.engine.messages
+             if m.get("role") in ("user", "computer") and isinstance(m.get("content"), str)]
+    for m in turn.engine.messages:
+        if m.get("role") != "user" or not isinstance(m.get("content"), str):
+            continue
+        for p in mentioned_paths(m["content"], Path.cwd()):
+            try:
+                if p.is_file():
+                    with open(p, "rb") as f:
+                        parts.append(f.read(MAX_READ).decode("utf-8", "replace"))
+                elif p.is_dir():
+                    parts.append(" ".join(c.name for c in p.iterdir()))
+            except OSError:
+                continue
+    return "\n".join(parts).lower()
+
+
+def copied(turn: Turn, block: Block) -> list[str]:
+    """The example's quoted words the code uses that nothing here has, in the order written."""
+    if block.lang != "python":
+        return []
+    used = _literals(block.code) & _example_words(turn.engine)
+    if not used:
+        return []
+    known = _known_text(turn)
+    known_words = set(re.findall(r"[^\W_]+", known))
+    return sorted(w for w in used if not _known(w, known, known_words))
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if turn.counts["copied examples"] >= 1:
+        return None
+    words = copied(turn, block)
+    if not words:
+        return None
+    turn.counts["copied examples"] += 1
+    named = ", ".join(f'"{w}"' for w in words[:4])
+    return Verdict(note=SHOWN.format(words=named),
+                   ask=Ask(NOTE.format(words=named), {"temperature": RETRY_TEMPERATURE, "seed": 7,
+                                                       **code_prefix(turn.engine)}, hide=True, drop_recipes=True))
+
+
+rule = Rule(
+    name="copied examples", setting="recipes", off=0, check=check,
+    summary="code that uses a quoted word from a worked example that neither the conversation nor the files it "
+            "names have (`r[\"department\"] == \"Sales\"` for a file with no such column) is not run; the request is "
+            "asked afresh once, sampled, with those words named")

@@ -1,0 +1,53 @@
+"""Counts: a "how many" question is answered with a number. Asked how many lines a file has, the 0.5B
+model printed the lines themselves and answered with them, listed; the answers rule does not look at
+an output that long, and the person had to count. A question that asks how many, answered after a
+clean run with no number at all, or with a list over a printed list, is asked once for code that
+prints the count."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import RETRY_TEMPERATURE, Turn, asks_back, code_prefix, instruction, newest_reply
+
+NOTE = "(Not answered yet: I asked how many, and the answer gives {what}. Write one ```python block that prints the count.)"
+_HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+(?:the|how|of|all)\b|\bhow\s+(?:long|big)\s+is\b.*\bin\s+lines\b", re.I)
+_NUMBER = re.compile(r"\d|\b(?:zero|none|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|hundred|thousand)\b", re.I)
+LIST_LINES = 3  # an answer of this many lines over an output of as many is a list, not a count
+
+
+def _lines(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if ln.strip()]
+
+
+def uncounted(turn: Turn) -> str | None:
+    """How the newest reply fails a how-many question after a clean run, or None."""
+    from oi_local.core.writes import question
+
+    last = turn.runs[-1] if turn.runs else None
+    reply = newest_reply(turn.engine)
+    asked = instruction(turn.request)
+    if not (last and not last.failed and not last.interrupted and reply and question(asked)
+            and _HOW_MANY.search(asked)) or asks_back(turn.engine):
+        return None
+    said = str(reply.get("content", ""))
+    if not _NUMBER.search(said):
+        return "no number"
+    if len(_lines(said)) >= LIST_LINES and len(_lines(last.output)) >= LIST_LINES:
+        return "a list instead of a number"
+    return None
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    what = uncounted(turn) if turn.steps and turn.steps_left and turn.counts["counts"] < 1 else None
+    if not what:
+        return None
+    turn.counts["counts"] += 1
+    return Ask(NOTE.format(what=what), {"temperature": RETRY_TEMPERATURE, "seed": 1, **code_prefix(turn.engine)})
+
+
+rule = Rule(
+    name="counts", setting="check_answers", follow_up=follow_up,
+    summary="a question that asks how many, answered after a clean run with no number or with a list over a printed "
+            "list, is asked once for code that prints the count")

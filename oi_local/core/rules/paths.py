@@ -1,0 +1,169 @@
+"""Paths: code that reads a file by a path that is not there, when exactly one file of that name is in
+the working folder or under it, reads that one instead. Small models write the name they were told
+without its folder (`open("members.csv")` for bookclub/members.csv) or a placeholder folder
+(`pd.read_csv("/path/to/sales.csv")`); the run fails with FileNotFoundError, and the 0.5B model's
+next try fails the same way more often than not. Only reads are corrected, only to a file of the
+very same name (never a close spelling: asked about week41.csv, reading week40.csv would be a wrong
+answer, not a fix), and the person is told before the code runs."""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = "Path corrected before it ran: {changes} (no such file here; the one of that name is used)."
+MAX_FILES = 2000  # files looked at under the working folder
+_READ_FUNCS = {"open", "loadtxt", "genfromtxt", "load_workbook", "imread", "Image.open"}
+_READ_METHODS = {"read_text", "read_bytes", "open"}
+_SHELL_READERS = {"cat", "head", "tail", "wc", "grep", "sort", "uniq", "cut", "awk", "less", "more", "nl", "tac",
+                  "md5sum", "sha256sum", "file", "stat", "jq", "csvlook", "python", "python3", "bash", "sh", "source"}
+
+
+def _files(folder: Path) -> list[str]:
+    found: list[str] = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
+        found += [os.path.relpath(os.path.join(root, n), folder) for n in names if not n.startswith(".")]
+        if len(found) >= MAX_FILES:
+            break
+    return found
+
+
+def corrected(path: str, folder: Path, files: list[str] | None = None) -> str | None:
+    """The one file under `folder` that a missing `path` must mean (the same name), or None."""
+    if not path or "\n" in path or path.endswith("/") or any(c in path for c in "*?[{$"):
+        return None
+    full = Path(os.path.expanduser(path))
+    if (folder / full).exists():
+        return None
+    name = full.name
+    if not name or "." not in name:  # a name with an extension: "data" alone may be anything
+        return None
+    files = _files(folder) if files is None else files
+    same = [f for f in files if os.path.basename(f) == name]
+    if not same:
+        same = [f for f in files if os.path.basename(f).lower() == name.lower()]
+    return same[0] if len(same) == 1 and same[0] != path else None
+
+
+def _mode(call: ast.Call, at: int) -> str:
+    mode = call.args[at] if len(call.args) > at else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    return mode.value if isinstance(mode, ast.Constant) and isinstance(mode.value, str) else "r"
+
+
+def _read_args(tree: ast.AST) -> list[ast.AST]:
+    """The path expressions `tree` reads from: open(p), open(p, "r"), pd.read_csv(p), Path(p).read_text()."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if isinstance(func, ast.Attribute) and name in _READ_METHODS and isinstance(func.value, ast.Call) \
+                and isinstance(func.value.func, ast.Name) and func.value.func.id == "Path" and func.value.args:
+            if name != "open" or not set(_mode(node, 0)) & set("wax+"):
+                found.append(func.value.args[0])
+        elif node.args and (name.startswith("read_") or name in _READ_FUNCS):
+            if name != "open" or not set(_mode(node, 1)) & set("wax+"):
+                found.append(node.args[0])
+    return found
+
+
+def _constants(tree: ast.AST, expr: ast.AST) -> list[ast.Constant]:
+    """The string constant a path expression is: "a.csv" itself, or a name given it once (`f = "a.csv"`)."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return [expr]
+    if isinstance(expr, ast.Name):
+        given = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == expr.id]
+        if len(given) == 1 and isinstance(given[0], ast.Constant) and isinstance(given[0].value, str):
+            return [given[0]]
+    return []
+
+
+_MAKERS = {"savefig", "save", "dump", "touch", "mkdir", "makedirs", "write_text", "write_bytes", "urlretrieve"}
+
+
+def _made(tree: ast.AST) -> set[str]:
+    """Paths the code itself makes (df.to_csv("a.csv"), plt.savefig("p.png"), urlretrieve(u, "f")): not to correct."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                node.func.attr.startswith("to_") or node.func.attr in _MAKERS):
+            for a in [*node.args, *(k.value for k in node.keywords)]:
+                found |= {c.value for c in _constants(tree, a)}
+            if isinstance(node.func.value, ast.Call):  # Path("a.txt").write_text(...)
+                found |= {c.value for a in node.func.value.args for c in _constants(tree, a)}
+    return found
+
+
+def _python(code: str, folder: Path) -> tuple[str, list[str]]:
+    from oi_local.core.writes import changed_paths
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    written = set(changed_paths("python", code)) | _made(tree)
+    edits: dict[tuple[int, int, int], tuple[str, str]] = {}
+    files: list[str] | None = None
+    for expr in _read_args(tree):
+        for const in _constants(tree, expr):
+            if const.value in written or const.lineno != const.end_lineno:
+                continue
+            files = _files(folder) if files is None else files
+            new = corrected(const.value, folder, files)
+            if new:
+                edits[(const.lineno, const.col_offset, const.end_col_offset or 0)] = (const.value, new)
+    lines = code.splitlines(keepends=True)
+    for (line, col, end), (_, new) in sorted(edits.items(), reverse=True):
+        s = lines[line - 1].encode()
+        lines[line - 1] = (s[:col] + repr(new).encode() + s[end:]).decode()
+    return "".join(lines), [f"{old} → {new}" for old, new in dict.fromkeys(edits.values())]
+
+
+def _shell(code: str, folder: Path) -> tuple[str, list[str]]:
+    from oi_local.core.deletions import _commands
+    from oi_local.core.writes import changed_paths
+
+    written = set(changed_paths("shell", code))
+    changes: dict[str, str] = {}
+    files: list[str] | None = None
+    for cmd, args in _commands(code):
+        if cmd not in _SHELL_READERS:
+            continue
+        for a in args:
+            if a.startswith("-") or a in written or ("." not in a and "/" not in a):
+                continue
+            files = _files(folder) if files is None else files
+            new = corrected(a, folder, files)
+            if new:
+                changes[a] = new
+    for old, new in changes.items():
+        code = re.sub(rf"(?<![\w./~-]){re.escape(old)}(?![\w./-])", lambda _m, n=new: n, code)
+    return code, [f"{old} → {new}" for old, new in changes.items()]
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    folder = Path.cwd()
+    if block.lang == "python":
+        new, changes = _python(block.code, folder)
+    elif block.lang in ("shell", "bash", "sh", "zsh"):
+        new, changes = _shell(block.code, folder)
+    else:
+        return None
+    if not changes or new == block.code:
+        return None
+    block.message["content"] = new
+    return Verdict(warning=NOTE.format(changes=", ".join(changes)))
+
+
+rule = Rule(
+    name="paths", setting="correct_paths", check=check,
+    summary="code that reads a file by a path that does not exist (`open(\"members.csv\")`, `/path/to/sales.csv`), "
+            "when exactly one file of that very name is in the working folder or under it, reads that one; the person "
+            "is told before it runs (never a close spelling)")

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import active, copied_examples
+
+from .handmade import block, make_turn
+
+EXAMPLES = [
+    {"role": "user", "content": "Save the rows of staff.csv where the department is Sales into sales_staff.csv."},
+    {"role": "assistant", "content": '```python\nimport csv\nwith open("staff.csv") as f:\n'
+                                     '    rows = [r for r in csv.DictReader(f) if r["department"] == "Sales"]\n```'},
+]
+COPIED = ('import csv\nwith open("frost_log.csv", newline="") as f:\n'
+          '    rows = [r for r in csv.DictReader(f) if r["department"] == "Sales"]\nprint(len(rows))')
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "frost_log.csv").write_text("date,low_f,notes\n2025-01-01,34.7,\n2025-01-02,28.1,Sales day\n")
+    (tmp_path / "staff.csv").write_text("name,department\nAna,Sales\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_code_with_an_examples_words_that_nothing_here_has_is_asked_afresh() -> None:
+    turn = make_turn("convert the lows in frost_log.csv to Celsius", examples=EXAMPLES, recipes=2)
+    assert copied_examples.copied(turn, block(COPIED)) == ["department"]  # "Sales" is in the file
+    verdict = copied_examples.check(turn, block(COPIED))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert '"department"' in verdict.ask.text and verdict.ask.sampling["temperature"] > 0
+    assert copied_examples.check(turn, block(COPIED)) is None  # once a turn
+
+
+def test_words_the_request_or_the_named_files_have_are_fine() -> None:
+    turn = make_turn("which rows of staff.csv are in Sales?", examples=EXAMPLES, recipes=2)
+    code = COPIED.replace("frost_log.csv", "staff.csv")
+    assert copied_examples.check(turn, block(code)) is None
+    turn = make_turn("how many rows of frost_log.csv have department Sales?", examples=EXAMPLES, recipes=2)
+    assert copied_examples.check(turn, block(COPIED)) is None
+    turn = make_turn("convert the lows in frost_log.csv to Celsius", examples=EXAMPLES, recipes=2)
+    own = 'import csv\nrows = list(csv.DictReader(open("frost_log.csv")))\nprint([r["low_f"] for r in rows])'
+    assert copied_examples.check(turn, block(own)) is None
+
+
+def test_the_loop_does_not_run_it_and_asks_afresh(folder: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from scripted import scripted_interpreter
+
+    own = 'import csv\nrows = list(csv.DictReader(open("frost_log.csv")))\nprint(min(float(r["low_f"]) for r in rows))'
+    interp, model = scripted_interpreter([f"```python\n{COPIED}\n```", f"```python\n{own}\n```", "The lowest was 28.1."],
+                                         recipes=2)
+    interp.examples = EXAMPLES
+    try:
+        interp.chat("what was the lowest low in frost_log.csv?", display=False)
+        outputs = [m["content"] for m in interp.messages if m["type"] == "console"]
+        assert "KeyError" not in "".join(outputs) and any("28.1" in o for o in outputs)
+        assert any("Not run" in o and '"department"' in o for o in outputs)
+        asked = str(model.prompts[1][-1]["content"])
+        assert '"department"' in asked and "frost_log" not in str(model.prompts[1][-2]["content"])  # the try is hidden
+        assert model.options[1].get("temperature", 0) > 0
+        assert interp.messages[-1]["content"] == "The lowest was 28.1."
+    finally:
+        interp.close()
+    assert copied_examples.rule not in active(make_turn("x", recipes=0).engine, "check")
+
+
+def test_patterns_and_names_count_printed_words_do_not(folder: Path) -> None:
+    (folder / "recipes").mkdir()
+    (folder / "recipes" / "dal.txt").write_text("Red lentil dal\n")
+    examples = [{"role": "assistant", "content": '```python\nfor p in Path(".").glob("*.png"):\n'
+                                                 '    shutil.move(str(p), "images/" + p.name)\n    print("moved", p.name)\n```'}]
+    code = 'for p in Path(".").glob("*.png"):\n    shutil.move(str(p), "recipes/vegan/" + p.name)\n    print("moved", p.name)'
+    turn = make_turn("move the vegan recipes in recipes into recipes/vegan", examples=examples, recipes=2)
+    assert copied_examples.copied(turn, block(code)) == ["*.png"]
+    turn = make_turn("move the png pictures into recipes/vegan", examples=examples, recipes=2)
+    assert copied_examples.copied(turn, block(code)) == []  # "png" is asked for; "moved" is only printed
+
+
+def test_asked_afresh_the_picked_examples_are_left_out_for_the_rest_of_the_turn(folder: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from scripted import scripted_interpreter
+
+    request = "Save the rows of staff.csv where the department is Sales into a new file sales_staff.csv"
+    copied = '```python\nimport csv\nrows = [r for r in csv.DictReader(open("staff.csv")) if r["department"] == "Sales"]\nprint(rows)\n```'
+    interp, model = scripted_interpreter([copied, "Done."], recipes=2)
+    interp.chat(request, display=False)
+    picked = interp.shown_examples()[len(interp.examples or []):]
+    assert picked and any('"Sales"' in e["content"] for e in picked)  # the recipe this request picks
+    with_recipes = interp.build_prompt()
+    without = interp.build_prompt(recipes=False)
+    assert any(picked[-1]["content"] == m.get("content") for m in with_recipes)
+    assert not any(e["content"] == m.get("content") for e in picked for m in without)
+    interp.close()

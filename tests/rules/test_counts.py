@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from oi_local.core.rules import counts
+
+from .handmade import failed, make_turn, ran, reply
+
+LINES = "apples\npears\nplums\nfigs\n"
+
+
+def test_a_how_many_question_answered_with_the_lines_listed_is_asked_for_the_count() -> None:
+    turn = make_turn("how many lines are in fruit.txt", reply("The lines are:\n- apples\n- pears\n- plums\n- figs"),
+                     runs=(ran("print(open('fruit.txt').read())", LINES),))
+    assert counts.uncounted(turn) == "no number"
+    ask = counts.follow_up(turn)
+    assert ask is not None and not ask.final and "prints the count" in ask.text
+    assert counts.follow_up(turn) is None  # once a turn
+
+
+def test_a_numbered_list_is_not_a_count() -> None:
+    turn = make_turn("How many lines does fruit.txt have?", reply("1. apples\n2. pears\n3. plums\n4. figs"),
+                     runs=(ran("for i, l in enumerate(open('fruit.txt'), 1): print(i, l)", "1 apples\n2 pears\n3 plums\n4 figs\n"),))
+    assert counts.uncounted(turn) == "a list instead of a number"
+
+
+def test_an_answer_with_the_count_is_left_alone() -> None:
+    for said in ("fruit.txt has 4 lines.", "Four lines.", "There are no lines: the file is empty.",
+                 "4 lines:\n- apples\n- pears\n- plums\n- figs"):
+        turn = make_turn("how many lines are in fruit.txt?", reply(said), runs=(ran("print(len(open('fruit.txt').readlines()))", "4\n"),))
+        assert counts.follow_up(turn) is None, said
+
+
+def test_only_how_many_questions_after_a_clean_run() -> None:
+    assert counts.follow_up(make_turn("What is in fruit.txt?", reply("apples, pears"), runs=(ran("print(1)", LINES),))) is None
+    assert counts.follow_up(make_turn("Copy fruit.txt to the number of folders", reply("Copied."),
+                                      runs=(ran("print(1)", LINES),))) is None
+    bad = make_turn("How many lines are in fruit.txt?", reply("It failed: the file is missing."),
+                    runs=(failed("open('fruit.txt')", "FileNotFoundError: fruit.txt"),))
+    assert counts.follow_up(bad) is None
+    assert counts.follow_up(make_turn("How many lines are in fruit.txt?", reply("I have not run anything."))) is None
+
+
+def test_off_with_check_answers() -> None:
+    from oi_local.core.rules import active
+
+    turn = make_turn("how many lines are in fruit.txt", reply("apples\npears"), runs=(ran("x", LINES),), check_answers=False)
+    assert counts.rule not in active(turn.engine, "follow_up")

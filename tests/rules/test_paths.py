@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import active, paths
+
+from .handmade import block, make_turn
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "bookclub").mkdir()
+    (tmp_path / "bookclub" / "members.csv").write_text("name\nAna\n")
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "week40.csv").write_text("h\n1\n")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "notes.txt").write_text("a\n")
+    (tmp_path / "b" / "notes.txt").write_text("b\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _checked(code: str, lang: str = "python", request: str = "How many members are there?") -> tuple[str, str]:
+    turn = make_turn(request)
+    b = block(code, lang)
+    verdict = paths.check(turn, b)
+    return b.code, verdict.warning if verdict else ""
+
+
+def test_a_read_of_a_name_without_its_folder_reads_the_one_file_of_that_name(folder: Path) -> None:
+    code, said = _checked("import pandas as pd\ndf = pd.read_csv('members.csv')\nprint(len(df))")
+    assert "pd.read_csv('bookclub/members.csv')" in code and "members.csv → bookclub/members.csv" in said
+    code, _ = _checked("f = '/path/to/members.csv'\nwith open(f) as fh:\n    print(len(fh.readlines()))")
+    assert code.startswith("f = 'bookclub/members.csv'")
+    code, _ = _checked("from pathlib import Path\nprint(Path('~/Documents/Members.csv').read_text())")
+    assert "Path('bookclub/members.csv')" in code
+
+
+def test_the_corrected_code_runs(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    code, _ = _checked("with open('members.csv') as f:\n    print(sum(1 for _ in f))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    assert out.returncode == 0 and out.stdout.strip() == "2"
+
+
+def test_writes_close_spellings_two_candidates_and_existing_paths_are_left_alone(folder: Path) -> None:
+    for code in ("open('members.csv', 'w').write('x')",  # a write makes a new file
+                 "df.to_csv('members.csv')\nprint(open('members.csv').read())",  # written first, then read
+                 "out = 'members.csv'\ndf.to_csv(out)\nprint(open(out).read())",
+                 "print(open('logs/week41.csv').read())",  # week40.csv is not week41.csv
+                 "print(open('notes.txt').read())",  # two notes.txt: which one?
+                 "print(open('bookclub/members.csv').read())",  # exists
+                 "print(open('README').read())"):  # no extension: too vague
+        assert _checked(code) == (code, ""), code
+
+
+def test_shell_readers(folder: Path) -> None:
+    code, said = _checked("wc -l members.csv", "shell")
+    assert code == "wc -l bookclub/members.csv" and said
+    assert _checked("cp x.csv members.csv", "shell")[1] == ""  # not a reader
+    assert _checked("cat > members.csv <<EOF\nx\nEOF", "shell")[1] == ""  # written
+
+
+def test_off_with_correct_paths() -> None:
+    assert paths.rule not in active(make_turn("x", correct_paths=False).engine, "check")
