@@ -4,7 +4,7 @@ from oi_local.core.rules import counts
 
 from .handmade import failed, make_turn, ran, reply
 
-LINES = "apples\npears\nplums\nfigs\n"
+LINES = "".join(f"{w} from the orchard by the old mill\n" for w in ("apples", "pears", "plums", "figs", "quinces", "damsons"))
 
 
 def test_a_how_many_question_answered_with_the_lines_listed_is_asked_for_the_count() -> None:
@@ -17,8 +17,9 @@ def test_a_how_many_question_answered_with_the_lines_listed_is_asked_for_the_cou
 
 
 def test_a_numbered_list_is_not_a_count() -> None:
+    numbered = "".join(f"{i} {line}" for i, line in enumerate(LINES.splitlines(keepends=True), 1))
     turn = make_turn("How many lines does fruit.txt have?", reply("1. apples\n2. pears\n3. plums\n4. figs"),
-                     runs=(ran("for i, l in enumerate(open('fruit.txt'), 1): print(i, l)", "1 apples\n2 pears\n3 plums\n4 figs\n"),))
+                     runs=(ran("for i, l in enumerate(open('fruit.txt'), 1): print(i, l)", numbered),))
     assert counts.uncounted(turn) == "a list instead of a number"
 
 
@@ -44,3 +45,9 @@ def test_off_with_check_answers() -> None:
 
     turn = make_turn("how many lines are in fruit.txt", reply("apples\npears"), runs=(ran("x", LINES),), check_answers=False)
     assert counts.rule not in active(turn.engine, "follow_up")
+
+
+def test_a_short_result_is_left_to_the_answers_rule() -> None:
+    turn = make_turn("How many hours did Priya work?", reply("Priya is the one who worked most."),
+                     runs=(ran("print(totals)", "{'Priya': 36.75, 'Marco': 21.75}\nPriya\n"),))
+    assert counts.follow_up(turn) is None

@@ -2,8 +2,10 @@
 conversation or the named files has is the example copied, not code for this request. Asked to
 convert frost_log.csv (columns date, low_f, notes) to Celsius, the 0.5B model kept the recipe's
 `if r["department"] == "Sales"` in seven runs in a row, each a KeyError, the note listing the real
-columns notwithstanding. Such code is not run; the request is asked afresh once (sampled, the
-attempt hidden), with the copied words named."""
+columns notwithstanding. Only words that pick data count (a key, a value compared, a file name or
+pattern); printed words and program names are the code's own. Such code is not run; the request is
+asked afresh once (sampled, the attempt hidden, the picked recipes left out for the rest of the turn:
+with them still in view the retry copied the same lines), with the copied words named."""
 from __future__ import annotations
 
 import ast
@@ -20,8 +22,6 @@ MAX_READ = 200_000  # bytes of each named file searched for the word
 _QUOTED = re.compile(r"""(["'])([^"'\n]{3,40})\1""")
 _FENCED = re.compile(r"```(?:python|py)?\n(.*?)```", re.S)
 _WORDLIKE = re.compile(r"[*.]{0,2}[A-Za-z][\w .*-]*[A-Za-z0-9]")  # words, file names (no_email.txt), patterns (*.png)
-
-
 _DATA_CALLS = {"glob", "rglob", "fnmatch", "endswith", "startswith", "get", "open", "Path", "read_csv", "read_json",
                "read_excel", "read_text", "exists", "is_file", "isfile", "join", "copy", "copy2", "copyfile", "move",
                "rename", "remove", "unlink", "mkdir", "makedirs", "to_csv", "to_json", "savefig", "groupby", "sort_values"}
@@ -125,6 +125,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 rule = Rule(
     name="copied examples", setting="recipes", off=0, check=check,
-    summary="code that uses a quoted word from a worked example that neither the conversation nor the files it "
-            "names have (`r[\"department\"] == \"Sales\"` for a file with no such column) is not run; the request is "
-            "asked afresh once, sampled, with those words named")
+    summary="code whose keys, compared values or file patterns come from a worked example and appear nowhere in "
+            "the conversation or the files it names (`r[\"department\"] == \"Sales\"` for a file with no such column) "
+            "is not run; the request is asked afresh once, sampled, without the picked examples, with those words named")

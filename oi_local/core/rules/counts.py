@@ -1,12 +1,14 @@
 """Counts: a "how many" question is answered with a number. Asked how many lines a file has, the 0.5B
 model printed the lines themselves and answered with them, listed; the answers rule does not look at
 an output that long, and the person had to count. A question that asks how many, answered after a
-clean run with no number at all, or with a list over a printed list, is asked once for code that
-prints the count."""
+clean run that printed more than a short result with no number at all, or with a list over a
+printed list, is asked once for code that prints the count. A short result is left to the answers
+rule: asked here, "how many hours did Priya work?" over a printed total per person was led astray."""
 from __future__ import annotations
 
 import re
 
+from oi_local.core.rules.answers import MAX_SHORT_OUTPUT
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import RETRY_TEMPERATURE, Turn, asks_back, code_prefix, instruction, newest_reply
 
@@ -31,6 +33,8 @@ def uncounted(turn: Turn) -> str | None:
     if not (last and not last.failed and not last.interrupted and reply and question(asked)
             and _HOW_MANY.search(asked)) or asks_back(turn.engine):
         return None
+    if len(last.output) <= MAX_SHORT_OUTPUT:  # a short result: the answers rule holds the answer to it
+        return None
     said = str(reply.get("content", ""))
     if not _NUMBER.search(said):
         return "no number"
@@ -49,5 +53,5 @@ def follow_up(turn: Turn) -> Ask | None:
 
 rule = Rule(
     name="counts", setting="check_answers", follow_up=follow_up,
-    summary="a question that asks how many, answered after a clean run with no number or with a list over a printed "
-            "list, is asked once for code that prints the count")
+    summary="a question that asks how many, answered after a clean run that printed more than a short result with "
+            "no number or with a list over a printed list, is asked once for code that prints the count")

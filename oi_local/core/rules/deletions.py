@@ -79,5 +79,6 @@ rule = Rule(
     name="overreaching deletions", setting="confirm_destructive", check=check,
     summary="code for a deleting request that deletes files the request did not name (\"remove the .tmp files\" → "
             "`rm build/a.tmp build/app.bin`), or every file of a folder when the request asked for some, or any file "
-            "for a request that asks nothing to go, is not auto-run; the model is told to delete only what was asked, "
+            "for a request that asks nothing to go, is not auto-run; the request is asked afresh once (the try hidden), "
+            "told to delete only what was asked, "
             "and a person confirming sees a warning with the paths first")
