@@ -255,9 +255,9 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             conversation = append_user(conversation, extra_user)
         budget = self.llm.effective_context_window() - self.llm.effective_max_tokens()
         # recipes=False: the loop found the model copying one, and asks again without them
-        recipes = [] if functions or not recipes else picked
-        prompt, info = fit(system + recipes, conversation, budget, self._token_counter())
-        if recipes and (info.dropped_messages or info.shortened_messages):
+        shown = [] if functions or not recipes else picked
+        prompt, info = fit(system + shown, conversation, budget, self._token_counter())
+        if shown and (info.dropped_messages or info.shortened_messages):
             prompt, info = fit(system, conversation, budget, self._token_counter())  # the conversation first
         self.last_trim = info
         # The system message and fixed examples are the same in every chat: the embedded model keeps

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import RETRY_TEMPERATURE, Block, Turn, code_prefix
@@ -61,9 +62,9 @@ def _known(word: str, known: str, known_words: set[str]) -> bool:
     return word.lower() in known or bool(parts) and all(w in known_words for w in parts)
 
 
-def _example_words(engine: object) -> set[str]:
+def _example_words(engine: Any) -> set[str]:
     """The quoted words of the worked examples' code (all of it: printed words too)."""
-    shown = engine.shown_examples()  # type: ignore[attr-defined]
+    shown = engine.shown_examples()
     found: set[str] = set()
     for e in shown:
         if e.get("role") != "assistant":

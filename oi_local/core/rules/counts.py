@@ -10,7 +10,14 @@ import re
 
 from oi_local.core.rules.answers import MAX_SHORT_OUTPUT
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import RETRY_TEMPERATURE, Turn, asks_back, code_prefix, instruction, newest_reply
+from oi_local.core.rules.turn import (
+    RETRY_TEMPERATURE,
+    Turn,
+    asks_back,
+    code_prefix,
+    instruction,
+    newest_reply,
+)
 
 NOTE = "(Not answered yet: I asked how many, and the answer gives {what}. Write one ```python block that prints the count.)"
 _HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+(?:the|how|of|all)\b|\bhow\s+(?:long|big)\s+is\b.*\bin\s+lines\b", re.I)

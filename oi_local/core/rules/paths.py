@@ -57,7 +57,7 @@ def _mode(call: ast.Call, at: int) -> str:
 
 def _read_args(tree: ast.AST) -> list[ast.AST]:
     """The path expressions `tree` reads from: open(p), open(p, "r"), pd.read_csv(p), Path(p).read_text()."""
-    found = []
+    found: list[ast.AST] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -95,9 +95,9 @@ def _made(tree: ast.AST) -> set[str]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
                 node.func.attr.startswith("to_") or node.func.attr in _MAKERS):
             for a in [*node.args, *(k.value for k in node.keywords)]:
-                found |= {c.value for c in _constants(tree, a)}
+                found |= {str(c.value) for c in _constants(tree, a)}
             if isinstance(node.func.value, ast.Call):  # Path("a.txt").write_text(...)
-                found |= {c.value for a in node.func.value.args for c in _constants(tree, a)}
+                found |= {str(c.value) for a in node.func.value.args for c in _constants(tree, a)}
     return found
 
 
@@ -113,12 +113,13 @@ def _python(code: str, folder: Path) -> tuple[str, list[str]]:
     files: list[str] | None = None
     for expr in _read_args(tree):
         for const in _constants(tree, expr):
-            if const.value in written or const.lineno != const.end_lineno:
+            path = str(const.value)
+            if path in written or const.lineno != const.end_lineno:
                 continue
             files = _files(folder) if files is None else files
-            new = corrected(const.value, folder, files)
+            new = corrected(path, folder, files)
             if new:
-                edits[(const.lineno, const.col_offset, const.end_col_offset or 0)] = (const.value, new)
+                edits[(const.lineno, const.col_offset, const.end_col_offset or 0)] = (path, new)
     lines = code.splitlines(keepends=True)
     for (line, col, end), (_, new) in sorted(edits.items(), reverse=True):
         s = lines[line - 1].encode()
@@ -144,7 +145,7 @@ def _shell(code: str, folder: Path) -> tuple[str, list[str]]:
             if new:
                 changes[a] = new
     for old, new in changes.items():
-        code = re.sub(rf"(?<![\w./~-]){re.escape(old)}(?![\w./-])", lambda _m, n=new: n, code)
+        code = re.sub(rf"(?<![\w./~-]){re.escape(old)}(?![\w./-])", new.replace("\\", "\\\\"), code)
     return code, [f"{old} → {new}" for old, new in changes.items()]
 
 
