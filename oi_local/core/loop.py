@@ -139,11 +139,10 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
             turn.notes.append(verdict.note)
         if verdict.note or verdict.warning:
             yield from _console_note(verdict.shown or verdict.note or verdict.warning)
-        if verdict.ask is not None:  # not run: asked afresh
+        if verdict.stop or verdict.again or verdict.ask is not None:
             turn.not_run = verdict.shown or verdict.note
-            return AGAIN, _take(turn, verdict.ask)
-        if verdict.stop or verdict.again:
-            turn.not_run = verdict.shown or verdict.note
+            if verdict.ask is not None:  # asked afresh
+                return AGAIN, _take(turn, verdict.ask)
             return (END if verdict.stop else AGAIN), None
     yield chunk("computer", "confirmation", "execution", content={"type": "code", "format": block.lang, "content": block.code})
     decision = turn.approve(msg) if turn.approve is not None else "run"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import difflib
+import os
 import re
 import sys
 from pathlib import Path
@@ -153,15 +154,14 @@ def _missing_files(code: str, folder: Path) -> list[tuple[int, str, tuple[int, s
 def folder_files(folder: Path, limit: int = MAX_FILES) -> list[str]:
     """Paths of the files under `folder` (relative, posix), hidden ones left out, at most `limit`."""
     files: list[str] = []
-    try:
-        for p in folder.rglob("*"):
+    for root, dirs, names in os.walk(folder):  # hidden folders (.git, .venv) are not entered at all
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel = Path(root).relative_to(folder)
+        for n in names:
             if len(files) >= limit:
-                break
-            rel = p.relative_to(folder)
-            if p.is_file() and not any(part.startswith(".") for part in rel.parts):
-                files.append(rel.as_posix())
-    except OSError:
-        pass
+                return files
+            if not n.startswith(".") and os.path.isfile(os.path.join(root, n)):
+                files.append((rel / n).as_posix())
     return files
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import RETRY_TEMPERATURE, Block, Turn, code_prefix
+from oi_local.core.rules.turn import Block, Turn, code_retry
 
 NOTE = ("(Write one ```python block that does what I asked. The first try used {words} from an example; "
         "my files and my request have no such thing.)")
@@ -120,8 +120,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     turn.counts["copied examples"] += 1
     named = ", ".join(f'"{w}"' for w in words[:4])
     return Verdict(note=SHOWN.format(words=named),
-                   ask=Ask(NOTE.format(words=named), {"temperature": RETRY_TEMPERATURE, "seed": 7,
-                                                       **code_prefix(turn.engine)}, hide=True, drop_recipes=True))
+                   ask=Ask(NOTE.format(words=named), code_retry(turn.engine, 7), hide=True, drop_recipes=True))
 
 
 rule = Rule(

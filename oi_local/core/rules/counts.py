@@ -11,10 +11,9 @@ import re
 from oi_local.core.rules.answers import MAX_SHORT_OUTPUT
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import (
-    RETRY_TEMPERATURE,
     Turn,
     asks_back,
-    code_prefix,
+    code_retry,
     instruction,
     newest_reply,
 )
@@ -55,7 +54,7 @@ def follow_up(turn: Turn) -> Ask | None:
     if not what:
         return None
     turn.counts["counts"] += 1
-    return Ask(NOTE.format(what=what), {"temperature": RETRY_TEMPERATURE, "seed": 1, **code_prefix(turn.engine)})
+    return Ask(NOTE.format(what=what), code_retry(turn.engine, 1))
 
 
 rule = Rule(

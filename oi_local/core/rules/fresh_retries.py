@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import RETRY_TEMPERATURE, Turn, careful, code_prefix
+from oi_local.core.rules.turn import Turn, careful, code_retry
 
 NOTE = "(Write one ```python block that does this and prints the result. A first try {what} Write different code.)"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -64,7 +64,7 @@ def follow_up(turn: Turn) -> Ask | None:
         return None
     turn.counts["fresh retry"] += 1
     n = turn.counts["fresh retry"]
-    return Ask(NOTE.format(what=what), {"temperature": RETRY_TEMPERATURE, "seed": n, **code_prefix(turn.engine)},
+    return Ask(NOTE.format(what=what), code_retry(turn.engine, n),
                hide=True)
 
 

@@ -16,11 +16,10 @@ from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import (
-    RETRY_TEMPERATURE,
     Turn,
     asks_back,
     careful,
-    code_prefix,
+    code_retry,
 )
 
 MAX_FILES = 3000  # a snapshot gives up past this many files (a home folder): no check then
@@ -159,7 +158,7 @@ def follow_up(turn: Turn) -> Any:
         return None
     turn.counts["outputs"] += 1
     return Ask(NOTE.format(problems="; ".join(found)),
-               {"temperature": RETRY_TEMPERATURE, "seed": 1, **code_prefix(turn.engine)})
+               code_retry(turn.engine, 1))
 
 
 rule = Rule(

@@ -24,13 +24,9 @@ _SHELL_READERS = {"cat", "head", "tail", "wc", "grep", "sort", "uniq", "cut", "a
 
 
 def _files(folder: Path) -> list[str]:
-    found: list[str] = []
-    for root, dirs, names in os.walk(folder):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
-        found += [os.path.relpath(os.path.join(root, n), folder) for n in names if not n.startswith(".")]
-        if len(found) >= MAX_FILES:
-            break
-    return found
+    from oi_local.core.pycheck import folder_files
+
+    return folder_files(folder, MAX_FILES)
 
 
 def corrected(path: str, folder: Path, files: list[str] | None = None) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import RETRY_TEMPERATURE, Block, Turn, code_prefix
+from oi_local.core.rules.turn import Block, Turn, code_retry
 
 NOTE = ("Not run: this code changes {paths}, but the request only asks a question. Write code that "
         "reads the files and prints the answer, without writing to any file.")
@@ -29,7 +29,7 @@ def refuse(turn: Turn, note: str, warning: str) -> Verdict:
     # and the refused code was mostly a worked example copied: the try is hidden, the examples
     # picked for the request left out, and the request asked afresh, sampled.
     why = note[len("Not run: "):] if note.startswith("Not run: ") else note
-    fresh = Ask(FRESH.format(why=why), {"temperature": RETRY_TEMPERATURE, "seed": 3, **code_prefix(turn.engine)},
+    fresh = Ask(FRESH.format(why=why), code_retry(turn.engine, 3),
                 hide=True, drop_recipes=True) if first and turn.steps_left else None
     return Verdict(note=note, shown="Not run: " + warning, again=first, stop=not first, ask=fresh)
 

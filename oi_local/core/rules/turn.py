@@ -125,6 +125,12 @@ def asks_back(engine: Any) -> bool:
     return bool(reply and str(reply.get("content", "")).strip().endswith("?"))
 
 
+def code_retry(engine: Any, seed: int) -> dict[str, Any]:
+    """The sampling of an ask for new code that must not be the same answer again: sampled, seeded,
+    the fence prefilled where that is on."""
+    return {"temperature": RETRY_TEMPERATURE, "seed": seed, **code_prefix(engine)}
+
+
 def code_prefix(engine: Any) -> dict[str, Any]:
     """When the loop asks for code, the reply may start with the fence already written: asked
     again for code, a small model still often writes prose about the error instead."""
