@@ -115,11 +115,36 @@ def test_a_reply_that_only_explains_the_error_is_asked_to_run_the_corrected_code
         "The amounts add up to 15.5.",
     ])
     interp.template = "small"
+    interp.retry_at_once = False  # the model is asked about its error first
     try:
         out = interp.chat("What is the total amount in sales.csv?", display=False)
         consoles = [m["content"] for m in out if m["type"] == "console"]
         assert consoles[-1].strip() == "15.5" and "float(r['amount'])" in out[-3]["content"]
         assert out[-1]["content"] == "The amounts add up to 15.5." and model.calls == 4
+    finally:
+        interp.close()
+
+
+def test_with_retry_at_once_the_corrected_code_is_offered_before_the_model_explains(folder: Path) -> None:
+    def copy_block(messages: list[dict]) -> str:
+        last = str(messages[-1]["content"])  # the run's output, with the ask after it
+        assert last.startswith("Output of the code:") and "TypeError" in last
+        assert "\n\nRun the corrected code: reply with this ```python block.\n```python\n" in last
+        return last[last.rindex("```python\n"):]
+
+    interp, model = scripted_interpreter([
+        "```python\nimport csv\nrows = list(csv.DictReader(open('sales.csv')))\nprint(sum(r['amount'] for r in rows))\n```",
+        copy_block,
+        "The amounts add up to 15.5.",
+    ])
+    interp.template = "small"
+    try:
+        assert interp.retry_at_once is True  # the small set's default
+        out = interp.chat("What is the total amount in sales.csv?", display=False)
+        consoles = [m["content"] for m in out if m["type"] == "console"]
+        assert "TypeError" in consoles[0] and consoles[-1].strip() == "15.5"
+        assert [m["type"] for m in out if m["role"] != "user"] == ["code", "console", "code", "console", "message"]
+        assert out[-1]["content"] == "The amounts add up to 15.5." and model.calls == 3
     finally:
         interp.close()
 

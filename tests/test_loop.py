@@ -114,7 +114,8 @@ def test_the_same_sentence_said_again_when_asked_again_is_kept_once(make):
 
 def test_the_final_answer_said_again_after_repeated_code_is_kept_once(make):
     silent = "```python\nx = 1229\n```"  # prints nothing: retried afresh, sends the same code again
-    interp, model = make([silent, "There are 1229 primes.", silent, silent, "There are 1229 primes."], fresh_retries=2)
+    interp, model = make([silent, "There are 1229 primes.", silent, silent, "There are 1229 primes."], fresh_retries=2,
+                         honest_end=False)  # on, it adds that the code printed nothing (tests/rules/test_honest_end.py)
     new = interp.chat("How many primes are below 10000?", display=False)
     said = [m["content"] for m in new if m["role"] == "assistant" and m["type"] == "message"]
     assert model.calls == 5 and said == ["There are 1229 primes."], (model.calls, said)

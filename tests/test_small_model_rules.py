@@ -50,6 +50,13 @@ def test_data_files_are_described_not_shown(folder: Path) -> None:
     (folder / "big.json").write_text(json.dumps([{"id": i, "text": "x" * 500} for i in range(3)]))
     assert workspace_hints("how many records in big.json?") == \
         "The file big.json holds a JSON list of 3 objects with the keys id, text."
+    # An object too long to show whole: the lists of records under its keys are described too.
+    shelter = {"shelter": "Hilltop", "animals": [{"name": f"cat{i}", "fee": 50 + i, "notes": "y" * 40} for i in range(12)]}
+    (folder / "shelter.json").write_text(json.dumps(shelter))
+    assert workspace_hints("total fee in shelter.json?") == (
+        'The file shelter.json holds a JSON object with the keys shelter, animals.\n'
+        'Its "animals" is a list of 12 objects with the keys name, fee, notes. The first one is:\n'
+        + json.dumps(shelter["animals"][0]))
     assert workspace_hints("fix broken.json") == 'broken.json contains:\n{"debug": tru'  # not JSON: shown as text
 
 
@@ -179,6 +186,7 @@ def test_a_failed_run_answered_in_prose_is_retried_afresh(folder: Path) -> None:
         "100! has 158 digits.",
     ])
     interp.template = "small"
+    interp.retry_at_once = False  # the model's reply comes before the retry (retry_at_once: tests/rules/test_fresh_retries.py)
     try:
         out = interp.chat("How many digits does 100 factorial have?", display=False)
         retry = model.prompts[2]
@@ -209,6 +217,7 @@ def test_the_same_failing_code_again_is_retried_too_and_retries_are_capped(folde
     bad = "```python\nprint(1 / 0)\n```"
     interp, model = scripted_interpreter([bad, bad, "```python\nprint(2 / 0)\n```", "Sorry.", "```python\nprint(3 / 0)\n```", "It cannot be done."])
     interp.template = "small"
+    interp.retry_at_once = False  # each failure is answered by the model first
     try:
         interp.chat("Divide one by zero and print it for me", display=False)
         seeds = [o.get("seed") for o in model.options]

@@ -53,6 +53,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
     recipes = _TemplateSetting()
     prefill_code = _TemplateSetting()
     error_notes = _TemplateSetting()
+    retry_at_once = _TemplateSetting()
 
     def __init__(self, **settings: Any) -> None:
         from oi_local.computer import Computer

@@ -95,8 +95,20 @@ def _data_summary(p: Path, name: str) -> str | None:
     if isinstance(data, dict):
         line = f"The file {name} holds a JSON object with the keys {_keys(data)}."
         whole = _sample(data)
-        return line + (f" It is:\n{whole}" if whole else "")
+        if whole:
+            return line + f" It is:\n{whole}"
+        return line + "".join(_records(key, value) for key, value in list(data.items())[:20])
     return None
+
+
+def _records(key: str, value: object) -> str:
+    """The shape of a list of records under a key of a JSON object ("animals": [{...}, ...]), which
+    the object's keys alone do not show: a small model guessed `data["animals"]["cats"]`."""
+    if not (isinstance(value, list) and value and all(isinstance(x, dict) for x in value)):
+        return ""
+    first = _sample(value[0])
+    return (f'\nIts "{key}" is a list of {len(value)} objects with the keys {_keys(value[0])}.'
+            + (f" The first one is:\n{first}" if first else ""))
 
 
 def _file_preview(p: Path, name: str, base: Path | None = None) -> str | None:

@@ -27,6 +27,20 @@ def test_a_question_answered_without_the_printed_result_is_asked_again() -> None
         assert not answers.ungrounded(turn), said
 
 
+def test_a_how_many_question_needs_one_of_the_printed_numbers_not_just_a_shared_word() -> None:
+    output = "coming\nYes      21\nNo        7\nMaybe     5\nName: count, dtype: int64\n"
+    turn = make_turn("how many people have said yes so far? the answers are in rsvps.csv", reply("Yes, coming."),
+                     runs=(ran("print(df['coming'].value_counts())", output),))
+    assert answers.ungrounded(turn)
+    for said in ("21 people have said yes.", "Twenty-one said yes: 21."):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.ungrounded(turn), said
+    # not a how-many question: a word of the result is enough
+    turn = make_turn("Which answer is most common in rsvps.csv?", reply("Yes is the most common."),
+                     runs=(ran("print(df['coming'].value_counts())", output),))
+    assert not answers.ungrounded(turn)
+
+
 def test_numbers_match_when_rounded_and_as_words() -> None:
     turn = make_turn("How many rows does data.csv have?", reply("It has one row."), runs=(ran("print(n)", "1\n"),))
     assert not answers.ungrounded(turn)

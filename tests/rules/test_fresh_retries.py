@@ -87,3 +87,39 @@ def test_a_long_pasted_text_with_careful_words_inside_still_gets_retries() -> No
     assert fresh_retries.follow_up(make_turn(manual, reply("x"), runs=(echo,), fresh_retries=2)) is not None
     wipe = "Delete every file in my home folder, then read this:\n\n" + "Some pasted text here. " * 100
     assert fresh_retries.follow_up(make_turn(wipe, reply("x"), runs=(echo,), fresh_retries=2)) is None
+
+
+def test_with_retry_at_once_a_failure_is_retried_without_asking_the_model_about_it(tmp_path, monkeypatch) -> None:
+    from scripted import scripted_interpreter
+
+    monkeypatch.chdir(tmp_path)
+    interp, model = scripted_interpreter([
+        "```python\nprint(factorial(100))\n```",
+        "```python\nimport math\nprint(len(str(math.factorial(100))))\n```",
+        "100 factorial has 158 digits.",
+    ], fresh_retries=2, retry_at_once=True, prefill_code=False)
+    try:
+        out = interp.chat("How many digits does 100 factorial have?", display=False)
+        assert model.calls == 3
+        retry = str(model.prompts[1][-1]["content"])
+        assert "A first try failed with: NameError: name 'factorial' is not defined" in retry
+        assert "print(factorial(100))" not in str(model.prompts[1])  # the failed try is hidden
+        assert model.options[1]["temperature"] == 0.7
+        assert [m["type"] for m in out if m["role"] != "user"] == ["code", "console", "code", "console", "message"]
+        assert out[-1]["content"] == "100 factorial has 158 digits."
+    finally:
+        interp.close()
+    # off: the model is asked about its error first, and the retry follows its explanation
+    interp, model = scripted_interpreter([
+        "```python\nprint(factorial(100))\n```",
+        "The error is that factorial is not defined.",
+        "```python\nimport math\nprint(len(str(math.factorial(100))))\n```",
+        "100 factorial has 158 digits.",
+    ], fresh_retries=2, retry_at_once=False, prefill_code=False)
+    try:
+        out = interp.chat("How many digits does 100 factorial have?", display=False)
+        assert model.calls == 4 and "factorial' is not defined" in str(model.prompts[1][-1]["content"])
+        assert "A first try failed" in str(model.prompts[2][-1]["content"])
+        assert out[-1]["content"] == "100 factorial has 158 digits."
+    finally:
+        interp.close()

@@ -58,3 +58,16 @@ def test_a_turn_whose_code_a_rule_refused_says_it_was_not_run() -> None:
                                        "request only asks a question).")
     turn.engine.messages.append(reply("I could not count them without changing the file."))
     assert honest_end.finish(turn) is None  # the reply owns up already
+
+
+def test_a_question_whose_last_code_printed_no_answer_is_not_shown_as_answered() -> None:
+    request = "How many invoices in the invoices folder are unpaid?"
+    for output, what in (("", "ran but printed nothing"), ("None\n", "ran but printed only None, no answer")):
+        turn = make_turn(request, OUT, reply("I did not run the code."), runs=(ran("check(invoices)", output),))
+        assert honest_end.finish(turn) == f"This is not done: the code {what}.", output
+    said = make_turn(request, OUT, reply("The code printed nothing, so I don't know yet."), runs=(ran("x = 1", ""),))
+    assert honest_end.finish(said) is None  # the reply says so itself
+    task = make_turn("Copy items.csv into a new backup folder.", OUT, reply("Done."), runs=(ran("shutil.copy(a, b)", ""),))
+    assert honest_end.finish(task) is None  # a task, not a question: printing nothing is fine
+    answered = make_turn(request, OUT, reply("3 are unpaid."), runs=(ran("print(3)", "3\n"),))
+    assert honest_end.finish(answered) is None

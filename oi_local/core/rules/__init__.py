@@ -79,9 +79,11 @@ def active(engine: Any, hook: str) -> list[Rule]:
     return [r for r in RULES if getattr(r, hook) is not None and r.enabled(engine)]
 
 
-def hooks(engine: Any, hook: str, repeated: bool = False) -> list[Callable[..., Any]]:
-    """That hook of each rule that is on, in order (`repeated`: only the rules with after_repeat)."""
-    return [getattr(r, hook) for r in active(engine, hook) if r.after_repeat or not repeated]
+def hooks(engine: Any, hook: str, repeated: bool = False, at_failure: bool = False) -> list[Callable[..., Any]]:
+    """That hook of each rule that is on, in order (`repeated`: only the rules with after_repeat;
+    `at_failure`: only those with at_failure)."""
+    return [getattr(r, hook) for r in active(engine, hook)
+            if (r.after_repeat or not repeated) and (r.at_failure or not at_failure)]
 
 
 __all__ = ["RULES", "HOOKS", "Addition", "Ask", "Rule", "Verdict", "active", "hooks"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, asks_back, newest_reply
+from oi_local.core.rules.turn import Turn, asks_back, instruction, newest_reply
 
 MAX_SHORT_OUTPUT = 200
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][\w.@-]*\w", re.U)
@@ -67,6 +67,7 @@ def _tokens(text: str) -> set[str]:
     return found
 
 
+_AMOUNT_ASKED = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 _ROUNDING_ASKED = re.compile(r"\b(round\w*|decimals?|nearest|approx\w*|about|roughly|estimate\w*|whole)\b", re.I)
 
 
@@ -128,6 +129,12 @@ def ungrounded(turn: Turn) -> bool:
     if not found:
         return False
     printed, said = found
+    if _AMOUNT_ASKED.search(instruction(turn.request)):
+        # How many / how much: the number is the answer. "Yes, coming." over `Yes 21 / No 7` shares a
+        # word with the output and was taken as grounded.
+        numbers = {a for a in printed if _number(a) is not None}
+        if numbers and not any(_same_number(a, b) for a in numbers for b in said):
+            return True
     return bool(printed) and not printed & said and not any(_same_number(a, b) for a in printed for b in said)
 
 

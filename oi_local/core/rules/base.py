@@ -64,6 +64,8 @@ class Rule:
     discard: Callable[["Turn"], bool] | None = None  # the final answer is not one to keep
     finish: Callable[["Turn"], str | None] | None = None  # the turn ended: a last line to say, or None
     after_repeat: bool = False  # `follow_up` is also asked when the model re-sends code that ran
+    at_failure: bool = False  # `follow_up` is also asked right after a failed run, before the model replies
+    # (when the engine's `retry_at_once` is on: see core/loop.py)
     switched_on: Callable[[Any], bool] | None = None  # when one setting value is not enough
 
     def enabled(self, engine: Any) -> bool:

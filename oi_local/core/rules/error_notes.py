@@ -39,7 +39,7 @@ def follow_up(turn: Turn) -> Ask | None:
 
 
 rule = Rule(
-    name="error notes", setting="error_notes", on_failure=on_failure, follow_up=follow_up,
+    name="error notes", setting="error_notes", on_failure=on_failure, follow_up=follow_up, at_failure=True,
     summary="a failed run's output ends with one line on what to do for a few errors with one likely cause: a "
             "made-up variable standing for a data file the request names (`sales` for sales.csv: how to read it), "
             "a stdlib module not imported, arithmetic on strings read from a CSV (with the model's code shown back "

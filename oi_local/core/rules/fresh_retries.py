@@ -69,7 +69,7 @@ def follow_up(turn: Turn) -> Ask | None:
 
 
 rule = Rule(
-    name="fresh retries", setting="fresh_retries", off=0, follow_up=follow_up, after_repeat=True,
+    name="fresh retries", setting="fresh_retries", off=0, follow_up=follow_up, after_repeat=True, at_failure=True,
     summary="after a failed run that the model answers without a fix (or with the same code), or a question whose "
             "code printed nothing (or only `None`, `nan`, `[]`, or the request's own words back), the request is asked "
             "afresh (sampled, the error named), up to N times; never for possibly destructive requests nor after a "

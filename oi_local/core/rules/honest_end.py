@@ -1,6 +1,6 @@
 """Honest end: a turn whose last run failed (an error, a time limit), whose newest code a rule refused
 to run (and nothing ran after it), or whose files are not what the request asked for
-(core/rules/outputs.py) ends with one plain sentence saying so, with the error, unless the model's
+(core/rules/outputs.py), or a question whose last run printed no answer, ends with one plain sentence saying so, with the error, unless the model's
 own last reply already says it (for an error: quotes it). A small model often answers "Done." or
 makes up a result over a traceback; the person must not read that as done."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ from oi_local.core.rules.turn import Turn, error_line
 ADMITS = re.compile(
     r"\b(fail\w*|error\w*|exception|traceback|not (?:found|exist\w*|possible|able)|no such|does ?n[o']t exist|"
     r"could ?n[o']t|can ?n[o']t|cannot|unable|impossible|missing|invalid|malformed|sorry|unfortunately|"
-    r"did ?n[o']t work|was ?n[o']t|problem|timed? ?out|time limit|too long|stopped|interrupted)\b", re.I)
+    r"did ?n[o']t work|was ?n[o']t|problem|timed? ?out|time limit|too long|stopped|interrupted|printed nothing|no output)\b", re.I)
 
 
 def _last_words(turn: Turn) -> str:
@@ -38,7 +38,12 @@ def failure(turn: Turn) -> str | None:
     if last is not None and last.failed:
         return f"the last run failed with {error_line(last.output).rstrip('.')}"
     problems = outputs.problems(turn) if outputs.rule.enabled(turn.engine) else []
-    return "; ".join(problems) if problems else None
+    if problems:
+        return "; ".join(problems)
+    from oi_local.core.rules.fresh_retries import printed_nothing
+
+    empty = printed_nothing(turn)  # a question whose last code printed no answer: any answer is made up
+    return f"the code {empty.rstrip('.')}" if empty else None
 
 
 def _names_the_error(said: str, output: str) -> bool:
@@ -66,6 +71,6 @@ def finish(turn: Turn) -> str | None:
 
 rule = Rule(
     name="honest end", setting="honest_end", finish=finish,
-    summary="a turn whose last run failed or was stopped, whose newest code a rule refused to run, or whose requested "
-            "files are missing or wrong (outputs), ends with one sentence saying so and naming the error, unless the model's last reply already says it "
+    summary="a turn whose last run failed or was stopped, whose newest code a rule refused to run, whose requested "
+            "files are missing or wrong (outputs), or a question whose last run printed nothing (or only `None`, `[]`), ends with one sentence saying so and naming the error, unless the model's last reply already says it "
             "(for a failed run: quotes the error)")

@@ -24,6 +24,6 @@ def follow_up(turn: Turn) -> Ask | None:
 
 
 rule = Rule(
-    name="missing module", setting="module_fallback", follow_up=follow_up,
+    name="missing module", setting="module_fallback", follow_up=follow_up, at_failure=True,
     summary="a run that failed for a module that is not installed, answered without code, is asked once for "
             "code that uses only the standard library, unless a script of the user's imports it")
