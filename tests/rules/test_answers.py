@@ -115,3 +115,19 @@ def test_a_reply_that_repeats_the_loops_note_is_dropped_with_or_without_a_run() 
     short = make_turn("Hi", reply("Not done."))
     short.notes.append("Not done.")  # a note too short to tell a copy from a reply
     assert not answers.repeats_a_note(short)
+
+
+def test_a_long_stretch_of_the_request_said_back_is_asked_for_once_more() -> None:
+    log = "\n".join(f"2025-11-{d:02d} backup finished with 0 errors in {d * 3} seconds on host nas-{d}" for d in range(1, 9))
+    request = f"Here is my backup log:\n\n{log}\n\nWhen did the nightly job on nas-4 end?"
+    turn = make_turn(request, reply(log), runs=(ran("print(open('message.txt').read())", log),))
+    assert answers.dumped(turn)
+    ask = answers.follow_up(turn)
+    assert ask is not None and ask.final
+    assert answers.follow_up(turn) is None  # once a turn
+    turn.engine.messages[-1] = reply("It finished on 2025-11-04, in 12 seconds.")
+    assert not answers.dumped(turn)
+    # lines of an output given as the answer to a question about them: not said back from the request
+    lines = "\n".join(f"line {i}: ERROR disk quota exceeded on volume {i}" for i in range(6))
+    which = make_turn("Which lines of app.log mention ERROR?", reply(lines), runs=(ran("grep(...)", lines),))
+    assert not answers.dumped(which)

@@ -71,3 +71,15 @@ def test_a_question_whose_last_code_printed_no_answer_is_not_shown_as_answered()
     assert honest_end.finish(task) is None  # a task, not a question: printing nothing is fine
     answered = make_turn(request, OUT, reply("3 are unpaid."), runs=(ran("print(3)", "3\n"),))
     assert honest_end.finish(answered) is None
+
+
+def test_an_answer_that_says_back_the_printed_text_is_not_an_answer() -> None:
+    thread = ("From: Pauline. Sent 2 September. Subject: quiz night. Shall we move it to Friday the 28th? "
+              "I'm sorry but I can't do the Saturday, there is a problem with the hall booking. "
+              "From: Dev. Friday works for me, let's say the 28th then, doors at seven. ") * 2
+    request = "can you help me make sense of this email thread?\n\n" + thread + "\n\nso what date did we settle on?"
+    for output in (thread, "x"):  # printed from the file it was saved to, or not
+        turn = make_turn(request, OUT, reply(thread), runs=(ran("print(open('message.txt').read())", output),))
+        assert honest_end.finish(turn) == f"This is not done: {honest_end.DUMPED}.", output
+    short = make_turn(request, OUT, reply("You settled on Friday the 28th."), runs=(ran("print(text)", thread),))
+    assert honest_end.finish(short) is None

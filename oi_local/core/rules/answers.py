@@ -149,10 +149,37 @@ def blind_to_failure(turn: Turn) -> bool:
                 and not ADMITS.search(str(reply.get("content", ""))))
 
 
+MIN_DUMP = 150  # characters: a reply this long copied from the request is not an answer
+DUMP_SHARE = 0.9  # of the reply's words, in order, found in that text
+
+
+def dumped(turn: Turn) -> bool:
+    """For a question, the newest reply is a long stretch of the request itself said back: a pasted
+    email thread, printed from the file it was saved to, given as the answer to "what did they
+    decide?". (Said back from an output alone it may be the answer: "which lines mention ERROR?")"""
+    from difflib import SequenceMatcher
+
+    from oi_local.core.rules.fresh_retries import asks_something
+
+    reply = newest_reply(turn.engine)
+    last = turn.runs[-1] if turn.runs else None
+    lines = [ln for ln in turn.request.splitlines() if ln.strip()]  # pasted text first, the question last
+    if not (reply and last and not last.failed and lines and asks_something(lines[-1])):
+        return False
+    said = _plain(str(reply.get("content", ""))).split()
+    if len(" ".join(said)) < MIN_DUMP:
+        return False
+    matcher = SequenceMatcher(None, said, _plain(turn.request).split(), autojunk=False)
+    return sum(b.size for b in matcher.get_matching_blocks()) >= DUMP_SHARE * len(said)
+
+
 def follow_up(turn: Turn) -> Ask | None:
     if repeats_a_note(turn) and turn.counts["answers"] < 1:  # with or without a run: never an answer
         turn.counts["answers"] += 1
         return Ask(final=True)
+    if turn.steps and dumped(turn) and turn.counts["dump"] < 1:
+        turn.counts["dump"] += 1
+        return Ask(final=True)  # said again, the honest end names it (core/rules/honest_end.py)
     wrong = parroted(turn) or ungrounded(turn) or rounded(turn) or blind_to_failure(turn)
     return Ask(final=True) if turn.steps and wrong else None
 
@@ -166,5 +193,5 @@ rule = Rule(
     summary="a final answer that copies one of the template's example answers word for word, or answers a question "
             "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
             "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
-            "nothing of the failed run before it, is dropped and asked for once more; the second time such an answer "
+            "nothing of the failed run before it, or that says back a long stretch of the request itself, is dropped and asked for once more; the second time such an answer "
             "gives way to the code's last output (said plainly to have failed, when it did)")

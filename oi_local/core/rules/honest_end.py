@@ -17,6 +17,9 @@ ADMITS = re.compile(
     r"did ?n[o']t work|was ?n[o']t|problem|timed? ?out|time limit|too long|stopped|interrupted|printed nothing|no output)\b", re.I)
 
 
+DUMPED = "the answer only says back the text of the request, it does not answer the question"
+
+
 def _last_words(turn: Turn) -> str:
     """What the model said after the turn's last run (or in the whole turn, if nothing ran)."""
     messages = turn.engine.messages[turn.start:]
@@ -42,8 +45,10 @@ def failure(turn: Turn) -> str | None:
         return "; ".join(problems)
     from oi_local.core.rules.fresh_retries import printed_nothing
 
+
     empty = printed_nothing(turn)  # a question whose last code printed no answer: any answer is made up
-    return f"the code {empty.rstrip('.')}" if empty else None
+    # (Printing the request's own text back is reading it: the answer may come from it.)
+    return f"the code {empty.rstrip('.')}" if empty and "request back" not in empty else None
 
 
 def _names_the_error(said: str, output: str) -> bool:
@@ -57,8 +62,12 @@ def _names_the_error(said: str, output: str) -> bool:
 
 
 def finish(turn: Turn) -> str | None:
+    from oi_local.core.rules.answers import dumped
+
     if not turn.runs and not turn.not_run:
         return None
+    if dumped(turn):  # whatever words the copied text holds ("problem", "sorry"), it is not an answer
+        return f"This is not done: {DUMPED}."
     why = failure(turn)
     said = _last_words(turn)
     if why is None:
@@ -72,5 +81,6 @@ def finish(turn: Turn) -> str | None:
 rule = Rule(
     name="honest end", setting="honest_end", finish=finish,
     summary="a turn whose last run failed or was stopped, whose newest code a rule refused to run, whose requested "
-            "files are missing or wrong (outputs), or a question whose last run printed nothing (or only `None`, `[]`), ends with one sentence saying so and naming the error, unless the model's last reply already says it "
-            "(for a failed run: quotes the error)")
+            "files are missing or wrong (outputs), a question whose last run printed nothing (or only `None`, `[]`), or "
+            "whose answer only says back the request's own text, ends with one sentence saying so and naming the error, "
+            "unless the model's last reply already says it (for a failed run: quotes the error)")
