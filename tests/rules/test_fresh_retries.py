@@ -123,3 +123,12 @@ def test_with_retry_at_once_a_failure_is_retried_without_asking_the_model_about_
         assert out[-1]["content"] == "100 factorial has 158 digits."
     finally:
         interp.close()
+
+
+def test_a_question_after_pasted_lines_is_a_question() -> None:
+    # Pasted lines carry no sentence marks: the last sentence must be the last line, not the whole
+    # paste (where a word such as "backup" or "copy" made the request a task).
+    paste = "\n".join(f"2025-03-{d:02d} copy of photos to backup disk: ok" for d in range(1, 30))
+    assert fresh_retries.asks_something(paste + "\n\nhow many days were ok?")
+    assert not fresh_retries.asks_something(paste + "\n\ncopy the ok lines to ok.txt")
+    assert not fresh_retries.asks_something("which days were ok?\n" + paste)  # the last line is pasted text

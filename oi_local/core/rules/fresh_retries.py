@@ -14,7 +14,9 @@ from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import Turn, careful, code_retry
 
 NOTE = "(Write one ```python block that does this and prints the result. A first try {what} Write different code.)"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# Sentences end at . ! ? and at line breaks: after pasted lines with no such marks (a log, a list)
+# the "last sentence" was the whole paste, and a word in it ("backup") made the question a task.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 
 
 def asks_something(request: str) -> bool:

@@ -6,21 +6,38 @@ from oi_local.core.rules.base import Rule
 
 SPAN = 160  # chars of strictly periodic text at the end of a reply that mean a degenerate loop
 UNIT = 40  # longest repeated unit looked for (a short line)
+# A longer unit (a few lines said again and again) must come back LONG_COPIES times in a row: the
+# 0.5B model wrote the same two 200-character lines until max_tokens (1,024 tokens, 21.6 s).
+LONG_UNIT = 400
+LONG_COPIES = 3
+
+
+def _start(text: str, span: int, p: int) -> int:
+    """Where text that is p-periodic over its last `span` characters begins to be, plus one unit."""
+    i = len(text) - span
+    while i > 0 and text[i - 1] == text[i - 1 + p]:
+        i -= 1
+    return i + p
 
 
 def cut(text: str) -> int | None:
     """Where a degenerate repetition begins (keeping one copy of the unit), or None. It fires only
-    when the last SPAN characters are one unit of 1-UNIT characters over and over; real code or
-    prose is never that regular for so long."""
+    when the last SPAN characters are one unit of 1-UNIT characters over and over, or the end is
+    one longer unit (up to LONG_UNIT) LONG_COPIES times in a row; real code or prose is never that
+    regular for so long."""
     if len(text) < SPAN:
         return None
     tail = text[-SPAN:]
     for p in range(1, UNIT + 1):
         if tail[p:] == tail[:-p]:
-            i = len(text) - SPAN
-            while i > 0 and text[i - 1] == text[i - 1 + p]:
-                i -= 1
-            return i + p
+            return _start(text, SPAN, p)
+    for p in range(UNIT + 1, min(LONG_UNIT, len(text) // LONG_COPIES) + 1):
+        span = LONG_COPIES * p
+        tail = text[-span:]
+        if tail[p:] == tail[:-p]:
+            if any(tail[q:] == tail[:-q] for q in range(1, UNIT + 1)):
+                return None  # "999...": a short unit, which the SPAN rule cuts keeping less
+            return _start(text, span, p)
     return None
 
 
