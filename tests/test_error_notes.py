@@ -197,3 +197,37 @@ def test_code_for_a_question_that_overwrites_a_file_is_not_run(folder: Path) -> 
         assert (folder / "scratch.txt").read_text() == "2"
     finally:
         interp.close()
+
+
+def test_a_write_into_a_folder_that_does_not_exist_gets_the_folder_made_in_the_corrected_code(folder: Path) -> None:
+    # The real traceback of a copy into a missing folder names the destination; the note must be
+    # about the folder (a note naming the source file as a "close name" led the model astray).
+    def copy_block(messages: list[dict]) -> str:
+        last = str(messages[-1]["content"])
+        assert "FileNotFoundError" in last and "the folder backup/2025 does not exist yet" in last
+        assert "there is sales.csv" not in last
+        return last[last.rindex("```python\n"):]
+
+    interp, model = scripted_interpreter([
+        "```python\nimport shutil\nshutil.copy('sales.csv', 'backup/2025/sales.csv')\nprint('copied')\n```",
+        copy_block,
+        "sales.csv is copied into backup/2025.",
+    ])
+    interp.template = "small"
+    try:
+        out = interp.chat("copy sales.csv into a new folder backup/2025", display=False)
+        consoles = [m["content"] for m in out if m["type"] == "console"]
+        assert "FileNotFoundError" in consoles[0] and consoles[-1].strip() == "copied"
+        assert (folder / "backup" / "2025" / "sales.csv").read_bytes() == (folder / "sales.csv").read_bytes()
+        assert model.calls == 3
+    finally:
+        interp.close()
+
+
+def test_a_read_of_a_missing_file_in_a_missing_folder_gets_no_folder_note(folder: Path) -> None:
+    out = ('  File "<cell-1>", line 1, in <module>\n'
+           "FileNotFoundError: [Errno 2] No such file or directory: 'old/sales.csv'\n(exit code 1)")
+    assert "does not exist yet" not in (note(out, "", code="print(open('old/sales.csv').read())") or "")
+    written = note(out.replace("old/sales.csv", "out/summary.txt"), "",
+                   code="with open('out/summary.txt', 'w') as f:\n    f.write('x')")
+    assert written and "os.makedirs('out', exist_ok=True)\nwith open('out/summary.txt', 'w') as f:" in written

@@ -89,10 +89,39 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     m = _NO_FILE.search(output)
     if m:
         missing = m.group(1)
+        folder = os.path.dirname(missing)
+        if folder and not os.path.isabs(folder) and not (base / folder).exists() and _writes(code, _failed_line(output)):
+            made = f"os.makedirs({folder!r}, exist_ok=True)"
+            fixed = _folder_made(code, _failed_line(output), made) if len(code) <= MAX_CODE else None
+            return (f"Note: the folder {folder} does not exist yet, so nothing can be written into it. Create it "
+                    f"first with {made}." + (f" With that, the code would be:\n```python\n{fixed}\n```" if fixed else ""))
         close = likely_file(missing, base)
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
     return None
+
+
+# A call on the failing line that writes to a path: a copy, a move, a file opened to write, a save.
+_WRITES = re.compile(r"\b(?:copy|copy2|copyfile|copytree|move|rename|replace|write_text|write_bytes|to_csv|to_excel|"
+                     r"to_json|savefig|save|touch)\s*\(|\bopen\([^)]*['\"](?:[wax]|[wax]b|[wax]\+|[wax]b\+|[wax]t)['\"]")
+
+
+def _writes(code: str, line: int | None) -> bool:
+    """The failing line of `code` writes to a path (a FileNotFoundError there is a missing folder)."""
+    lines = code.splitlines()
+    return line is not None and 0 < line <= len(lines) and bool(_WRITES.search(lines[line - 1]))
+
+
+def _folder_made(code: str, line: int | None, made: str) -> str | None:
+    """`code` with `made` (the folder created) just before the failing line, at its indentation."""
+    lines = code.splitlines()
+    if line is None or not 0 < line <= len(lines):
+        return None
+    target = lines[line - 1]
+    indent = target[:len(target) - len(target.lstrip())]
+    lines.insert(line - 1, indent + made)
+    fixed = "\n".join(lines).strip()
+    return fixed if re.search(r"^import os\b|^import .*\bos\b", fixed, re.M) else "import os\n" + fixed
 
 
 def _known_keys(output: str, request: str, base: Path) -> list[str]:
