@@ -199,6 +199,7 @@ SETTINGS: list[Setting] = [
     S("prefill_code", bool, http=OPEN),
     S("error_notes", bool, http=OPEN),
     S("retry_at_once", bool, http=OPEN),
+    S("computed_answers", bool, http=OPEN),
     # switches of the loop's other rules (core/rules/)
     S("stop_repeats", bool, http=OPEN),
     S("relabel_shell", bool, http=OPEN),

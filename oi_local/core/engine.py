@@ -54,6 +54,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
     prefill_code = _TemplateSetting()
     error_notes = _TemplateSetting()
     retry_at_once = _TemplateSetting()
+    computed_answers = _TemplateSetting()
 
     def __init__(self, **settings: Any) -> None:
         from oi_local.computer import Computer

@@ -24,6 +24,7 @@ TEMPLATE_KEYS = (
     "recipes",  # N: show the N worked examples from templates/recipes.yaml most like the request
     "prefill_code",  # true: a reply the loop asks code for starts with a code fence (back ends that can continue a reply)
     "error_notes",  # true: a failed run's output ends with a line on what to do about a few common errors
+    "computed_answers",  # true: code that only prints typed-in values for a request naming a file is asked afresh once
     "retry_at_once",  # true: after a failed run, a rule's ask for new code is made at once, not after the model's reply
     "system_role",  # false: the chat template has no system role; it goes into the first user turn
     "computer_api",  # what the Computer API offers, for the system message with computer.import_computer_api

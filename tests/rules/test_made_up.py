@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import made_up
+
+from .handmade import block, make_turn
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "orders.csv").write_text("customer,amount\nPip's Pantry,12.5\nMarlow Farm Shop,3\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_which_code_only_prints_typed_in_values() -> None:
+    assert made_up.typed_in('print("Marlow Farm Shop")') == ["Marlow Farm Shop"]
+    assert made_up.typed_in("print(42)\nprint(f'total: {3}')") == ["42", "total: ", "3"]
+    assert made_up.typed_in("total = 3\nprint(total)") is None  # computes (a name is read)
+    assert made_up.typed_in("print(open('a.txt').read())") is None
+    assert made_up.typed_in("print(len([1, 2]))") is None
+    assert made_up.typed_in("import os") is None
+    assert made_up.typed_in("print(") is None
+
+
+def test_a_typed_in_answer_for_a_named_file_is_asked_afresh_once(folder: Path) -> None:
+    turn = make_turn("which customer spent the most? it's in shop/orders.csv")
+    verdict = made_up.check(turn, block('print("Marlow Farm Shop")'))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert "shop/orders.csv" in verdict.ask.text and "typed-in" in verdict.note
+    assert verdict.ask.sampling["temperature"] > 0
+    assert made_up.check(turn, block('print("Marlow Farm Shop")')) is None  # once a turn
+
+
+def test_a_missing_file_is_named_too(folder: Path) -> None:
+    turn = make_turn("whats the plumbers number? its in contacts/trades.csv")
+    verdict = made_up.check(turn, block("print(\"The plumber's number is 800-555-1234\")"))
+    assert verdict is not None and "contacts/trades.csv" in verdict.ask.text
+
+
+def test_printing_back_a_result_an_output_showed_or_a_request_with_no_file_is_left_alone(folder: Path) -> None:
+    shown = {"role": "computer", "type": "console", "format": "output", "content": "Marlow Farm Shop 341.35\n"}
+    turn = make_turn("which customer spent the most? it's in shop/orders.csv", shown)
+    assert made_up.check(turn, block('print("Marlow Farm Shop")')) is None
+    assert made_up.check(make_turn("say hello"), block('print("hello")')) is None
+    assert made_up.check(make_turn("what is 6 times 7?"), block("print(42)")) is None
+
+
+def test_in_a_chat_the_typed_in_answer_is_not_run_and_the_retry_reads_the_file(folder: Path) -> None:
+    from scripted import scripted_interpreter
+
+    def retry(messages: list[dict]) -> str:
+        assert "typed-in" in str(messages[-1]["content"])
+        assert not any("Marlow" in str(m["content"]) for m in messages if m["role"] == "assistant")  # hidden
+        return ("```python\nimport csv\nrows = list(csv.DictReader(open('shop/orders.csv')))\n"
+                "best = max(rows, key=lambda r: float(r['amount']))\nprint(best['customer'], best['amount'])\n```")
+
+    interp, model = scripted_interpreter(['```python\nprint("Marlow Farm Shop")\n```', retry,
+                                          "Pip's Pantry spent the most (12.5)."])
+    interp.template = "small"
+    try:
+        out = interp.chat("which customer spent the most? it's in shop/orders.csv", display=False)
+        consoles = [m["content"] for m in out if m["type"] == "console"]
+        assert not any(c.strip() == "Marlow Farm Shop" for c in consoles)  # never run
+        assert consoles[-1].strip() == "Pip's Pantry 12.5" and model.calls == 3
+        assert out[-1]["content"] == "Pip's Pantry spent the most (12.5)."
+    finally:
+        interp.close()
