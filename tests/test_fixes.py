@@ -116,7 +116,7 @@ def test_asked_at_most_three_times_a_turn(folder: Path) -> None:
 
     def stubborn(messages: list[dict]) -> str:  # new code each time (repeated code ends a turn anyway), never saved
         n = next(calls)
-        return f"```python\nprint({n})\n```" if n % 2 == 0 else "It prints 5050."
+        return f"```python\nprint(sum(range({n})))\n```" if n % 2 == 0 else "It prints 5050."
 
     interp, model = scripted_interpreter([stubborn])
     interp.template = "small"

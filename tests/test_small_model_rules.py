@@ -84,7 +84,8 @@ def test_nothing_outside_the_folder_and_nothing_binary(folder: Path) -> None:
 
 
 def test_hints_reach_the_model_but_not_the_history(folder: Path) -> None:
-    interp, model = scripted_interpreter(["```python\nprint(12.5)\n```", "The total is 12.5."])
+    total = "```python\nimport csv\nprint(sum(float(r['amount']) for r in csv.DictReader(open('sales.csv'))))\n```"
+    interp, model = scripted_interpreter([total, "The total is 12.5."])
     interp.template = "small"
     try:
         interp.chat("What is the total of the amount column in sales.csv?", display=False)
