@@ -44,6 +44,7 @@ rule = Rule(
             "made-up variable standing for a data file the request names (`sales` for sales.csv: how to read it), "
             "a stdlib module not imported, arithmetic on strings read from a CSV (with the model's code shown back "
             "with those values wrapped in `float()`), a file object where its text was meant, a missing file with a "
-            "close name elsewhere, a `KeyError` (the record's real keys); shown and stored with the output. When the "
+            "close name elsewhere, a write into a folder that does not exist (the code shown back with the folder made "
+            "first), a `KeyError` (the record's real keys); shown and stored with the output. When the "
             "note holds the model's code corrected and the model answers with an explanation only, it is asked once "
             "to run that code (small set: on)")
