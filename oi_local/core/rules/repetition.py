@@ -43,5 +43,5 @@ def cut(text: str) -> int | None:
 
 rule = Rule(
     name="repetition", setting="stop_repeats", cut=cut,
-    summary="a reply that falls into an endless repetition (\"99999...\", the same line over and over) is stopped "
+    summary="a reply that falls into an endless repetition (\"99999...\", the same line or the same few lines over and over) is stopped "
             "there; code it was writing is not run")
