@@ -231,3 +231,47 @@ def test_a_read_of_a_missing_file_in_a_missing_folder_gets_no_folder_note(folder
     written = note(out.replace("old/sales.csv", "out/summary.txt"), "",
                    code="with open('out/summary.txt', 'w') as f:\n    f.write('x')")
     assert written and "os.makedirs('out', exist_ok=True)\nwith open('out/summary.txt', 'w') as f:" in written
+
+
+def test_a_name_the_named_script_defines_gets_a_note_to_change_the_script(folder: Path) -> None:
+    (folder / "last.py").write_text("fruits = ['apple', 'pear']\ndef show(xs):\n    print(xs[len(xs)])\nshow(fruits)\n")
+    out = "Traceback ...\nNameError: name 'fruits' is not defined\n(exit code 1)"
+    text = note(out, "last.py crashes with an IndexError, fix it", code="print(fruits[-1])") or ""
+    assert "fruits is defined in last.py" in text and "python3 last.py" in text
+    assert "show is defined in last.py" in (note(out.replace("fruits", "show"), "fix last.py please") or "")
+    assert note(out.replace("fruits", "bananas"), "fix last.py please") is None  # not defined there
+    assert note(out, "What is the last fruit?") is None  # no script named
+
+
+@pytest.mark.parametrize("code, line, error, fixed", [
+    ('guests = ["Ann"]\nguests.add("Zoe")\nprint(guests)', 2, "AttributeError: 'list' object has no attribute 'add'",
+     'guests.append("Zoe")'),
+    ("seen = set()\nseen.append(3)", 2, "AttributeError: 'set' object has no attribute 'append'", "seen.add(3)"),
+    ('text = open("notes.txt").read_text()\nprint(len(text))', 1,
+     "AttributeError: '_io.TextIOWrapper' object has no attribute 'read_text'", 'text = open("notes.txt").read()'),
+    ('import json\ndata = json.load("orders.json")\nprint(data)', 2,
+     "AttributeError: 'str' object has no attribute 'read'", 'data = json.load(open("orders.json"))'),
+    ("n = 100!\nprint(len(str(n)))", 1, "SyntaxError: invalid syntax", "import math\nn = math.factorial(100)"),
+])
+def test_slips_with_one_fix_get_the_code_back_with_the_failing_line_fixed(code: str, line: int, error: str,
+                                                                          fixed: str) -> None:
+    text = note(f'  File "<cell-1>", line {line}\n{error}\n(exit code 1)', "", code=code)
+    assert text and fixed in text and text.count("```python") == 1
+    assert note(f'  File "<cell-1>", line {3 - line}\n{error}\n(exit code 1)', "", code=code) is None  # not that line
+
+
+def test_a_corrected_slip_runs_for_real(folder: Path) -> None:
+    def copy_block(messages: list[dict]) -> str:
+        last = str(messages[-1]["content"])
+        return last[last.rindex("```python\n"):]
+
+    interp, model = scripted_interpreter([
+        "```python\nimport json\ndata = json.load('orders.json')\nprint(sum(o['total'] for o in data))\n```",
+        copy_block, "The orders add up to 5."])
+    interp.template = "small"
+    try:
+        out = interp.chat("What is the total of orders.json?", display=False)
+        consoles = [m["content"] for m in out if m["type"] == "console"]
+        assert "AttributeError" in consoles[0] and consoles[-1].strip() == "5" and model.calls == 3
+    finally:
+        interp.close()
