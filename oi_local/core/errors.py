@@ -70,11 +70,6 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
                         f"the code would be:\n```python\n{loader}\n{code.strip()}\n```")
             return (f"Note: nothing called {name} exists yet. The data is in the file {f}: read it at the top of "
                     f"the same code, for example:\n{loader}")
-        script = _defined_in(name, request, base)
-        if script:  # a line of the script run alone: the rest of it is not in the session
-            return (f"Note: {name} is defined in {script}, not in this session: the code ran without the rest of "
-                    f"{script}. To fix {script}, write the whole corrected script into {script}, then run it with "
-                    f"python3 {script}.")
         return None
     m = _KEY.search(output)
     if m:
@@ -82,9 +77,6 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if keys and m.group(1) not in keys:
             return f"Note: there is no key '{m.group(1)}'. The keys are: {', '.join(repr(k) for k in keys)}."
         return None
-    fixed_line = _line_fix(output, code)
-    if fixed_line:
-        return fixed_line
     if _STR_MATH.search(output):
         advice = ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
                   "before doing arithmetic or comparing them with numbers.")
@@ -106,59 +98,6 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         close = likely_file(missing, base)
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
-    return None
-
-
-# Slips with one fix on the failing line: (the error, what the line has, what it becomes, the note).
-# Shown the whole code with that line fixed, a small model runs it; told in words, it explains them back.
-_LINE_FIXES = (
-    (re.compile(r"AttributeError: 'list' object has no attribute 'add'"), re.compile(r"\.add\("), ".append(",
-     "a list has no add(); append() adds an item to a list."),
-    (re.compile(r"AttributeError: 'set' object has no attribute 'append'"), re.compile(r"\.append\("), ".add(",
-     "a set has no append(); add() adds an item to a set."),
-    (re.compile(r"AttributeError: '_io\.TextIOWrapper' object has no attribute 'read_text'"),
-     re.compile(r"\.read_text\("), ".read(", "an open file has no read_text() (a Path has); read() gives its text."),
-    (re.compile(r"AttributeError: 'str' object has no attribute 'read'"),
-     re.compile(r"\bjson\.load\((?!open\()([^()]+)\)"), r"json.load(open(\1))",
-     "json.load() takes an open file, not a file name."),
-    (re.compile(r"SyntaxError: invalid syntax"), re.compile(r"\b(\d+)!(?!=)"), r"math.factorial(\1)",
-     "Python has no ! for a factorial; math.factorial(n) computes it."),
-)
-
-
-def _line_fix(output: str, code: str) -> str | None:
-    """The note for a slip in _LINE_FIXES, with the code shown back with its failing line fixed."""
-    line = _failed_line(output)
-    lines = code.splitlines()
-    if line is None or not 0 < line <= len(lines) or len(code) > MAX_CODE:
-        return None
-    for error, wrong, right, advice in _LINE_FIXES:
-        if error.search(output) and wrong.search(lines[line - 1]):
-            lines[line - 1] = wrong.sub(right, lines[line - 1])
-            fixed = "\n".join(lines).strip()
-            if "math.factorial" in right and not re.search(r"^import math\b|^import .*\bmath\b", fixed, re.M):
-                fixed = "import math\n" + fixed
-            return f"Note: {advice} With that, the code would be:\n```python\n{fixed}\n```"
-    return None
-
-
-def _defined_in(name: str, request: str, base: Path) -> str | None:
-    """The Python script the request names that defines `name` (a variable, function, class or
-    import), as a path relative to `base`."""
-    from oi_local.core.hints import mentioned_paths
-
-    for p in mentioned_paths(request, base):
-        if p.suffix != ".py" or not p.is_file():
-            continue
-        try:
-            tree = ast.parse(p.read_text(encoding="utf-8", errors="replace"))
-        except (OSError, SyntaxError, ValueError):
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name or \
-                    isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == name or \
-                    isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
-                return os.path.relpath(p, base.resolve())
     return None
 
 

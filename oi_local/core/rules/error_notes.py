@@ -45,9 +45,6 @@ rule = Rule(
             "a stdlib module not imported, arithmetic on strings read from a CSV (with the model's code shown back "
             "with those values wrapped in `float()`), a file object where its text was meant, a missing file with a "
             "close name elsewhere, a write into a folder that does not exist (the code shown back with the folder made "
-            "first), a name that the script being fixed defines (change the script, not a line of it run alone), a "
-            "slip with one fix on the failing line (`list.add`, `json.load(\"a.json\")`, `open(p).read_text()`, "
-            "`100!`: the code shown back fixed), a `KeyError` (the record's real keys); shown and stored with the "
-            "output. When the "
+            "first), a `KeyError` (the record's real keys); shown and stored with the output. When the "
             "note holds the model's code corrected and the model answers with an explanation only, it is asked once "
             "to run that code (small set: on)")
