@@ -19,6 +19,8 @@ REQUEST = "Remove the .tmp files from the build folder and keep everything else.
     ("shell", "sudo rm -rf /tmp/x # and a comment rm y", ["/tmp/x"]),
     ("shell", "rm build/*.tmp $HOME/x", []),  # globs and variables are not literal paths
     ("shell", "echo rm a.txt", []),
+    ("shell", "if [ -f build/app.bin ]; then rm build/app.bin; fi", ["build/app.bin"]),  # after a keyword
+    ("shell", "for f in x; do rm -f build/notes.txt; done", ["build/notes.txt"]),
     ("python", "import os\nos.remove('build/a.tmp')\nos.unlink('build/app.bin')", ["build/a.tmp", "build/app.bin"]),
     ("python", "from pathlib import Path\nPath('build/notes.txt').unlink()\n(Path('build') / 'x.bin').unlink()",
      ["build/notes.txt", "build/x.bin"]),

@@ -41,14 +41,19 @@ def _read(language: str, code: str, shell: Callable[[str], list[str]], python: C
     return []
 
 
+# Words before a command in a loop, a test or a group: `for f in *.tmp; do rm "$f"; done`.
+_SHELL_KEYWORDS = {"do", "then", "else", "{", "(", "!", "time", "exec", "nohup"}
+
+
 def _commands(code: str) -> Iterator[tuple[str, list[str]]]:
-    """(command name, arguments) of each simple command, after `VAR=x`, sudo, command, xargs."""
+    """(command name, arguments) of each simple command, after `VAR=x`, sudo, command, xargs and the
+    shell's keywords (`then rm a.txt` is rm: the literal-path checks missed deletions in loops)."""
     for segment in _SEPARATORS.split(code):
         try:
             words = shlex.split(segment, comments=True)
         except ValueError:
             continue
-        while words and ("=" in words[0] or words[0] in ("sudo", "command", "xargs")):
+        while words and ("=" in words[0] or words[0] in ("sudo", "command", "xargs") or words[0] in _SHELL_KEYWORDS):
             words = words[1:]
         if words:
             yield PurePosixPath(words[0]).name, words[1:]

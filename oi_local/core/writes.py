@@ -79,7 +79,6 @@ def _python(code: str) -> list[str]:
 
 
 _SHELL_REMOVERS = {"rm", "unlink", "rmdir", "shred", "mv", "truncate"}
-_SHELL_KEYWORDS = {"do", "then", "else", "{", "(", "!", "time", "exec", "nohup"}
 _MOVERS = {"move", "rename", "replace"}  # shutil.move(a, b), os.rename(a, b), Path(a).rename(b)
 
 
@@ -91,9 +90,7 @@ def removes_any(language: str, code: str, moves: bool = True) -> bool:
 
     def shell(text: str) -> list[str]:
         found = []
-        for cmd, args in _commands(text):
-            while cmd in _SHELL_KEYWORDS and args:  # `do rm "$f"`, `then mv a b`
-                cmd, args = args[0], args[1:]
+        for cmd, args in _commands(text):  # `do rm "$f"` is rm (deletions._commands)
             if cmd in _SHELL_REMOVERS and (moves or cmd != "mv"):
                 found.append("x")
         return found
