@@ -98,3 +98,14 @@ def test_asked_afresh_the_picked_examples_are_left_out_for_the_rest_of_the_turn(
     assert any(picked[-1]["content"] == m.get("content") for m in with_recipes)
     assert not any(e["content"] == m.get("content") for e in picked for m in without)
     interp.close()
+
+
+def test_a_word_is_known_only_as_a_whole_word() -> None:
+    examples = [{"role": "user", "content": "What is the average age in members.csv?"},
+                {"role": "assistant", "content": '```python\nimport csv\nwith open("members.csv") as f:\n'
+                                                 '    ages = [float(r["age"]) for r in csv.DictReader(f)]\n```'}]
+    code = 'import csv\nwith open("frost_log.csv") as f:\n    ages = [float(r["age"]) for r in csv.DictReader(f)]'
+    turn = make_turn("on average how low did it get in frost_log.csv?", examples=examples, recipes=2)
+    assert copied_examples.copied(turn, block(code)) == ["age"]  # "average" does not hold the word "age"
+    turn = make_turn("what is the mean age of the frost in frost_log.csv?", examples=examples, recipes=2)
+    assert copied_examples.copied(turn, block(code)) == []

@@ -58,11 +58,12 @@ def test_no_retry_after_a_failure_no_code_can_fix() -> None:
 
 def test_a_question_whose_code_printed_only_empty_values_is_retried_and_a_real_value_is_not() -> None:
     request = "What is the average weight in loaves.csv?"
-    for output in ("None\n", "nan\n", "[]\n", "None\nNone\n", "Empty DataFrame\nColumns: []\nIndex: []\n"):
+    for output in ("None\n", "nan\n", "[]\n", "None\nNone\n", "Empty DataFrame\nColumns: []\nIndex: []\n",
+                   "defaultdict(<class 'float'>, {})\n", "Counter()\n", "Series([], dtype: float64)\n"):
         turn = make_turn(request, reply("The average is None."), runs=(ran("print(avg)", output),), fresh_retries=2)
         ask = fresh_retries.follow_up(turn)
         assert ask is not None and "A first try ran but printed only" in (ask.text or ""), output
-    for output in ("0\n", "912.35\n", "None of them\n", "['a']\n", "nan values: 3\n"):
+    for output in ("0\n", "912.35\n", "None of them\n", "['a']\n", "nan values: 3\n", "Counter({'a': 2})\n"):
         turn = make_turn(request, reply("The average is 912.35."), runs=(ran("print(avg)", output),), fresh_retries=2)
         assert fresh_retries.follow_up(turn) is None, output
     task = make_turn("Save the average to avg.txt", reply("Done."), runs=(ran("print(x)", "None\n"),), fresh_retries=2)

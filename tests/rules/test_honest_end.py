@@ -83,3 +83,17 @@ def test_an_answer_that_says_back_the_printed_text_is_not_an_answer() -> None:
         assert honest_end.finish(turn) == f"This is not done: {honest_end.DUMPED}.", output
     short = make_turn(request, OUT, reply("You settled on Friday the 28th."), runs=(ran("print(text)", thread),))
     assert honest_end.finish(short) is None
+
+
+def test_a_missing_named_file_is_the_error_named_not_a_later_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    first = failed("open('sales.csv')", "FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'")
+    later = failed("print(sum(rows))", "NameError: name 'rows' is not defined")
+    turn = make_turn("Sum the prices in sales.csv", OUT, reply("The total is 42."), runs=(first, later))
+    assert honest_end.finish(turn) == (
+        "This is not done: a run failed with FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'.")
+    turn = make_turn("Sum the prices in sales.csv", OUT, reply("sales.csv: No such file or directory."), runs=(first, later))
+    assert honest_end.finish(turn) is None  # it says so itself
+    (tmp_path / "sales.csv").write_text("price\n3\n")  # the file is there now: the later error is the reason
+    turn = make_turn("Sum the prices in sales.csv", OUT, reply("The total is 42."), runs=(first, later))
+    assert honest_end.finish(turn) == "This is not done: the last run failed with NameError: name 'rows' is not defined."

@@ -8,21 +8,45 @@ from oi_local.core.engine import Engine
 from oi_local.core.rules import long_request
 
 
-def test_a_long_request_is_saved_and_the_model_sees_its_start_and_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_request_is_split_into_the_question_and_the_pasted_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     engine = Engine()
-    text = "Count the lines that contain ERROR in this log:\n" + "".join(
-        f"line {i} {'ERROR' if i % 7 == 0 else 'ok'}\n" for i in range(2000)) + "How many are there?"
+    log = "".join(f"line {i} {'ERROR' if i % 7 == 0 else 'ok'}\n" for i in range(2000))
+    text = "Count the lines that contain ERROR in this log:\n" + log + "How many are there?"
     engine.messages = [{"role": "user", "type": "message", "content": text}]
     prompt = engine.build_prompt()
     seen = prompt[-1]["content"]
-    saved = list(tmp_path.glob("message-*.txt"))
-    assert len(saved) == 1 and saved[0].read_text() == text
-    assert seen.startswith("Count the lines that contain ERROR") and "How many are there?" in seen
-    assert saved[0].name in seen and len(seen) < 4000
+    saved = list(tmp_path.glob("pasted-*.txt"))
+    assert len(saved) == 1 and saved[0].read_text() == log  # the pasted lines alone: counting in it is right
+    assert seen.startswith("Count the lines that contain ERROR in this log:")
+    assert seen.index(saved[0].name) < seen.index("How many are there?")  # the question after the file, as written
+    assert f"(2000 lines, {len(log) - 1} characters) is saved in the file {saved[0].name}" in seen
+    assert "line 0 ERROR\nline 1 ok" in seen and "line 6 ok" not in seen and len(seen) < 1000  # its first lines
     assert engine.messages[0]["content"] == text  # stored as the user wrote it
     engine.build_prompt()
-    assert len(list(tmp_path.glob("message-*.txt"))) == 1  # once
+    assert len(list(tmp_path.glob("pasted-*.txt"))) == 1  # once
+
+
+def test_the_users_words_around_the_pasted_text_are_found() -> None:
+    story = "\n\n".join(f"Paragraph {i}: the harbour was quiet and the boats were in." for i in range(300))
+    intro, question = "Here is a story my grandmother wrote down:", 'How many times does "harbour" appear above?'
+    assert long_request.split(f"{intro}\n\n{story}\n\nThe end.\n\n{question}\n") == (
+        intro, story + "\n\nThe end.", question)
+    # the question first, and a short last paragraph that belongs to the pasted text
+    assert long_request.split(f"Which paragraph is the longest?\n\n{story}\n\nThe end.") == (
+        "Which paragraph is the longest?", story + "\n\nThe end.", "")
+    assert long_request.split(story) is None  # no words of the user's own: saved whole
+
+
+def test_a_long_request_with_no_question_of_its_own_is_saved_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    engine = Engine()
+    text = "".join(f"line {i} of a note that goes on\n" for i in range(800))
+    engine.messages = [{"role": "user", "type": "message", "content": text}]
+    seen = engine.build_prompt()[-1]["content"]
+    saved = list(tmp_path.glob("message-*.txt"))
+    assert len(saved) == 1 and saved[0].read_text() == text
+    assert seen.startswith("line 0 of a note") and saved[0].name in seen and len(seen) < 4000
 
 
 def test_a_short_request_is_untouched_and_the_switch_turns_it_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,4 +56,19 @@ def test_a_short_request_is_untouched_and_the_switch_turns_it_off(tmp_path: Path
     engine.save_long_requests = False
     engine.messages = [{"role": "user", "type": "message", "content": "word " * 10000}]
     engine.build_prompt()
-    assert not list(tmp_path.glob("message-*.txt"))
+    assert not list(tmp_path.glob("message-*.txt")) and not list(tmp_path.glob("pasted-*.txt"))
+
+
+def test_code_that_looks_for_another_file_is_told_where_the_pasted_text_is() -> None:
+    from .handmade import make_turn
+
+    log = "".join(f"2025-10-{i % 28 + 1:02d} job=photos finished OK\n" for i in range(600))
+    request = "this is my backup log:\n" + log + "\nwhich job failed the most?"
+    turn = make_turn(request)
+    name = long_request._name(long_request.split(request)[1] + "\n", "pasted")
+    missing = "FileNotFoundError: [Errno 2] No such file or directory: 'backup-jobs'\n(exit code 1)"
+    assert long_request.on_failure(turn, "python", "os.listdir('backup-jobs')", missing) == (
+        f"There is no backup-jobs here: the text I pasted is in the file {name}. Read it with open(\"{name}\").")
+    assert long_request.on_failure(turn, "python", "", missing.replace("backup-jobs", name)) is None
+    assert long_request.on_failure(turn, "python", "", "KeyError: 'job'\n(exit code 1)") is None
+    assert long_request.on_failure(make_turn("which job failed the most?"), "python", "", missing) is None

@@ -98,8 +98,34 @@ def test_a_new_folder_asked_for_must_be_made(folder: Path) -> None:
     turn.runs.append(ran("shutil.copy('items.csv', 'archive_copy.csv')", ""))
     assert outputs.problems(turn) == ["no new archive folder was made"]
     (folder / "Archive-2026").mkdir()
+    assert outputs.problems(turn) == ["Archive-2026 has no copy of items.csv"]
+    (folder / "Archive-2026" / "items.csv").write_bytes((folder / "items.csv").read_bytes())
     assert outputs.problems(turn) == []
     (folder / "old").mkdir()
     turn = started("Move the logs into the folder called old")  # it is there already: nothing to make
     turn.runs.append(ran("...", ""))
     assert outputs.problems(turn) == []
+
+
+def test_a_new_folder_given_as_a_path_must_be_made_and_hold_the_copy(folder: Path) -> None:
+    (folder / "house").mkdir()
+    (folder / "house" / "stock.csv").write_text("item,qty\nrice,2\n")
+    turn = started("could you stick a copy of house/stock.csv in a new folder called house/stock_backup?")
+    # shutil.copy into a folder that does not exist makes a file of that name
+    (folder / "house" / "stock_backup").write_bytes((folder / "house" / "stock.csv").read_bytes())
+    turn.runs.append(ran("shutil.copy('house/stock.csv', 'house/stock_backup')", ""))
+    assert outputs.problems(turn) == ["no new house/stock_backup folder was made"]
+    (folder / "house" / "stock_backup").unlink()
+    (folder / "house" / "stock_backup").mkdir()
+    assert outputs.problems(turn) == ["house/stock_backup has no copy of house/stock.csv"]
+    (folder / "house" / "stock_backup" / "stock.csv").write_bytes((folder / "house" / "stock.csv").read_bytes())
+    assert outputs.problems(turn) == []
+
+
+def test_a_new_folder_without_the_copy_is_found(folder: Path) -> None:
+    turn = started("Copy items.csv into a new backup folder")
+    (folder / "backup").mkdir()
+    turn.runs.append(ran("os.makedirs('backup')", ""))
+    assert outputs.problems(turn) == ["backup has no copy of items.csv"]
+    (folder / "backup" / "items_2026.csv").write_bytes((folder / "items.csv").read_bytes())
+    assert outputs.problems(turn) == []  # any name: the bytes are what counts

@@ -29,7 +29,9 @@ def asks_something(request: str) -> bool:
 
 
 # Lines that stand for no value at all: what `print(result)` shows when the code found nothing.
-_NO_VALUE = re.compile(r"(?:None|nan|NaN|\[\]|\{\}|\(\)|set\(\)|''|\"\"|Empty DataFrame.*|Columns: \[\]|Index: \[\])")
+_NO_VALUE = re.compile(r"(?:None|nan|NaN|\[\]|\{\}|\(\)|set\(\)|''|\"\"|Empty DataFrame.*|Columns: \[\]|Index: \[\]"
+                       # empty collections of any kind: defaultdict(<class 'float'>, {}), Counter(), deque([])
+                       r"|\w+\((?:<class '\w+'>, )?(?:\{\}|\[\]|\(\))?\)|Series\(\[\], .*\)|array\(\[\].*\))")
 
 
 _WORDS = re.compile(r"\w+")

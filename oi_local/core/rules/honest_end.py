@@ -5,10 +5,11 @@ own last reply already says it (for an error: quotes it). A small model often an
 makes up a result over a traceback; the person must not read that as done."""
 from __future__ import annotations
 
+import os
 import re
 
 from oi_local.core.rules.base import Rule
-from oi_local.core.rules.turn import Turn, error_line
+from oi_local.core.rules.turn import Run, Turn, error_line
 
 # Words with which a reply owns up to a failure ("the file does not exist", "I could not ...").
 ADMITS = re.compile(
@@ -39,7 +40,8 @@ def failure(turn: Turn) -> str | None:
     if last is not None and last.interrupted:
         return "the last run was stopped before it finished (time limit or interrupt)"
     if last is not None and last.failed:
-        return f"the last run failed with {error_line(last.output).rstrip('.')}"
+        cause = _cause(turn)
+        return f"{'the last' if cause is last else 'a'} run failed with {error_line(cause.output).rstrip('.')}"
     problems = outputs.problems(turn) if outputs.rule.enabled(turn.engine) else []
     if problems:
         return "; ".join(problems)
@@ -49,6 +51,22 @@ def failure(turn: Turn) -> str | None:
     empty = printed_nothing(turn)  # a question whose last code printed no answer: any answer is made up
     # (Printing the request's own text back is reading it: the answer may come from it.)
     return f"the code {empty.rstrip('.')}" if empty and "request back" not in empty else None
+
+
+_MISSING = re.compile(r"No such file or directory: '([^']+)'")
+
+
+def _cause(turn: Turn) -> Run:
+    """The failed run that says why the turn failed: the last one, unless an earlier run found that a
+    file the request names is not there and it still is not (a later run then fails for lack of its
+    data, `NameError: rows`, which hides the reason)."""
+    last = turn.runs[-1]
+    for run in turn.runs[:-1]:
+        m = _MISSING.search(error_line(run.output)) if run.failed else None
+        if (m and not _MISSING.search(error_line(last.output)) and os.path.basename(m.group(1)) in turn.request
+                and not os.path.exists(m.group(1))):
+            return run
+    return last
 
 
 def _names_the_error(said: str, output: str) -> bool:
@@ -74,7 +92,7 @@ def finish(turn: Turn) -> str | None:
         return None
     last = turn.runs[-1] if turn.runs else None
     if not turn.not_run and last is not None and last.failed:  # "with the error": a vague "there was an error" is not enough
-        return None if _names_the_error(said, last.output) else f"This is not done: {why}."
+        return None if _names_the_error(said, _cause(turn).output) else f"This is not done: {why}."
     return None if ADMITS.search(said) else f"This is not done: {why}."
 
 

@@ -1,20 +1,32 @@
-"""Long requests: a message too long for the model to use whole (a pasted log, a document) is saved
-to a file in the working folder, and the model sees its start and its end (where the question
-usually is) with the file's name in between, so it can read the rest with code. Before, the context
-budget cut the middle out of the prompt, and a 0.5B model given 20,000 characters that way answered
-"You won't." with unrelated code."""
+"""Long requests: a message too long for the model to use whole (a pasted log, a document) is split
+into the user's own words and the text they pasted. The pasted text goes to a file in the working
+folder, and the model sees the words around it (where the question is), the file's name and the
+file's first lines, as it sees a file a request names. Before, the context budget cut the middle out
+of the prompt, and a 0.5B model given 20,000 characters that way answered "You won't." with
+unrelated code; shown the start and the end of the message around the file's name, it made up a
+folder to read (`os.listdir("backup-jobs")`), or pasted the visible part into its code and counted
+in that. A message that cannot be split (no question before or after the pasted part) is saved whole
+and shown by its start and end."""
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 from typing import Any
 
 from oi_local.core.rules.base import Addition, Rule
+from oi_local.core.rules.turn import Turn
 
-HEAD, TAIL = 1200, 800  # characters of the request the model sees around the note
+HEAD, TAIL = 1200, 800  # characters of an unsplit request the model sees around the note
 MIN_TOKENS = 1500  # a request over this (or over a quarter of the context budget) is saved
 NOTE = ("\n\n[... The whole message ({n} characters) is saved in the file {name} in the working folder. "
         "Read that file with code to use all of it. ...]\n\n")
+PASTED = "[The text I pasted ({lines} lines, {n} characters) is saved in the file {name}. Its first lines:\n{first}\n]"
+OWN_WORDS = 600  # characters: the user's words before or after the pasted text are at most this long
+FIRST_LINES, LINE_CHARS = 6, 160
+_ASKS = re.compile(r"\?|^\W*(?:what|which|how|who|whom|when|where|why|can|could|would|will|please|count|find|list|"
+                   r"tell|give|show|sum|total|summari[sz]e|make|write|check|is|are|was|were|do|does|did|ok|okay|so|now)\b",
+                   re.I | re.M)
 
 
 def limit(engine: Any) -> int:
@@ -26,9 +38,13 @@ def limit(engine: Any) -> int:
     return 3 * min(MIN_TOKENS, max(budget // 4, 256))  # about 3 characters per token
 
 
-def save(text: str, folder: str) -> str | None:
-    """Write the request to message-<hash>.txt in `folder` (once); its name, or None if it cannot."""
-    name = f"message-{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}.txt"
+def _name(text: str, prefix: str) -> str:
+    return f"{prefix}-{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}.txt"
+
+
+def save(text: str, folder: str, prefix: str = "message") -> str | None:
+    """Write `text` to <prefix>-<hash>.txt in `folder` (once); its name, or None if it cannot."""
+    name = _name(text, prefix)
     path = os.path.join(folder, name)
     try:
         if not os.path.exists(path):
@@ -39,9 +55,66 @@ def save(text: str, folder: str) -> str | None:
     return name
 
 
-def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
-    if len(request) <= max(limit(engine), HEAD + TAIL + 200):
+def _own(lines: list[str]) -> int:
+    """How many of `lines` (read from their start) are the user's words: the first paragraph if short,
+    else the first line if it is short and leads into the pasted text ("...in this log:")."""
+    blank = next((i for i, ln in enumerate(lines) if not ln.strip()), len(lines))
+    if 0 < blank <= 4 and len("\n".join(lines[:blank])) <= OWN_WORDS:
+        return blank
+    first = lines[0].rstrip() if lines else ""
+    return 1 if len(first) <= OWN_WORDS // 2 and first.endswith(":") else 0
+
+
+def split(request: str) -> tuple[str, str, str] | None:
+    """(the user's words before, the pasted text, the user's words after), or None when the message
+    has no question or instruction of its own outside a pasted part."""
+    lines = request.strip("\n").splitlines()
+    head = _own(lines)
+    rest = lines[head:]
+    tail = _own(rest[::-1])
+    if not tail and rest and len(rest[-1]) <= OWN_WORDS // 2 and _ASKS.search(rest[-1]):
+        tail = 1  # a last line that asks ("How many are there?")
+    before, after = "\n".join(lines[:head]).strip(), "\n".join(rest[len(rest) - tail:]).strip()
+    pasted = "\n".join(rest[:len(rest) - tail]).strip("\n")
+    if tail and not _ASKS.search(after):  # a short last paragraph of the pasted text, not a question
+        pasted, after = (pasted + "\n\n" + after).strip("\n"), ""
+    if not _ASKS.search(before + "\n" + after) or len(pasted) < len(request) // 2:
         return None
+    return before, pasted, after
+
+
+def _long(engine: Any, request: str) -> bool:
+    return len(request) > max(limit(engine), HEAD + TAIL + 200)
+
+
+MISSING_NOTE = "There is no {path} here: the text I pasted is in the file {name}. Read it with open(\"{name}\")."
+_MISSING = re.compile(r"No such file or directory: '([^']+)'")
+
+
+def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
+    """A run that looked for a file other than the pasted text's (`os.listdir("backup-jobs")`) is told
+    where the text is."""
+    found = _MISSING.findall(output)
+    parts = split(turn.request) if found and _long(turn.engine, turn.request) else None
+    if parts is None:
+        return None
+    name = _name(parts[1] + "\n", "pasted")
+    path = found[-1]
+    return None if os.path.basename(path) == name else MISSING_NOTE.format(path=path, name=name)
+
+
+def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
+    if not _long(engine, request):
+        return None
+    parts = split(request)
+    if parts is not None:
+        before, pasted, after = parts
+        name = save(pasted + "\n", os.getcwd(), "pasted")
+        if name is not None:
+            lines = pasted.splitlines()
+            first = "\n".join(ln[:LINE_CHARS] for ln in lines[:FIRST_LINES])
+            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=first)
+            return Addition(request="\n\n".join(p for p in (before, note, after) if p))
     name = save(request, os.getcwd())
     if name is None:
         return None
@@ -49,7 +122,10 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
 
 
 rule = Rule(
-    name="long requests", setting="save_long_requests", prompt=prompt,
-    summary="a request too long for the context (over about 1,500 tokens, or a quarter of the budget) is saved to "
-            "message-<hash>.txt in the working folder; the model sees its start and end with that file's name "
-            "between them, instead of a prompt with its middle cut out")
+    name="long requests", setting="save_long_requests", prompt=prompt, on_failure=on_failure,
+    summary="a request too long for the context (over about 1,500 tokens, or a quarter of the budget) is split into "
+            "the user's own words and the pasted text; the pasted text is saved to pasted-<hash>.txt in the working "
+            "folder and the model sees the user's words, that file's name and its first lines, and is told that file's "
+            "name when its code looks for another file (a message with no "
+            "question outside the pasted part is saved whole to message-<hash>.txt, shown by its start and end), "
+            "instead of a prompt with its middle cut out")

@@ -28,7 +28,7 @@ SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".cache", "
 _NAME = r"['\"`]?([\w][\w./-]*\.[A-Za-z][A-Za-z0-9]{0,4})\b"
 # A folder asked for: "into a new backup folder", "a folder called archive" (made by the turn).
 NEW_FOLDER = re.compile(r"\bnew\s+['\"`]?([\w.-]+?)['\"`]?\s+(?:folder|directory|subfolder)\b|"
-                        r"\b(?:folder|directory|subfolder)\s+(?:called|named)\s+['\"`]?([\w.-]+)", re.I)
+                        r"\b(?:folder|directory|subfolder)\s+(?:called|named)\s+['\"`]?([\w.-]+(?:/[\w.-]+)*)", re.I)
 # A file named as a result: "save it as out.png", "write the total to sum.txt", "a file called a.md".
 TARGET = re.compile(
     r"\b(?:to|as|into|called|named|create|save|write|generate|make|export)\s+"
@@ -65,30 +65,58 @@ def snapshot(root: str) -> Snapshot | None:
 def start(turn: Turn) -> None:
     if FILE_WORDS.search(turn.request):
         turn.state["outputs"] = (os.getcwd(), snapshot(os.getcwd()))
-        turn.state["folders"] = _folders(os.getcwd(), _asked_folders(turn.request))
+        turn.state["folders"] = {w: bool(f) for w, f in _folders(os.getcwd(), _asked_folders(turn.request)).items()}
 
 
 _NOT_NAMES = {"empty", "blank", "separate", "fresh", "clean", "little", "small", "big", "single", "shared", "sub"}
 
 
 def _asked_folders(request: str) -> list[str]:
-    words = ((m.group(1) or m.group(2)).strip(".").lower() for m in NEW_FOLDER.finditer(request))
+    words = ((m.group(1) or m.group(2)).strip("./") for m in NEW_FOLDER.finditer(request))
+    words = (w if "/" in w else w.lower() for w in words)  # a path is looked up as written
     return list(dict.fromkeys(w for w in words if w and w not in _NOT_NAMES))
 
 
-def _folders(root: str, words: list[str]) -> dict[str, bool]:
-    """For each word: whether a folder under `root` has it in its name (two levels deep at most)."""
-    found = dict.fromkeys(words, False)
-    if not words:
+def _folders(root: str, words: list[str]) -> dict[str, list[str]]:
+    """For each word, the folders under `root` it names: the very path for a path
+    ("house/backup"), else those with the word in their name (two levels deep at most)."""
+    found: dict[str, list[str]] = {w: [] for w in words}
+    for w in words:
+        if "/" in w:
+            found[w] = [w] if os.path.isdir(os.path.join(root, w)) else []
+    names = [w for w in words if "/" not in w]
+    if not names:
         return found
     for folder, dirs, _ in os.walk(root):
         dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
         for d in dirs:
-            for w in words:
-                found[w] = found[w] or w in d.lower()
+            for w in names:
+                if w in d.lower():
+                    found[w].append(os.path.relpath(os.path.join(folder, d), root))
         if folder != root and os.path.relpath(folder, root).count(os.sep) >= 1:
             dirs[:] = []
     return found
+
+
+def _copied_into(root: str, folders: list[str], source: str) -> bool:
+    """Whether one of `folders` (or a folder under them) holds a file with `source`'s bytes."""
+    for top in folders:
+        for folder, dirs, files in os.walk(os.path.join(root, top)):
+            dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
+            if any(_same_bytes(os.path.join(root, source), os.path.join(folder, f), unknown=False) for f in files):
+                return True
+    return False
+
+
+def _named_files(request: str, names: dict[str, list[str]]) -> list[str]:
+    """The files that were there before the turn and that the request names (by path or by name)."""
+    found: list[str] = []
+    for name, rels in names.items():
+        for rel in rels:
+            if re.search(rf"(?<![\w.-]){re.escape(rel)}(?![\w-])", request) or (
+                    len(rels) == 1 and re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w-])", request)):
+                found.append(rel)
+    return list(dict.fromkeys(found))
 
 
 def _by_name(snap: Snapshot) -> dict[str, list[str]]:
@@ -98,14 +126,14 @@ def _by_name(snap: Snapshot) -> dict[str, list[str]]:
     return names
 
 
-def _same_bytes(a: str, b: str) -> bool:
+def _same_bytes(a: str, b: str, unknown: bool = True) -> bool:
     try:
         if os.path.getsize(a) != os.path.getsize(b):
             return False
         with open(a, "rb") as fa, open(b, "rb") as fb:
             return fa.read(50_000_000) == fb.read(50_000_000)
     except OSError:
-        return True  # cannot tell: not a problem to report
+        return unknown  # cannot tell: by default not a problem to report
 
 
 def problems(turn: Turn) -> list[str]:
@@ -136,6 +164,11 @@ def problems(turn: Turn) -> list[str]:
             sources = [s for s in names_before.get(os.path.basename(rel), []) if s != rel]
             if sources and after[rel][0] and not any(_same_bytes(os.path.join(root, s), os.path.join(root, rel)) for s in sources):
                 found.append(f"{rel} is not a copy of {sources[0]} (the bytes differ)")
+    made = [f for folders in now.values() for f in folders]
+    if COPY.search(request) and made and not any(p.startswith(tuple(made)) for p in found):
+        # "copy a.csv into a new backup folder": the new folder holds a file with a.csv's bytes
+        found += [f"{made[0]} has no copy of {name}" for name in _named_files(request, names_before)
+                  if not _copied_into(root, made, name)]
     if PLOT.search(request):
         code = "\n".join(r.code for r in turn.runs)
         data = [n for n in names_before if n.rsplit(".", 1)[-1].lower() in DATA_EXT and re.search(
