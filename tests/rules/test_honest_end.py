@@ -94,6 +94,24 @@ def test_a_missing_named_file_is_the_error_named_not_a_later_one(tmp_path: Path,
         "This is not done: a run failed with FileNotFoundError: [Errno 2] No such file or directory: 'sales.csv'.")
     turn = make_turn("Sum the prices in sales.csv", OUT, reply("sales.csv: No such file or directory."), runs=(first, later))
     assert honest_end.finish(turn) is None  # it says so itself
+    other = failed("os.listdir('/mnt/nas/backup')", "FileNotFoundError: [Errno 2] No such file or directory: '/mnt/nas/backup'")
+    turn = make_turn("my NAS emails me its backups log: ...", OUT, reply("42."), runs=(other, later))
+    assert honest_end.finish(turn) == "This is not done: the last run failed with NameError: name 'rows' is not defined."
+    png = failed("open('chart.png')", "FileNotFoundError: [Errno 2] No such file or directory: 'chart.png'")
+    turn = make_turn("Plot the prices and save it as chart.png", OUT, reply("42."), runs=(png, later))
+    assert honest_end.finish(turn) == "This is not done: the last run failed with NameError: name 'rows' is not defined."
     (tmp_path / "sales.csv").write_text("price\n3\n")  # the file is there now: the later error is the reason
     turn = make_turn("Sum the prices in sales.csv", OUT, reply("The total is 42."), runs=(first, later))
     assert honest_end.finish(turn) == "This is not done: the last run failed with NameError: name 'rows' is not defined."
+
+
+def test_printed_nothing_owns_up_to_an_empty_answer_not_to_a_missing_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "items.csv").write_text("sku,qty\na1,3\n")
+    said = "The code ran without errors and printed nothing."
+    turn = make_turn("copy items.csv into a new backup folder", OUT, reply(said))
+    outputs.start(turn)
+    turn.runs.append(ran("for p in Path('backup').glob('*'): print(p)", ""))
+    assert honest_end.finish(turn) == "This is not done: no new backup folder was made."
+    turn = make_turn("How many rows of items.csv have qty over 5?", OUT, reply(said), runs=(ran("x = 1", ""),))
+    assert honest_end.finish(turn) is None

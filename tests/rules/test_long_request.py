@@ -20,11 +20,21 @@ def test_a_long_request_is_split_into_the_question_and_the_pasted_text(tmp_path:
     assert len(saved) == 1 and saved[0].read_text() == log  # the pasted lines alone: counting in it is right
     assert seen.startswith("Count the lines that contain ERROR in this log:")
     assert seen.index(saved[0].name) < seen.index("How many are there?")  # the question after the file, as written
-    assert f"(2000 lines, {len(log) - 1} characters) is saved in the file {saved[0].name}" in seen
+    assert f"(2000 lines, {len(log) - 1} characters) is saved in the file {saved[0].name}; read it from there." in seen
     assert "line 0 ERROR\nline 1 ok" in seen and "line 6 ok" not in seen and len(seen) < 1000  # its first lines
     assert engine.messages[0]["content"] == text  # stored as the user wrote it
     engine.build_prompt()
     assert len(list(tmp_path.glob("pasted-*.txt"))) == 1  # once
+
+
+def test_pasted_prose_is_not_shown_by_its_first_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    engine = Engine()
+    story = "\n\n".join(f"Paragraph {i}: the harbour was quiet that morning, and the boats were in. " * 3 for i in range(100))
+    text = f"Here is a story:\n\n{story}\n\nHow many times does the word harbour appear?"
+    engine.messages = [{"role": "user", "type": "message", "content": text}]
+    seen = engine.build_prompt()[-1]["content"]
+    assert "Paragraph 0" not in seen and "read it from there.]" in seen and "How many times" in seen
 
 
 def test_the_users_words_around_the_pasted_text_are_found() -> None:

@@ -114,7 +114,7 @@ def test_a_new_folder_given_as_a_path_must_be_made_and_hold_the_copy(folder: Pat
     # shutil.copy into a folder that does not exist makes a file of that name
     (folder / "house" / "stock_backup").write_bytes((folder / "house" / "stock.csv").read_bytes())
     turn.runs.append(ran("shutil.copy('house/stock.csv', 'house/stock_backup')", ""))
-    assert outputs.problems(turn) == ["no new house/stock_backup folder was made"]
+    assert outputs.problems(turn) == ["house/stock_backup is a file, not a new folder (the copy went to that name)"]
     (folder / "house" / "stock_backup").unlink()
     (folder / "house" / "stock_backup").mkdir()
     assert outputs.problems(turn) == ["house/stock_backup has no copy of house/stock.csv"]
@@ -129,3 +129,17 @@ def test_a_new_folder_without_the_copy_is_found(folder: Path) -> None:
     assert outputs.problems(turn) == ["backup has no copy of items.csv"]
     (folder / "backup" / "items_2026.csv").write_bytes((folder / "items.csv").read_bytes())
     assert outputs.problems(turn) == []  # any name: the bytes are what counts
+
+
+def test_a_result_made_in_another_folder_is_not_the_one_asked_for(folder: Path) -> None:
+    (folder / "tax_2024").mkdir()
+    (folder / "tax_2024" / "p60.txt").write_text("pay 1000\n")
+    turn = started("pls zip up the whole tax_2024 folder into tax_2024.zip")
+    (folder / "tax_2024" / "tax_2024.zip").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    turn.runs.append(ran("zipfile.ZipFile('tax_2024/tax_2024.zip', 'w')", ""))
+    assert outputs.problems(turn) == ["tax_2024.zip was not created (the code made tax_2024/tax_2024.zip instead)"]
+    turn = started("Make a chart of items.csv and save it in the reports folder as chart.png")
+    (folder / "reports").mkdir()
+    (folder / "reports" / "chart.png").write_bytes(b"\x89PNG....")
+    turn.runs.append(ran("plt.savefig('reports/chart.png') # items.csv", ""))
+    assert outputs.problems(turn) == []  # where the request put it

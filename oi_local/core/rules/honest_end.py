@@ -15,7 +15,11 @@ from oi_local.core.rules.turn import Run, Turn, error_line
 ADMITS = re.compile(
     r"\b(fail\w*|error\w*|exception|traceback|not (?:found|exist\w*|possible|able)|no such|does ?n[o']t exist|"
     r"could ?n[o']t|can ?n[o']t|cannot|unable|impossible|missing|invalid|malformed|sorry|unfortunately|"
-    r"did ?n[o']t work|was ?n[o']t|problem|timed? ?out|time limit|too long|stopped|interrupted|printed nothing|no output)\b", re.I)
+    r"did ?n[o']t work|was ?n[o']t|problem|timed? ?out|time limit|too long|stopped|interrupted)\b", re.I)
+NO_ERRORS = re.compile(r"\b(?:without|no|with no)\s+(?:any\s+)?(?:errors?|problems?|exceptions?|issues?)\b", re.I)
+# Owning up to a question's empty output; for missing files "The code ran without errors and printed
+# nothing." is no admission (it was the answer over a backup folder never made).
+ADMITS_EMPTY = re.compile(r"\b(printed nothing|no output|nothing was printed|empty)\b", re.I)
 
 
 DUMPED = "the answer only says back the text of the request, it does not answer the question"
@@ -56,6 +60,17 @@ def failure(turn: Turn) -> str | None:
 _MISSING = re.compile(r"No such file or directory: '([^']+)'")
 
 
+def _names(request: str, path: str) -> bool:
+    """The request names this file: its path, or its name with an extension, as a whole word
+    ("/mnt/nas/backup" is not named by "my NAS runs its backups")."""
+    from oi_local.core.rules.outputs import TARGET
+
+    if any(m.group(1).rstrip(".") in (path, os.path.basename(path)) for m in TARGET.finditer(request)):
+        return False  # a file the request asks to make ("save it as bike/distances.png"): not one to read
+    words = [path] + ([os.path.basename(path)] if "." in os.path.basename(path) else [])
+    return any(re.search(rf"(?<![\w./-]){re.escape(w)}(?![\w/-])", request) for w in words)
+
+
 def _cause(turn: Turn) -> Run:
     """The failed run that says why the turn failed: the last one, unless an earlier run found that a
     file the request names is not there and it still is not (a later run then fails for lack of its
@@ -63,7 +78,7 @@ def _cause(turn: Turn) -> Run:
     last = turn.runs[-1]
     for run in turn.runs[:-1]:
         m = _MISSING.search(error_line(run.output)) if run.failed else None
-        if (m and not _MISSING.search(error_line(last.output)) and os.path.basename(m.group(1)) in turn.request
+        if (m and not _MISSING.search(error_line(last.output)) and _names(turn.request, m.group(1))
                 and not os.path.exists(m.group(1))):
             return run
     return last
@@ -93,7 +108,10 @@ def finish(turn: Turn) -> str | None:
     last = turn.runs[-1] if turn.runs else None
     if not turn.not_run and last is not None and last.failed:  # "with the error": a vague "there was an error" is not enough
         return None if _names_the_error(said, _cause(turn).output) else f"This is not done: {why}."
-    return None if ADMITS.search(said) else f"This is not done: {why}."
+    said = NO_ERRORS.sub("", said)  # "ran without errors" owns up to nothing
+    if ADMITS.search(said) or why.startswith("the code ran but printed") and ADMITS_EMPTY.search(said):
+        return None
+    return f"This is not done: {why}."
 
 
 rule = Rule(

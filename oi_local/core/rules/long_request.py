@@ -21,7 +21,8 @@ HEAD, TAIL = 1200, 800  # characters of an unsplit request the model sees around
 MIN_TOKENS = 1500  # a request over this (or over a quarter of the context budget) is saved
 NOTE = ("\n\n[... The whole message ({n} characters) is saved in the file {name} in the working folder. "
         "Read that file with code to use all of it. ...]\n\n")
-PASTED = "[The text I pasted ({lines} lines, {n} characters) is saved in the file {name}. Its first lines:\n{first}\n]"
+PASTED = "[The text I pasted ({lines} lines, {n} characters) is saved in the file {name}; read it from there.{first}]"
+FIRST = " Its first lines:\n{lines}\n"
 OWN_WORDS = 600  # characters: the user's words before or after the pasted text are at most this long
 FIRST_LINES, LINE_CHARS = 6, 160
 _ASKS = re.compile(r"\?|^\W*(?:what|which|how|who|whom|when|where|why|can|could|would|will|please|count|find|list|"
@@ -103,6 +104,16 @@ def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
     return None if os.path.basename(path) == name else MISSING_NOTE.format(path=path, name=name)
 
 
+def _first_lines(lines: list[str]) -> str:
+    """The first lines of pasted records (a log, a table), which show the model their format; none of
+    pasted prose: shown its first sentences, the 0.5B model put them in its code as the whole text and
+    counted words in that."""
+    first = [ln for ln in lines if ln.strip()][:FIRST_LINES]
+    if len(lines) < 2 * FIRST_LINES or any(len(ln) > LINE_CHARS for ln in first):
+        return ""
+    return FIRST.format(lines="\n".join(first))
+
+
 def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
     if not _long(engine, request):
         return None
@@ -112,8 +123,7 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
         name = save(pasted + "\n", os.getcwd(), "pasted")
         if name is not None:
             lines = pasted.splitlines()
-            first = "\n".join(ln[:LINE_CHARS] for ln in lines[:FIRST_LINES])
-            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=first)
+            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=_first_lines(lines))
             return Addition(request="\n\n".join(p for p in (before, note, after) if p))
     name = save(request, os.getcwd())
     if name is None:
@@ -125,7 +135,8 @@ rule = Rule(
     name="long requests", setting="save_long_requests", prompt=prompt, on_failure=on_failure,
     summary="a request too long for the context (over about 1,500 tokens, or a quarter of the budget) is split into "
             "the user's own words and the pasted text; the pasted text is saved to pasted-<hash>.txt in the working "
-            "folder and the model sees the user's words, that file's name and its first lines, and is told that file's "
+            "folder and the model sees the user's words, that file's name and, for pasted records (a log, a table), its "
+            "first lines, and is told that file's "
             "name when its code looks for another file (a message with no "
             "question outside the pasted part is saved whole to message-<hash>.txt, shown by its start and end), "
             "instead of a prompt with its middle cut out")

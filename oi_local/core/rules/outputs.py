@@ -108,6 +108,16 @@ def _copied_into(root: str, folders: list[str], source: str) -> bool:
     return False
 
 
+def _put_there(request: str, folder: str) -> bool:
+    """The request puts its result in `folder` ("save it in reports as a.txt", "reports/a.txt"):
+    a result named without a folder may be made there."""
+    if not folder:
+        return True
+    f = re.escape(folder)
+    return bool(re.search(rf"(?<![\w./-]){f}/|\b(?:in|into|inside|to|under)\s+(?:the\s+|a\s+|my\s+)?"
+                          rf"(?:new\s+)?(?:folder\s+|directory\s+)?['\"`]?{f}(?![\w.-])", request, re.I))
+
+
 def _named_files(request: str, names: dict[str, list[str]]) -> list[str]:
     """The files that were there before the turn and that the request names (by path or by name)."""
     found: list[str] = []
@@ -152,11 +162,15 @@ def problems(turn: Turn) -> list[str]:
         base = os.path.basename(name)
         if base in names_before or os.path.exists(os.path.join(root, name)):
             continue  # it was there already: an input, or a file to change
-        if base not in names_after:
-            found.append(f"{name} was not created")
+        elsewhere = [rel for rel in names_after.get(base, []) if _put_there(request, os.path.dirname(rel))]
+        if not elsewhere:  # "zip tax_2024 into tax_2024.zip" made tax_2024/tax_2024.zip: not what was asked
+            made = names_after.get(base, [])
+            found.append(f"{name} was not created" + (f" (the code made {made[0]} instead)" if made else ""))
     had = turn.state.get("folders", {})
     now = _folders(root, [w for w, there in had.items() if not there])
-    found += [f"no new {w} folder was made" for w, there in now.items() if not there]
+    went = " (the copy went to that name)" if COPY.search(request) else ""
+    found += [f"{w} is a file, not a new folder{went}" if os.path.isfile(os.path.join(root, w))
+              else f"no new {w} folder was made" for w, there in now.items() if not there]
     if not EMPTY_OK.search(request):
         found += [f"{rel} is empty" for rel in changed if after[rel][0] == 0 and before.get(rel, (1, 0))[0] != 0]
     if COPY.search(request):
