@@ -506,3 +506,15 @@ def test_a_made_up_success_over_a_failed_run_is_not_the_answer(folder: Path) -> 
         assert "Connection refused" in said or "URLError" in said
     finally:
         interp.close()
+
+
+def test_a_data_file_named_by_its_stem_alone_goes_with_the_request(folder: Path) -> None:
+    # "plot the prices and save as prices.png" beside prices.csv: the 0.5B model plotted [3, 4, 5]
+    (folder / "prices.csv").write_text("date,price\n2025-06-01,100.42\n")
+    assert workspace_hints("plot the prices and save as prices.png") == \
+        "prices.csv contains:\ndate,price\n2025-06-01,100.42"
+    assert workspace_hints("what were the total sales?") == "sales.csv contains:\ndate,product,amount\n2024-01-02,widget,12.5"
+    assert workspace_hints("How big is the moon?") == ""  # "big" is no file's name here
+    (folder / "prices.json").write_text("[]")
+    assert workspace_hints("plot the prices") == ""  # two files by that stem: which one is not known
+    assert mentioned_paths("plot the prices in greet.py", folder) == [folder / "greet.py"]  # a file named is enough

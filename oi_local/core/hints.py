@@ -54,7 +54,35 @@ def mentioned_paths(text: str, cwd: Path) -> list[Path]:
             add(w)
     if _HERE.search(text) and base not in found:
         found.append(base)
+    if not found:
+        found = by_stem(text, base)
     return found[:MAX_PATHS]
+
+
+# Data files a request may name by their stem alone: "plot the prices" with prices.csv here.
+STEM_SUFFIXES = {".csv", ".tsv", ".json", ".jsonl", ".xlsx", ".xls", ".txt", ".log", ".dat"}
+MAX_SCAN = 500  # entries of the working folder looked at for stems
+
+
+def by_stem(text: str, cwd: Path) -> list[Path]:
+    """Data files in the working folder (not below it) whose name without its extension is a word of
+    `text`, when no other data file there has that stem. Asked to "plot the prices and save as
+    prices.png" beside prices.csv, the 0.5B model plotted made-up numbers: it was never shown the file."""
+    # A stem after "the", "my", "in", ... ("plot the prices", "from my expenses"), not any word ("how big").
+    words = {w for pair in re.findall(r"\b(?:the|my|our|your|this|that|these|those|in|from|of)\s+([\w-]+)(?:\s+([\w-]+))?",
+                                      text.lower()) for w in pair if w}
+    stems: dict[str, list[Path]] = {}
+    try:
+        with os.scandir(cwd) as it:
+            for i, e in enumerate(it):
+                if i >= MAX_SCAN:
+                    break
+                suffix = os.path.splitext(e.name)[1].lower()
+                if suffix in STEM_SUFFIXES and not e.name.startswith(".") and e.is_file():
+                    stems.setdefault(e.name[: -len(suffix)].lower(), []).append(Path(e.path).resolve())
+    except OSError:
+        return []
+    return [paths[0] for stem, paths in sorted(stems.items()) if stem in words and len(paths) == 1]
 
 
 MAX_SAMPLE = 400  # characters of JSON shown as a sample

@@ -54,6 +54,10 @@ def test_a_named_result_file_must_exist(folder: Path) -> None:
     (folder / "prices.png").write_bytes(b"\x89PNG....")
     turn.runs.append(ran("df = pd.read_csv('items.csv')\ndf.plot()", ""))
     assert outputs.problems(turn) == []
+    turn = started("plot the items and save as items.png")  # named by its stem alone
+    (folder / "items.png").write_bytes(b"\x89PNG....")
+    turn.runs.append(ran("plt.plot([3, 4, 5])\nplt.savefig('items.png')", ""))
+    assert outputs.problems(turn) == ["the code never read items.csv, so the plot does not show its data"]
 
 
 def test_nothing_is_checked_for_requests_without_files_or_without_runs(folder: Path) -> None:
@@ -143,3 +147,7 @@ def test_a_result_made_in_another_folder_is_not_the_one_asked_for(folder: Path) 
     (folder / "reports" / "chart.png").write_bytes(b"\x89PNG....")
     turn.runs.append(ran("plt.savefig('reports/chart.png') # items.csv", ""))
     assert outputs.problems(turn) == []  # where the request put it
+    turn = started("Plot items.csv and save it as plots/items.png")
+    (folder / "items.png").write_bytes(b"\x89PNG....")
+    turn.runs.append(ran("plt.savefig('items.png') # items.csv", ""))
+    assert outputs.problems(turn) == ["plots/items.png was not created (the code made items.png instead)"]

@@ -162,7 +162,8 @@ def problems(turn: Turn) -> list[str]:
         base = os.path.basename(name)
         if base in names_before or os.path.exists(os.path.join(root, name)):
             continue  # it was there already: an input, or a file to change
-        elsewhere = [rel for rel in names_after.get(base, []) if _put_there(request, os.path.dirname(rel))]
+        elsewhere = [] if "/" in name else [  # a path asked for is the only place
+            rel for rel in names_after.get(base, []) if _put_there(request, os.path.dirname(rel))]
         if not elsewhere:  # "zip tax_2024 into tax_2024.zip" made tax_2024/tax_2024.zip: not what was asked
             made = names_after.get(base, [])
             found.append(f"{name} was not created" + (f" (the code made {made[0]} instead)" if made else ""))
@@ -185,8 +186,13 @@ def problems(turn: Turn) -> list[str]:
                   if not _copied_into(root, made, name)]
     if PLOT.search(request):
         code = "\n".join(r.code for r in turn.runs)
+        from pathlib import Path
+
+        from oi_local.core.hints import by_stem
+
         data = [n for n in names_before if n.rsplit(".", 1)[-1].lower() in DATA_EXT and re.search(
             rf"(?<![\w.-]){re.escape(n)}(?![\w-])", request)]
+        data = data or [p.name for p in by_stem(request, Path(root)) if p.name in names_before]  # "plot the prices"
         found += [f"the code never read {n}, so the plot does not show its data" for n in data if n not in code]
     return found
 
