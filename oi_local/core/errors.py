@@ -27,7 +27,13 @@ _INT_OF_DECIMAL = re.compile(r"ValueError: invalid literal for int\(\) with base
 _FILE_OBJ = re.compile(r"TypeError: expected string or bytes-like object, got '_io\.\w+'")
 _KEY = re.compile(r"KeyError: '([^'\n]{1,60})'")
 _PRINTED_KEY = re.compile(r"[{,]\s*'([^'\n]{1,40})':")
-_NO_FILE = re.compile(r"FileNotFoundError: \[Errno 2\] No such file or directory: '([^']+)'")
+_MISSING = re.compile(r"No such file or directory: '([^']+)'")
+_NO_FILE = re.compile(r"FileNotFoundError: \[Errno 2\] " + _MISSING.pattern)
+
+
+def missing_paths(text: str) -> list[str]:
+    """The paths that `text` says are not there ("No such file or directory: 'sales.csv'"), in order."""
+    return _MISSING.findall(text)
 
 _LOADERS = {
     ".csv": 'import csv\nwith open("{f}", newline="") as f:\n    {v} = list(csv.DictReader(f))',

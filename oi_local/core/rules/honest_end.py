@@ -57,9 +57,6 @@ def failure(turn: Turn) -> str | None:
     return f"the code {empty.rstrip('.')}" if empty and "request back" not in empty else None
 
 
-_MISSING = re.compile(r"No such file or directory: '([^']+)'")
-
-
 def _names(request: str, path: str) -> bool:
     """The request names this file: its path, or its name with an extension, as a whole word
     ("/mnt/nas/backup" is not named by "my NAS runs its backups")."""
@@ -75,11 +72,14 @@ def _cause(turn: Turn) -> Run:
     """The failed run that says why the turn failed: the last one, unless an earlier run found that a
     file the request names is not there and it still is not (a later run then fails for lack of its
     data, `NameError: rows`, which hides the reason)."""
+    from oi_local.core.errors import missing_paths
+
     last = turn.runs[-1]
+    if missing_paths(error_line(last.output)):
+        return last
     for run in turn.runs[:-1]:
-        m = _MISSING.search(error_line(run.output)) if run.failed else None
-        if (m and not _MISSING.search(error_line(last.output)) and _names(turn.request, m.group(1))
-                and not os.path.exists(m.group(1))):
+        paths = missing_paths(error_line(run.output)) if run.failed else []
+        if paths and _names(turn.request, paths[0]) and not os.path.exists(paths[0]):
             return run
     return last
 

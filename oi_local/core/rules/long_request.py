@@ -89,13 +89,14 @@ def _long(engine: Any, request: str) -> bool:
 
 
 MISSING_NOTE = "There is no {path} here: the text I pasted is in the file {name}. Read it with open(\"{name}\")."
-_MISSING = re.compile(r"No such file or directory: '([^']+)'")
 
 
 def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
     """A run that looked for a file other than the pasted text's (`os.listdir("backup-jobs")`) is told
     where the text is."""
-    found = _MISSING.findall(output)
+    from oi_local.core.errors import missing_paths
+
+    found = missing_paths(output)
     parts = split(turn.request) if found and _long(turn.engine, turn.request) else None
     if parts is None:
         return None
