@@ -214,6 +214,10 @@ def test_common_modules_are_imported_when_a_cell_forgets_to(computer, monkeypatc
     # JSON literals copied into Python code mean what they say.
     assert text(computer.run("python", 'd = {"on": true, "off": false, "none": null}\nd')) == \
         "{'on': True, 'off': False, 'none': None}\n"
+    # ... and the names taken from them: defaultdict, Counter, timedelta, mean
+    out = text(computer.run("python", "c = defaultdict(int)\nc['a'] += 2\nprint(dict(c), Counter('aab')['a'], "
+                                      "timedelta(days=1).days, mean([1, 2]))"))
+    assert out == "{'a': 2} 2 1 1.5\n"
     # Only the listed modules: anything else is still a NameError.
     out = text(computer.run("python", "factorial(5)"))
     assert "NameError: name 'factorial' is not defined" in out

@@ -32,9 +32,20 @@ _SHELL_WRITERS = {"tee", "truncate", "dd"}
 _REDIRECT = re.compile(r"(?<![0-9&<])>>?\s*([^\s;&|<>]+)")
 
 
+# A verb said not to be done: "don't delete anything yet", "without changing the files".
+_NEGATED = re.compile(r"\b(?:don['’]?t|do\s+not|never|without|no\s+need\s+to)\s+(?:(?:yet|ever|even|to|you|please|"
+                      r"any(?:thing)?|\w+ly)\s+)?\w+", re.I)
+
+
+def unnegated(text: str) -> str:
+    """`text` without the verbs it says not to do."""
+    return _NEGATED.sub(" ", text)
+
+
 def question(request: str) -> bool:
-    """True for "How many lines does notes.txt have?", not for "Add a line to notes.txt"."""
-    return bool(_QUESTION.search(request)) and not _CHANGES.search(request)
+    """True for "How many lines does notes.txt have?", not for "Add a line to notes.txt"; "which
+    files are old? don't delete anything" is a question."""
+    return bool(_QUESTION.search(request)) and not _CHANGES.search(unnegated(request))
 
 
 def changed_paths(language: str, code: str) -> list[str]:

@@ -48,3 +48,15 @@ def test_code_that_deletes_files_for_a_request_that_asks_nothing_to_go_is_refuse
                   "Clean out the temp files in build", "Delete the .HEIC files in backup_drive"):
         verdict = deletions.check(make_turn(asked), loop)
         assert verdict is None or verdict.note != deletions.NOTHING_ASKED_NOTE, asked
+
+
+def test_a_request_that_says_not_to_delete_anything_gets_no_deletion() -> None:
+    unlink = block('from pathlib import Path\nPath("website/robots.txt").unlink()\nprint(3)')
+    for request in ("which files in website/ are older than 2024? I want to tidy out the old junk but don't delete "
+                    "anything yet", "Sort the files in website by age, do not remove any of them",
+                    "Move the old pages into website/old without deleting anything"):
+        verdict = deletions.check(make_turn(request), unlink)
+        assert verdict is not None and verdict.note == deletions.NOTHING_ASKED_NOTE, request
+    # asked to delete, and said what not to delete: not this rule's refusal
+    verdict = deletions.check(make_turn("Delete website/robots.txt but don't delete the html pages"), unlink)
+    assert verdict is None or verdict.note != deletions.NOTHING_ASKED_NOTE

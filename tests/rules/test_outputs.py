@@ -151,3 +151,27 @@ def test_a_result_made_in_another_folder_is_not_the_one_asked_for(folder: Path) 
     (folder / "items.png").write_bytes(b"\x89PNG....")
     turn.runs.append(ran("plt.savefig('items.png') # items.csv", ""))
     assert outputs.problems(turn) == ["plots/items.png was not created (the code made items.png instead)"]
+
+
+def test_a_request_to_change_named_files_that_changed_none_is_not_done(folder: Path) -> None:
+    (folder / "scans").mkdir()
+    (folder / "scans" / "2023-01-gas.pdf").write_bytes(b"%PDF")
+    turn = started("please move every file in scans/ into a subfolder for its year")
+    turn.runs.append(ran("for p in Path('.').glob('*.pdf'):\n    shutil.move(p, p.name[:4])", ""))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["no file in the working folder was changed"]
+    ask = outputs.follow_up(turn)
+    assert ask is not None and "no file in the working folder was changed" in (ask.text or "")
+    (folder / "scans" / "2023").mkdir()
+    (folder / "scans" / "2023-01-gas.pdf").rename(folder / "scans" / "2023" / "2023-01-gas.pdf")
+    assert outputs.problems(turn) == []
+    # a question, a request naming no file of the folder, a failed run: not this check's
+    for request in ("which files in scans/ are from 2023? don't move them", "convert 5 miles to km", "replace the word cat with dog"):
+        turn = started(request)
+        turn.runs.append(ran("print(1)", "1"))
+        assert outputs.problems(turn) == [], request
+    turn = started("fix items.csv: the pear price is wrong")
+    turn.runs.append(failed("open('items.csv').write('x')", "io.UnsupportedOperation: not writable"))
+    assert outputs.problems(turn) == []
+    turn.runs.append(ran("print(open('items.csv').read())", "name,price"))
+    assert outputs.problems(turn) == ["no file in the working folder was changed"]

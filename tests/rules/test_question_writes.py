@@ -88,3 +88,12 @@ def test_code_for_a_question_that_deletes_or_moves_files_anywhere_is_refused(fol
                  block("df = df.rename({'a': 'b'}, axis=1)\nprint(df)"), block("comm -23 a.txt b.txt", "shell")):
         assert question_writes.check(make_turn(request), code) is None, code.code
     assert question_writes.check(make_turn("Move the .HEIC photos into backup"), loop) is None  # a task may
+
+
+def test_a_question_that_says_what_not_to_do_is_still_a_question() -> None:
+    from oi_local.core.writes import question
+
+    assert question("which files are old? don't delete anything yet")
+    assert question("How many rows are there? Do not change the file.")
+    assert not question("how many rows are there? then delete the empty ones")
+    assert not question("Add a line to notes.txt, don't remove the others")

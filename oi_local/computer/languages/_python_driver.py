@@ -248,6 +248,11 @@ def _oi_main():
         "tarfile", "io", "base64", "uuid", "pprint", "operator", "heapq", "bisect", "struct")}
     auto_names.update({"np": ("numpy", None), "pd": ("pandas", None), "plt": ("matplotlib.pyplot", None),
                        "Path": ("pathlib", "Path"), "computer": ("oi_local.computer.api.session", "computer")})
+    # ... and the names people import from those modules (`defaultdict(int)` without its import)
+    auto_names.update({n: ("collections", n) for n in ("defaultdict", "Counter", "OrderedDict", "deque", "namedtuple")})
+    auto_names.update({n: ("datetime", n) for n in ("date", "timedelta")})
+    auto_names.update({n: ("statistics", n) for n in ("mean", "median")})
+    auto_names.update({"reduce": ("functools", "reduce"), "sqrt": ("math", "sqrt")})
 
     # JSON literals written as Python (small models copy JSON into code).
     json_names = {"true": True, "false": False, "null": None}

@@ -1,17 +1,24 @@
 """Cut-off replies: code that the reply did not finish (max_tokens reached inside the block, or the
-repetition rule stopped it) is not run, and the model hears why."""
+repetition rule stopped it) is not run, and the model hears why. A repetition is drawn again once,
+sampled, with the try hidden: greedy decoding falls into the same loop again (the 0.5B model wrote
+`tar -czvf a.tar.gz a/` over and over, and the turn ended there)."""
 from __future__ import annotations
 
-from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_retry
 
 DEGENERATE_NOTE = "The reply fell into an endless repetition and was stopped, so that code was not run."
+FRESH = ("(A first try was not run: it fell into an endless repetition. Write one ```python block that does what I "
+         "asked, each step once.)")
 LENGTH_NOTE = "The reply was cut off (max_tokens) inside a code block, so the incomplete code was not run."
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.degenerate:
-        return Verdict(note=DEGENERATE_NOTE, stop=True)
+        if turn.counts["degenerate"] or not turn.steps_left:
+            return Verdict(note=DEGENERATE_NOTE, stop=True)
+        turn.counts["degenerate"] += 1
+        return Verdict(note=DEGENERATE_NOTE, again=True, ask=Ask(FRESH, code_retry(turn.engine, 5), hide=True))
     if not block.closed and turn.engine.llm.last_finish_reason == "length":
         return Verdict(note=LENGTH_NOTE, stop=True)
     return None
@@ -20,4 +27,4 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="cut-off code", setting="skip_cut_off", check=check,
     summary="a code block the reply did not finish (max_tokens reached inside it, or stopped as a repetition) is "
-            "not run, and the model is told why")
+            "not run, and the model is told why; a repetition is asked afresh once (sampled, the try hidden)")

@@ -61,13 +61,16 @@ def overreach(request: str, lang: str, code: str) -> tuple[str, str] | None:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    from oi_local.core.writes import question, removes_any
+    from oi_local.core.writes import question, removes_any, unnegated
 
     request = turn.request
     if question(request):  # a question's writes: question_writes.py
         return None
-    own = instruction(request)  # not a pasted manual's "remove the filter"
-    if not (DESTROY.search(own) or CAREFUL_WORDS.search(own) or _MAY_REMOVE.search(own)):
+    said = instruction(request)  # not a pasted manual's "remove the filter"
+    own = unnegated(said)
+    # "tidy out the old junk but don't delete anything yet": nothing may go (the 0.5B model unlinked a file)
+    said_not = bool(DESTROY.search(said)) and not DESTROY.search(own)
+    if said_not or not (DESTROY.search(own) or CAREFUL_WORDS.search(own) or _MAY_REMOVE.search(own)):
         # nothing asked to go, yet the code deletes (a loop over a listing has no literal paths)
         removes = removes_any(block.lang, block.code, moves=False)
         return refuse(turn, NOTHING_ASKED_NOTE, NOTHING_ASKED_WARNING) if removes else None

@@ -33,8 +33,14 @@ NEW_FOLDER = re.compile(r"\bnew\s+['\"`]?([\w.-]+?)['\"`]?\s+(?:folder|directory
 TARGET = re.compile(
     r"\b(?:to|as|into|called|named|create|save|write|generate|make|export)\s+"
     r"(?:(?:a|an|the|new|file|folder|image|picture|png|csv|json|text|called|named)\s+){0,4}" + _NAME, re.I)
+# Words of a request that changes files the user has: a turn that left every file as it was did not
+# do it (the 0.5B model's loop over `Path(".").glob("*.pdf")` for files in scans/ moved nothing, and
+# "The code ran without errors and printed nothing" ended the turn).
+CHANGE = re.compile(r"\b(mov(?:e|es|ing)|renam\w*|chang(?:e|es|ing)|replac\w*|edit\w*|updat\w*|fix\w*|correct|"
+                    r"organi[sz]\w*|join\w*|merg\w*|combin\w*|convert\w*|compress\w*|zip|pack|cop(?:y|ies)|"
+                    r"back ?up|append\w*|insert\w*|split)\b", re.I)
 FILE_WORDS = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate|save|write|create|export|plot|chart|graph|"
-                        r"histogram|visuali[sz]e|move|rename|folder|directory)\b", re.I)
+                        r"histogram|visuali[sz]e|move|rename|folder|directory)\b|" + CHANGE.pattern, re.I)
 COPY = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate)\b", re.I)
 PLOT = re.compile(r"\b(plot\w*|chart|graph|histogram|visuali[sz]e)\b", re.I)
 EMPTY_OK = re.compile(r"\b(empty|blank|touch|placeholder)\b", re.I)
@@ -184,6 +190,9 @@ def problems(turn: Turn) -> list[str]:
         # "copy a.csv into a new backup folder": the new folder holds a file with a.csv's bytes
         found += [f"{made[0]} has no copy of {name}" for name in _named_files(request, names_before)
                   if not _copied_into(root, made, name)]
+    if not found and not changed and set(after) == set(before) and not turn.runs[-1].failed \
+            and _changes_named(request, before):  # after a failure, the error is the news
+        found.append("no file in the working folder was changed")
     if PLOT.search(request):
         code = "\n".join(r.code for r in turn.runs)
         from pathlib import Path
@@ -195,6 +204,17 @@ def problems(turn: Turn) -> list[str]:
         data = data or [p.name for p in by_stem(request, Path(root)) if p.name in names_before]  # "plot the prices"
         found += [f"the code never read {n}, so the plot does not show its data" for n in data if n not in code]
     return found
+
+
+def _changes_named(request: str, before: Snapshot) -> bool:
+    """The request asks to change files it names (a file, or a folder as "scans/" or "the scans folder")."""
+    from oi_local.core.writes import question, unnegated
+
+    if question(request) or not CHANGE.search(unnegated(request)):
+        return False
+    folders = {part for rel in before for part in os.path.dirname(rel).split(os.sep) if part}
+    return any(re.search(rf"(?<![\w.-]){re.escape(n)}(?![\w-])", request) for n in _by_name(before)) or any(
+        re.search(rf"(?<![\w.-]){re.escape(f)}(?:/|\s+(?:folder|directory)\b)", request, re.I) for f in folders)
 
 
 def follow_up(turn: Turn) -> Any:
@@ -218,5 +238,6 @@ rule = Rule(
     name="outputs", setting="check_outputs", start=start, follow_up=follow_up,
     summary="the files a request asks for are checked against the working folder when the model stops: a named "
             "result file or new folder that was not made, a file the turn left empty, a copy whose bytes differ from its "
-            "source, a plot of a named data file by code that never read it; the model is told what is wrong and "
+            "source, a plot of a named data file by code that never read it, a request to change named files (move, "
+            "rename, replace, join, ...) that left every file as it was; the model is told what is wrong and "
             "asked once for code that does it (not after a failure no code can fix: no network, a damaged file)")

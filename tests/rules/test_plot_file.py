@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import plot_file
+
+from .handmade import block, make_turn
+
+SHOWN = """import pandas as pd
+import matplotlib.pyplot as plt
+df = pd.read_csv("rides.csv")
+if len(df):
+    plt.plot(df["day"], df["km"])
+    plt.show()
+print(df["km"].max())
+"""
+
+
+def test_a_plot_shown_but_not_saved_is_saved_where_the_request_asks() -> None:
+    turn = make_turn("plot the km from rides.csv and save it as charts/km.png. which day was longest?")
+    b = block(SHOWN)
+    verdict = plot_file.check(turn, b)
+    assert verdict is not None and "charts/km.png" in verdict.warning and not (verdict.again or verdict.stop)
+    assert "    plt.savefig('charts/km.png')\n    plt.show()" in b.code  # before the show, same indent
+    assert plot_file.check(turn, b) is None  # saves now: left alone
+    pandas = block("df = pd.read_csv('rides.csv')\ndf.plot(x='day', y='km')\nplt.show()")
+    assert plot_file.check(turn, pandas) is not None and "plt.savefig('charts/km.png')\nplt.show()" in pandas.code
+
+
+def test_left_alone_without_a_named_picture_or_a_pyplot_drawing() -> None:
+    assert plot_file.check(make_turn("plot the km from rides.csv"), block(SHOWN)) is None
+    assert plot_file.check(make_turn("save the summary as km.txt"), block(SHOWN)) is None
+    turn = make_turn("draw the km and save as km.png")
+    assert plot_file.check(turn, block("print(1)")) is None
+    assert plot_file.check(turn, block("x = (", )) is None  # unreadable code
+    assert plot_file.check(turn, block(SHOWN, lang="shell")) is None
+    assert plot_file.check(make_turn("save it as a.png, and save it as b.png"), block(SHOWN)) is None  # which one?
+
+
+def test_no_show_the_save_goes_at_the_end_and_the_file_is_made(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    code = "import matplotlib\nmatplotlib.use('Agg')\nfrom matplotlib import pyplot as p\np.bar([1, 2], [3, 4])\n"
+    new = plot_file.with_savefig(code, "bars.png")
+    assert new.endswith("p.savefig('bars.png')\n")
+    subprocess.run([sys.executable, "-c", new], check=True, cwd=tmp_path)
+    assert (tmp_path / "bars.png").read_bytes().startswith(b"\x89PNG")
