@@ -231,3 +231,14 @@ def test_a_read_of_a_missing_file_in_a_missing_folder_gets_no_folder_note(folder
     written = note(out.replace("old/sales.csv", "out/summary.txt"), "",
                    code="with open('out/summary.txt', 'w') as f:\n    f.write('x')")
     assert written and "os.makedirs('out', exist_ok=True)\nwith open('out/summary.txt', 'w') as f:" in written
+
+
+def test_string_indices_on_lines_of_a_csv_or_keys_of_a_json_object(folder: Path) -> None:
+    error = "Traceback ...\nTypeError: string indices must be integers, not 'str'\n(exit code 1)"
+    csv_code = 'with open("sales.csv") as f:\n    print([r for r in f if r["amount"] == "3"])'
+    got = note(error, "", None, csv_code) or ""
+    assert "each line read from sales.csv is a string" in got and "csv.DictReader(f)" in got
+    (folder / "rota.json").write_text('{"team": "a", "shifts": [{"who": "Ann", "hours": 3}]}')
+    got = note(error, "", None, 'import json\ndata = json.load(open("rota.json"))\nfor s in data:\n    print(s["who"])') or ""
+    assert "data['shifts']" in got
+    assert note(error, "", None, "x = 'ab'\nprint(x['a'])") is None  # no file: no guess

@@ -9,6 +9,7 @@ likely cause get a note; everything else gets none.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import sys
@@ -18,6 +19,7 @@ from oi_local.core.pycheck import folder_files, likely_file
 
 MAX_FILES = 200  # folder entries looked at
 MAX_CODE = 1500  # longest code shown back corrected
+MAX_JSON = 2_000_000  # bytes: a larger JSON file is not read for a note
 
 _NAME = re.compile(r"NameError: name '(\w+)' is not defined")
 _STR_MATH = re.compile(
@@ -25,6 +27,8 @@ _STR_MATH = re.compile(
     r"can only concatenate str \(not \"(?:int|float)\"\) to str|'<|>' not supported between instances of 'str' and '(?:int|float)')")
 _INT_OF_DECIMAL = re.compile(r"ValueError: invalid literal for int\(\) with base 10: '-?\d*\.\d+'")
 _FILE_OBJ = re.compile(r"TypeError: expected string or bytes-like object, got '_io\.\w+'")
+_STR_INDEX = re.compile(r"TypeError: string indices must be integers")
+_OPENED = re.compile(r"""\bopen\(\s*(?:r?['"])([^'"\n]+\.(?:csv|tsv|json))['"]""", re.I)
 _KEY = re.compile(r"KeyError: '([^'\n]{1,60})'")
 _PRINTED_KEY = re.compile(r"[{,]\s*'([^'\n]{1,40})':")
 _MISSING = re.compile(r"No such file or directory: '([^']+)'")
@@ -88,6 +92,8 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
                   "before doing arithmetic or comparing them with numbers.")
         fixed = _numbers_converted(code, _failed_line(output)) if code and len(code) <= MAX_CODE else None
         return advice + (f" With them converted, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
+    if _STR_INDEX.search(output):
+        return _rows_note(code, base)
     if _INT_OF_DECIMAL.search(output):
         return "Note: int() cannot read a number with a decimal point. Use float() for it."
     if _FILE_OBJ.search(output):
@@ -105,6 +111,30 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
     return None
+
+
+def _rows_note(code: str, base: Path) -> str | None:
+    """`row["finished"]` on a line of a CSV file, or on a key of a JSON object: what the rows are."""
+    m = _OPENED.search(code)
+    if not m:
+        return None
+    f = m.group(1)
+    if f.lower().endswith(".json"):
+        try:
+            if (base / f).stat().st_size > MAX_JSON:
+                return None
+            data = json.loads((base / f).read_text(encoding="utf-8", errors="replace"))
+        except (OSError, ValueError):
+            return None
+        lists = [k for k, v in data.items() if isinstance(v, list)] if isinstance(data, dict) else []
+        if len(lists) != 1:
+            return None
+        return (f"Note: {f} holds an object, and a loop over it goes over its keys (strings). The records are "
+                f"the list data[{lists[0]!r}]: `for r in data[{lists[0]!r}]:`.")
+    delim = ", delimiter='\\t'" if f.lower().endswith(".tsv") else ""
+    return (f"Note: each line read from {f} is a string, not a row with named columns. Read the rows with "
+            f"csv.DictReader, for example:\nimport csv\nwith open({f!r}, newline='') as f:\n"
+            f"    rows = list(csv.DictReader(f{delim}))\nfor r in rows:\n    ...")
 
 
 # A call on the failing line that writes to a path: a copy, a move, a file opened to write, a save.

@@ -109,3 +109,14 @@ def test_a_word_is_known_only_as_a_whole_word() -> None:
     assert copied_examples.copied(turn, block(code)) == ["age"]  # "average" does not hold the word "age"
     turn = make_turn("what is the mean age of the frost in frost_log.csv?", examples=examples, recipes=2)
     assert copied_examples.copied(turn, block(code)) == []
+
+
+def test_an_examples_numbers_that_nothing_here_has_are_copied_too() -> None:
+    sums = [{"role": "user", "content": "What is 1234 * 5678?"},
+            {"role": "assistant", "content": "```python\nprint(1234 * 5678)\n```"}]
+    turn = make_turn("how many rows of frost_log.csv have notes?", examples=sums, recipes=2)
+    code = "rows = open('frost_log.csv').read().splitlines()\nif not rows:\n    print(1234 * 5678)\nprint(len(rows))"
+    assert copied_examples.copied(turn, block(code)) == ["1234", "5678"]
+    # a number the request (or a file) has, or a short one, is the code's own
+    assert copied_examples.copied(make_turn("is 1234 * 5678 even?", examples=sums, recipes=2), block(code)) == []
+    assert copied_examples.copied(turn, block("print(12 * 56)")) == []

@@ -36,6 +36,7 @@ from oi_local.core.rules import (
     rounding,
     safety_review,
     shell_relabel,
+    unused_numbers,
 )
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
 
@@ -53,6 +54,7 @@ RULES: tuple[Rule, ...] = (
     paths.rule,
     copied_examples.rule,
     made_up.rule,
+    unused_numbers.rule,
     rounding.rule,
     plot_file.rule,
     safety_review.rule,

@@ -3,9 +3,10 @@ conversation or the named files has is the example copied, not code for this req
 convert frost_log.csv (columns date, low_f, notes) to Celsius, the 0.5B model kept the recipe's
 `if r["department"] == "Sales"` in seven runs in a row, each a KeyError, the note listing the real
 columns notwithstanding. Only words that pick data count (a key, a value compared, a file name or
-pattern); printed words and program names are the code's own. Such code is not run; the request is
-asked afresh once (sampled, the attempt hidden, the picked recipes left out for the rest of the turn:
-with them still in view the retry copied the same lines), with the copied words named."""
+pattern, a number of three digits or more); printed words and program names are the code's own.
+Such code is not run; the request is asked afresh once (sampled, the attempt hidden, the picked
+recipes left out for the rest of the turn: with them still in view the retry copied the same
+lines), with the copied words named."""
 from __future__ import annotations
 
 import ast
@@ -56,6 +57,16 @@ def _literals(code: str) -> set[str]:
     return found
 
 
+def _numbers(code: str) -> set[str]:
+    """The code's numbers of three digits or more (`1234 * 5678`), as written."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    return {repr(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant)
+            and type(n.value) in (int, float) and len(re.sub(r"\D", "", repr(n.value)).strip("0")) >= 3}
+
+
 def _known(word: str, known: str, known_words: set[str]) -> bool:
     """The word is in the known text, or every word in it is ("*.png" for "move the png files")."""
     parts = [w for w in re.findall(r"[^\W_]+", word.lower()) if len(w) >= 2]
@@ -78,6 +89,7 @@ def _example_words(engine: Any) -> set[str]:
                           and isinstance(n.value, str)}
             except SyntaxError:
                 found |= {m.group(2) for m in _QUOTED.finditer(code)}
+            found |= _numbers(code)
     return found
 
 
@@ -106,7 +118,9 @@ def copied(turn: Turn, block: Block) -> list[str]:
     """The example's quoted words the code uses that nothing here has, in the order written."""
     if block.lang != "python":
         return []
-    used = _literals(block.code) & _example_words(turn.engine)
+    # The example's numbers too: asked how many books were finished, the 0.5B model printed the
+    # arithmetic example's `1234 * 5678` and answered 7006652.
+    used = (_literals(block.code) | _numbers(block.code)) & _example_words(turn.engine)
     if not used:
         return []
     known = _known_text(turn)
@@ -128,6 +142,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 rule = Rule(
     name="copied examples", setting="recipes", off=0, check=check,
-    summary="code whose keys, compared values or file patterns come from a worked example and appear nowhere in "
+    summary="code whose keys, compared values, file patterns or numbers (three digits or more) come from a worked example and appear nowhere in "
             "the conversation or the files it names (`r[\"department\"] == \"Sales\"` for a file with no such column) "
             "is not run; the request is asked afresh once, sampled, without the picked examples, with those words named")

@@ -1,0 +1,84 @@
+"""Unused numbers: code for a calculation the request spells out ("the bill is 186.40, add a 15% tip
+and split it between 4 people") that leaves out one of the request's numbers answers another
+question. The 0.5B model dropped the 4 people, and set `petrol_per_100_km = 6.4` and never used it,
+and printed the result of what was left. Such code is not run; the request is asked afresh once (sampled, the try hidden),
+with the numbers it must use named. Only for requests that name no file (the numbers are the data)
+and code that uses some of them as typed-in numbers (it is working from them)."""
+from __future__ import annotations
+
+import ast
+import re
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_retry
+
+NOTE = "(Write one ```python block that does what I asked, using every number I gave: {numbers}.)"
+SHOWN = "Not run: the code leaves out {missing} from the request; asked afresh."
+# A number in the person's words: "186.40", "15%", "1,200", not part of a name ("v2", "file3.txt"),
+# a date or a time ("2025-06-05", "10:30"), nor a year (2024).
+_NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%| ?percent\b)?(?![\w/:-]|\.\d|,\d{3})", re.I)
+_FILE = re.compile(r"\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b|/")
+
+
+def request_numbers(request: str) -> list[tuple[str, float, bool]]:
+    """(as written, value, a percentage) for each number of a request, in order."""
+    found = []
+    for m in _NUMBER.finditer(request):
+        whole, frac, pct = m.group(1), m.group(2) or "", m.group(3)
+        value = float(whole.replace(",", "") + frac)
+        if not frac and not pct and 1900 <= value <= 2100:
+            continue  # a year
+        found.append((m.group(0).strip(), value, bool(pct)))
+    return found
+
+
+def _code_numbers(code: str) -> list[float] | None:
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    # `petrol_per_100_km = 6.4` and the name never read again: the 6.4 is not used
+    idle = {id(a.value) for a in ast.walk(tree) if isinstance(a, ast.Assign) and len(a.targets) == 1
+            and isinstance(a.targets[0], ast.Name) and a.targets[0].id not in loaded}
+    return [float(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant)
+            and isinstance(n.value, (int, float)) and not isinstance(n.value, bool) and id(n) not in idle]
+
+
+def _used(value: float, pct: bool, numbers: list[float]) -> bool:
+    close = [value] + ([value / 100, 1 + value / 100, 1 - value / 100] if pct else [])
+    if value == int(value):
+        close += [value + 1, value - 1]  # range(1, 101) for "1 to 100"
+    return any(abs(n - c) < 1e-9 for n in numbers for c in close)
+
+
+def missing(request: str, code: str) -> list[str]:
+    """The request's numbers the code does not use, when it uses some of them; else []."""
+    if _FILE.search(request):
+        return []
+    asked = request_numbers(request)
+    numbers = _code_numbers(code)
+    if len(asked) < 2 or not numbers:
+        return []
+    gone = [text for text, value, pct in asked if not _used(value, pct, numbers)]
+    return gone if len(gone) < len(asked) else []
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or turn.counts["unused numbers"] >= 1 or turn.runs:
+        return None
+    request = turn.request
+    gone = missing(request, block.code)
+    if not gone:
+        return None
+    turn.counts["unused numbers"] += 1
+    every = ", ".join(text for text, _, _ in request_numbers(request))
+    return Verdict(note=SHOWN.format(missing=", ".join(gone)),
+                   ask=Ask(NOTE.format(numbers=every), code_retry(turn.engine, 11), hide=True))
+
+
+rule = Rule(
+    name="unused numbers", setting="check_answers", check=check,
+    summary="the first code for a calculation the request spells out (no file named) that uses some of the request's "
+            "numbers but leaves one out (a bill split \"between 4 people\" never divided by 4) is not run; the request "
+            "is asked afresh once, sampled, with its numbers named")

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from oi_local.core.rules import unused_numbers
+
+from .handmade import block, make_turn, ran
+
+TIP = "Our bill is 186.40. Add a 15% tip and split the whole thing evenly between 4 people. How much each?"
+
+
+def test_code_that_leaves_out_a_number_of_the_calculation_is_asked_afresh() -> None:
+    turn = make_turn(TIP)
+    verdict = unused_numbers.check(turn, block("tip = 186.40 * 0.15\nprint(round(tip + 186.40, 2))"))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert "leaves out 4 from the request" in verdict.note
+    assert "186.40, 15%, 4" in (verdict.ask.text or "") and verdict.ask.sampling["temperature"] > 0
+    assert unused_numbers.check(turn, block("print(186.40 * 0.15)")) is None  # once a turn
+
+
+def test_a_number_set_and_never_read_is_not_used() -> None:
+    request = "My car uses 6.4 litres per 100 km. Petrol costs 1.89 per litre. What does a 575 km trip cost?"
+    code = "per_100 = 6.4\ncost = 1.89\nkm = 575\nprint(round(cost * (km / 100), 2))"
+    assert unused_numbers.missing(request, code) == ["6.4"]
+    assert unused_numbers.missing(request, "print(round(6.4 * 575 / 100 * 1.89, 2))") == []
+
+
+def test_left_alone() -> None:
+    assert unused_numbers.missing(TIP, "print(round(186.40 * 1.15 / 4, 2))") == []  # 15% as 1.15
+    assert unused_numbers.missing("What is the sum of 1 to 100?", "print(sum(range(1, 101)))") == []
+    assert unused_numbers.missing("Split the 120.50 in bills.csv between 3 of us", "print(120.5)") == []  # a file
+    assert unused_numbers.missing("How many days from 2024-03-01 to 2024-12-25?", "print(299)") == []  # dates
+    assert unused_numbers.missing("What is 17 squared?", "print(17 ** 2)") == []  # one number
+    assert unused_numbers.missing(TIP, "import math\nprint(math.pi)") == []  # none of them: not working from them
+    turn = make_turn(TIP, runs=(ran("print(1)", "1"),))  # only the turn's first code
+    assert unused_numbers.check(turn, block("print(186.40 * 0.15)")) is None
