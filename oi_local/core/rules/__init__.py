@@ -37,6 +37,7 @@ from oi_local.core.rules import (
     rounding,
     safety_review,
     shell_relabel,
+    unknown_values,
     unused_numbers,
 )
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
@@ -54,6 +55,7 @@ RULES: tuple[Rule, ...] = (
     cut_off.rule,
     paths.rule,
     copied_examples.rule,
+    unknown_values.rule,
     made_up.rule,
     unused_numbers.rule,
     rounding.rule,

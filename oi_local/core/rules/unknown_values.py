@@ -1,0 +1,77 @@
+"""Unknown values: code that compares the data with a value that is nowhere in the files the request
+names, nor in the conversation (`r["date"].startswith("2024-10")` for a statement of 2025, `== "yes"`
+for a column of dates), picks no rows and prints a wrong 0. The 0.5B model takes such values from
+worked examples or makes them up. Such code is not run; the request is asked afresh once (sampled,
+the try hidden), naming the value and the file. Only when the request names a file or folder that
+is there: what is known is then what the data holds."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_retry
+
+NOTE = ("(Write one ```python block that does what I asked. The first try compared the data with {values}, "
+        "which {are} nowhere in {files}; use the values the data really has.)")
+SHOWN = "Not run: the code looks for {values}, which {are} nowhere in {files}; asked afresh."
+
+
+def compared(code: str) -> list[str]:
+    """The strings the code compares data with (`==`, `in`, startswith/endswith), in order."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    exprs: list[ast.AST] = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Compare):
+            exprs += [n.left, *n.comparators]
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("startswith", "endswith"):
+            exprs += list(n.args)
+    found = []
+    for e in exprs:
+        for c in ast.walk(e):
+            if isinstance(c, ast.Constant) and isinstance(c.value, str) and 2 <= len(c.value.strip()) <= 40 \
+                    and re.search(r"[^\W_]", c.value):
+                found.append(c.value)
+    return list(dict.fromkeys(found))
+
+
+def unknown(turn: Turn, block: Block) -> tuple[list[str], list[str]]:
+    """(the compared values nothing here has, the named files and folders), or ([], [])."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.copied_examples import _known_text
+
+    if block.lang != "python":
+        return [], []
+    values = compared(block.code)
+    named = [p for p in mentioned_paths(turn.request, Path.cwd())]
+    if not values or not named:
+        return [], []
+    known = _known_text(turn)
+    gone = [v for v in values if v.strip().lower() not in known]
+    base = Path.cwd().resolve()
+    return gone, [str(p.relative_to(base)) if p.is_relative_to(base) else str(p) for p in named]
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if turn.counts["unknown values"] >= 1:
+        return None
+    gone, files = unknown(turn, block)
+    if not gone:
+        return None
+    turn.counts["unknown values"] += 1
+    values = ", ".join(f'"{v}"' for v in gone[:3])
+    are = "is" if len(gone) == 1 else "are"
+    where = " or ".join(files[:3])
+    return Verdict(note=SHOWN.format(values=values, are=are, files=where),
+                   ask=Ask(NOTE.format(values=values, are=are, files=where), code_retry(turn.engine, 13), hide=True))
+
+
+rule = Rule(
+    name="unknown values", setting="check_answers", check=check,
+    summary="code that compares the data with a value that is nowhere in the files or folders the request names nor "
+            "in the conversation (`startswith(\"2024-10\")` for a statement of 2025) is not run; the request is asked "
+            "afresh once, sampled, naming the value")

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import unknown_values
+
+from .handmade import block, make_turn
+
+OCTOBER = ('import csv\nrows = [r for r in csv.DictReader(open("bank/statement.csv")) '
+           'if r["category"] == "groceries" and r["date"].startswith("{month}")]\nprint(sum(float(r["amount"]) for r in rows))')
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "statement.csv").write_text("date,category,amount\n2025-10-01,groceries,-52.94\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_value_the_data_does_not_have_is_asked_afresh() -> None:
+    turn = make_turn("how much did we spend on groceries in october? bank/statement.csv is the bank export")
+    verdict = unknown_values.check(turn, block(OCTOBER.format(month="2024-10")))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert '"2024-10"' in verdict.note and "bank/statement.csv" in verdict.note
+    assert unknown_values.check(turn, block(OCTOBER.format(month="2023-10"))) is None  # once a turn
+
+
+def test_values_the_data_or_the_request_has_are_fine() -> None:
+    turn = make_turn("how much did we spend on groceries in october? bank/statement.csv is the bank export")
+    assert unknown_values.check(turn, block(OCTOBER.format(month="2025-10"))) is None
+    turn = make_turn("how many rows of bank/statement.csv say 'rent'?")
+    assert unknown_values.check(turn, block('print(sum(1 for l in open("bank/statement.csv") if "rent" in l))')) is None
+    # no file named: nothing to know the values from
+    assert unknown_values.check(make_turn("is 'abc' > 'abd'?"), block('print("abc" > "abd")')) is None
