@@ -10,9 +10,11 @@ import pytest
 from oi_local.interpreter import OpenInterpreter
 
 
-def scripted(replies: list[str], sent: list[int] | None = None, endless: str | None = None):
-    """A model that says replies[i] on its i-th call; `endless` = after the last reply, repeat
-    this text without end (a degenerate model). `sent` counts the chunks actually pulled."""
+def scripted(replies: list[str], sent: list[int] | None = None, endless: str | None = None,
+             endless_at: int | None = None):
+    """A model that says replies[i] on its i-th call; `endless` = after the last reply (and on every
+    call after it), or after the reply `endless_at` only, repeat this text without end (a degenerate model). `sent` counts the
+    chunks actually pulled."""
     calls = {"n": 0}
 
     def completions(messages: Any, model: Any = None, stream: bool = True, max_tokens: Any = None) -> Iterator[dict]:
@@ -23,7 +25,7 @@ def scripted(replies: list[str], sent: list[int] | None = None, endless: str | N
             if sent is not None:
                 sent[0] += 1
             yield {"choices": [{"delta": {"content": text[k:k + 5]}}]}
-        while endless is not None and i == len(replies) - 1:
+        while endless is not None and (i >= len(replies) - 1 if endless_at is None else i == endless_at):
             if sent is not None:
                 sent[0] += 1
             yield {"choices": [{"delta": {"content": endless}}]}
@@ -54,7 +56,7 @@ def test_degenerate_prose_is_stopped_early_and_trimmed():
     assert sent[0] < 150  # stopped after ~160 repeated characters, not at max_tokens
 
 
-def test_degenerate_code_is_not_run():
+def test_degenerate_code_is_not_run_and_asked_afresh_once():
     oi = make(scripted(["```python\nprint('a')\n"], endless="print('a')\n"))
     try:
         msgs = oi.chat("print a", display=False)
@@ -62,7 +64,18 @@ def test_degenerate_code_is_not_run():
         oi.close()
     outputs = [m["content"] for m in msgs if m["role"] == "computer"]
     assert outputs and "endless repetition" in outputs[-1]
-    assert not any(m["content"].strip() == "a" for m in msgs if m["role"] == "computer")
+    assert not any(m["content"].strip() == "a" for m in msgs if m["role"] == "computer")  # twice: the turn ends
+    # the first repetition is drawn again (sampled, hidden): a retry that ends runs
+    fn = scripted(["```python\nprint('a')\n", "```python\nprint('b')\n```", "It printed b."],
+                  endless="print('a')\n", endless_at=0)
+    oi = make(fn)
+    try:
+        msgs = oi.chat("print a", display=False)
+    finally:
+        oi.close()
+    outputs = [m["content"] for m in msgs if m["role"] == "computer"]
+    assert "b\n" in outputs and not any("a\n" == o for o in outputs)
+    assert fn.calls["n"] == 3 and msgs[-1]["content"] == "It printed b."
 
 
 def test_repeated_code_ends_with_an_answer():

@@ -125,11 +125,16 @@ def _standalone(code: str, name: str) -> bool:
     return not problems(code, name)
 
 
-def _save_block(name: str, code: str) -> str:
+def save_code(name: str, code: str, check: bool = True) -> str:
+    """Python that writes `code` into the script `name` and runs it."""
     text = code.rstrip("\n") + "\n"
     literal = f'"""{text}"""' if '"""' not in text and "\\" not in text and not text.endswith('"\n') else repr(text)
-    return (f"```python\nfixed = {literal}\nwith open({json.dumps(name)}, \"w\") as f:\n    f.write(fixed)\n"
-            f"import subprocess\nsubprocess.run([\"python3\", {json.dumps(name)}], check=True)\n```")
+    return (f"fixed = {literal}\nwith open({json.dumps(name)}, \"w\") as f:\n    f.write(fixed)\n"
+            f"import subprocess\nsubprocess.run([\"python3\", {json.dumps(name)}]{', check=True' if check else ''})")
+
+
+def _save_block(name: str, code: str) -> str:
+    return f"```python\n{save_code(name, code)}\n```"
 
 
 def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike[str] | None = None,

@@ -8,7 +8,6 @@ script themselves are left alone."""
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from pathlib import Path
 
@@ -50,7 +49,7 @@ def patched(script: str, fragment: str) -> str | None:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    from oi_local.core.fixes import targets
+    from oi_local.core.fixes import save_code, targets
     from oi_local.core.pycheck import problems
 
     if block.lang != "python" or _WRITES.search(block.code):
@@ -68,8 +67,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     new = patched(text, block.code)
     if new is None or problems(new, name):
         return None
-    block.message["content"] = (f"fixed = {new!r}\nwith open({json.dumps(name)}, \"w\") as f:\n    f.write(fixed)\n"
-                                f"import subprocess\nsubprocess.run([\"python3\", {json.dumps(name)}])")
+    block.message["content"] = save_code(name, new, check=False)
     return Verdict(warning=NOTE.format(name=name))
 
 

@@ -208,10 +208,11 @@ def problems(turn: Turn) -> list[str]:
 
 def _changes_named(request: str, before: Snapshot) -> bool:
     """The request asks to change files it names (a file, or a folder as "scans/" or "the scans folder")."""
+    from oi_local.core.fixes import targets
     from oi_local.core.writes import question, unnegated
 
-    if question(request) or not CHANGE.search(unnegated(request)):
-        return False
+    if question(request) or not CHANGE.search(unnegated(request)) or targets(request):
+        return False  # (a script to fix: the fix asks' own check, core/rules/fix_asks.py)
     folders = {part for rel in before for part in os.path.dirname(rel).split(os.sep) if part}
     return any(re.search(rf"(?<![\w.-]){re.escape(n)}(?![\w-])", request) for n in _by_name(before)) or any(
         re.search(rf"(?<![\w.-]){re.escape(f)}(?:/|\s+(?:folder|directory)\b)", request, re.I) for f in folders)
