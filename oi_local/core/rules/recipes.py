@@ -1,6 +1,5 @@
 """Recipes: the worked examples from templates/recipes.yaml most like the request (core/recipes.py),
-least alike first, with the request's own names put in; only those of the request's kind (a
-question, or a change to files). None next to a request to wipe or encrypt
+least alike first, with the request's own names put in. None next to a request to wipe or encrypt
 things. In a conversation they stay those of the first request that had any: they sit before the
 history, and new ones for every request made llama.cpp re-read the whole conversation each turn."""
 from __future__ import annotations
@@ -24,22 +23,12 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
         return None
     try:
         for asked in [*_earlier_requests(engine, request), request]:
-            picked = [] if destructive_request(asked) else _same_kind(asked, pick(asked, n + 2))[:n]
+            picked = [] if destructive_request(asked) else pick(asked, n)
             if picked:
                 return Addition(examples=tuple(as_messages([adapt(r, asked) for r in reversed(picked)])))
     except (OSError, ValueError):  # a missing or broken recipe file must not stop the chat
         return None
     return None
-
-
-def _same_kind(request: str, picked: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Those of `picked` that ask a question if the request does, and change files if it does: shown
-    "Turn contacts.csv into contacts.json" last, the 0.5B model answered "how much did we spend on
-    groceries?" by writing groceries.json."""
-    from oi_local.core.writes import question
-
-    asks = question(request)
-    return [r for r in picked if question(r["request"].split("\n\n")[0]) == asks]
 
 
 def _earlier_requests(engine: Any, request: str) -> list[str]:
@@ -53,6 +42,5 @@ rule = Rule(
     name="recipes", setting="recipes", off=0, prompt=prompt,
     summary="the N worked examples from `templates/recipes.yaml` most like the request (word overlap) go before the "
             "conversation, with the request's own file, extension and folder names put in where they map one to "
-            "one, and only those that ask a question if the request does (or change files if it does); in a "
-            "conversation, those of its first request that had any; none for destructive requests; dropped first when "
-            "the context is short (small set: 2)")
+            "one; in a conversation, those of its first request that had any; none for destructive requests; "
+            "dropped first when the context is short (small set: 2)")
