@@ -120,3 +120,9 @@ def test_an_examples_numbers_that_nothing_here_has_are_copied_too() -> None:
     # a number the request (or a file) has, or a short one, is the code's own
     assert copied_examples.copied(make_turn("is 1234 * 5678 even?", examples=sums, recipes=2), block(code)) == []
     assert copied_examples.copied(turn, block("print(12 * 56)")) == []
+    # a constant the example's code knows is not its request's number
+    kb = [{"role": "user", "content": "How many files in logs are bigger than 1 MB?"},
+          {"role": "assistant", "content": "```python\nprint(sum(1 for p in Path('logs').iterdir() "
+                                           "if p.stat().st_size > 1024 * 1024))\n```"}]
+    turn = make_turn("how many files in frost_log.csv are bigger than 10 KB?", examples=kb, recipes=2)
+    assert copied_examples.copied(turn, block("print(10 * 1024)")) == []

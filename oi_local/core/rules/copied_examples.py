@@ -80,8 +80,10 @@ def _example_words(engine: Any) -> set[str]:
     """The quoted words of the worked examples' code (all of it: printed words too)."""
     shown = engine.shown_examples()
     found: set[str] = set()
+    asked = ""
     for e in shown:
         if e.get("role") != "assistant":
+            asked = str(e.get("content", ""))
             continue
         for code in _FENCED.findall(str(e.get("content", ""))):
             try:
@@ -89,7 +91,9 @@ def _example_words(engine: Any) -> set[str]:
                           and isinstance(n.value, str)}
             except SyntaxError:
                 found |= {m.group(2) for m in _QUOTED.finditer(code)}
-            found |= _numbers(code)
+            # Only the numbers the example's request gave (its 1234 and 5678), not the constants its
+            # code knows (`10 * 1024` for "bigger than 10 KB" is right for any request).
+            found |= {n for n in _numbers(code) if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", asked)}
     return found
 
 
