@@ -97,7 +97,7 @@ def _example_words(engine: Any) -> set[str]:
     return found
 
 
-def _known_text(turn: Turn) -> str:
+def known_text(turn: Turn) -> str:
     """Everything the words may rightly come from: the requests, the outputs, the named files."""
     from oi_local.core.hints import mentioned_paths
 
@@ -127,7 +127,7 @@ def copied(turn: Turn, block: Block) -> list[str]:
     used = (_literals(block.code) | _numbers(block.code)) & _example_words(turn.engine)
     if not used:
         return []
-    known = _known_text(turn)
+    known = known_text(turn)
     known_words = set(re.findall(r"[^\W_]+", known))
     return sorted(w for w in used if not _known(w, known, known_words))
 

@@ -51,7 +51,7 @@ def with_savefig(code: str, name: str) -> str:
         return code
     plt = _pyplot_names(tree)
     calls = [m for m in map(_method, ast.walk(tree)) if m is not None]
-    if any(attr == "savefig" for _, attr in calls) or "savefig" in code:
+    if "savefig" in code:
         return code
     on_plt = [(obj, attr) for obj, attr in calls if obj in plt]
     if not on_plt or not any(attr in _DRAW for _, attr in calls) and not any(
@@ -59,8 +59,7 @@ def with_savefig(code: str, name: str) -> str:
         return code
     save = f"{sorted(obj for obj, _ in on_plt)[0]}.savefig({name!r})"
     lines = code.splitlines(keepends=True)
-    shows = [s.lineno for s in ast.walk(tree) if isinstance(s, ast.Expr)
-             and (_method(s.value) or ("", ""))[1] == "show" and (_method(s.value) or ("", ""))[0] in plt]
+    shows = [s.lineno for s in ast.walk(tree) if isinstance(s, ast.Expr) and _method(s.value) in {(p, "show") for p in plt}]
     if shows:
         line = lines[min(shows) - 1]
         indent = line[: len(line) - len(line.lstrip())]

@@ -42,15 +42,15 @@ def compared(code: str) -> list[str]:
 def unknown(turn: Turn, block: Block) -> tuple[list[str], list[str]]:
     """(the compared values nothing here has, the named files and folders), or ([], [])."""
     from oi_local.core.hints import mentioned_paths
-    from oi_local.core.rules.copied_examples import _known_text
+    from oi_local.core.rules.copied_examples import known_text
 
     if block.lang != "python":
         return [], []
     values = compared(block.code)
-    named = [p for p in mentioned_paths(turn.request, Path.cwd())]
+    named = mentioned_paths(turn.request, Path.cwd())
     if not values or not named:
         return [], []
-    known = _known_text(turn)
+    known = known_text(turn)
     gone = [v for v in values if v.strip().lower() not in known]
     base = Path.cwd().resolve()
     return gone, [str(p.relative_to(base)) if p.is_relative_to(base) else str(p) for p in named]
