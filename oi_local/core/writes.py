@@ -42,10 +42,16 @@ def unnegated(text: str) -> str:
     return _NEGATED.sub(" ", text)
 
 
+# Words that are not verbs there: a path ("archive/site_backup.tar.gz" read as "archive it") and
+# the noun a question word asks about ("which crop gave the most?" read as "crop the picture").
+_NOT_VERBS = re.compile(r"[\w.-]*/[\w./-]*|\b[\w-]+\.[A-Za-z]\w{0,4}\b|"
+                        r"\b(?:which|what|whose|how\s+many|how\s+much)\s+\w+", re.I)
+
+
 def question(request: str) -> bool:
     """True for "How many lines does notes.txt have?", not for "Add a line to notes.txt"; "which
     files are old? don't delete anything" is a question."""
-    return bool(_QUESTION.search(request)) and not _CHANGES.search(unnegated(request))
+    return bool(_QUESTION.search(request)) and not _CHANGES.search(_NOT_VERBS.sub(" ", unnegated(request)))
 
 
 def changed_paths(language: str, code: str) -> list[str]:

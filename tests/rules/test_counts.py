@@ -30,6 +30,15 @@ def test_an_answer_with_the_count_is_left_alone() -> None:
         assert counts.follow_up(turn) is None, said
 
 
+def test_a_two_part_question_whose_short_output_has_no_count_is_asked_for_it() -> None:
+    request = "how many TODOs are left in notes/? which file has the most?"
+    turn = make_turn(request, reply("notes/recipes.md is the most."), runs=(ran("print(top)", "notes/recipes.md\n"),))
+    assert counts.uncounted(turn) == "no number"
+    for out, said in (("11 notes/recipes.md\n", "notes/recipes.md is the most."),  # the answers rule's
+                      ("notes/recipes.md\n", "None left: notes/recipes.md was the last.")):
+        assert counts.uncounted(make_turn(request, reply(said), runs=(ran("print(top)", out),))) is None
+
+
 def test_only_how_many_questions_after_a_clean_run() -> None:
     assert counts.follow_up(make_turn("What is in fruit.txt?", reply("apples, pears"), runs=(ran("print(1)", LINES),))) is None
     assert counts.follow_up(make_turn("Copy fruit.txt to the number of folders", reply("Copied."),

@@ -70,3 +70,17 @@ def test_in_a_chat_the_typed_in_answer_is_not_run_and_the_retry_reads_the_file(f
         assert out[-1]["content"] == "Pip's Pantry spent the most (12.5)."
     finally:
         interp.close()
+
+
+def test_records_typed_in_from_a_named_file_are_asked_afresh(folder: Path) -> None:
+    typed = block('orders = [{"customer": "Marlow Farm Shop", "amount": 3}]\nprint(max(orders, key=lambda o: o["amount"]))')
+    turn = make_turn("who spent the most in shop/orders.csv?")
+    verdict = made_up.check(turn, typed)
+    assert verdict is not None and verdict.ask is not None and "types in data from shop/orders.csv" in verdict.note
+    assert "typed the data in" in verdict.ask.text
+    reads = block('import csv\norders = [{"customer": "Marlow Farm Shop"}]\nrows = list(csv.DictReader(open("shop/orders.csv")))')
+    other = block('orders = [{"customer": "Nobody Ltd", "amount": 3}]\nprint(orders)')  # not the file's data
+    script = block('orders = [{"customer": "Marlow Farm Shop", "amount": 3}]\nprint(orders)')
+    for request, code in (("who spent the most in shop/orders.csv?", reads), ("who spent the most in shop/orders.csv?", other),
+                          ("who spent the most in the shop?", script)):
+        assert made_up.check(make_turn(request), code) is None, code.code

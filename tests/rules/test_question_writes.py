@@ -97,3 +97,13 @@ def test_a_question_that_says_what_not_to_do_is_still_a_question() -> None:
     assert question("How many rows are there? Do not change the file.")
     assert not question("how many rows are there? then delete the empty ones")
     assert not question("Add a line to notes.txt, don't remove the others")
+
+
+def test_paths_and_the_noun_a_question_asks_about_are_not_verbs() -> None:
+    from oi_local.core.writes import question
+
+    assert question("how many files are in archive/site_2023.tar.gz? please dont unpack it")
+    assert question("whats my net pay on the march payslip? HR sent them as payslips.zip")
+    assert question("which crop gave us the most by weight? it's in harvest.csv")
+    assert not question("which files are old? crop the photos in them")
+    assert not question("zip the logs folder into logs.zip, what size is it?")

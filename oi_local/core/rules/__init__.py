@@ -37,6 +37,7 @@ from oi_local.core.rules import (
     rounding,
     safety_review,
     shell_relabel,
+    targets,
     unknown_values,
     unused_numbers,
 )
@@ -54,6 +55,7 @@ RULES: tuple[Rule, ...] = (
     repeated_code.rule,
     cut_off.rule,
     paths.rule,
+    targets.rule,
     copied_examples.rule,
     unknown_values.rule,
     made_up.rule,

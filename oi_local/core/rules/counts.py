@@ -2,8 +2,10 @@
 model printed the lines themselves and answered with them, listed; the answers rule does not look at
 an output that long, and the person had to count. A question that asks how many, answered after a
 clean run that printed more than a short result with no number at all, or with a list over a
-printed list, is asked once for code that prints the count. A short result is left to the answers
-rule: asked here, "how many hours did Priya work?" over a printed total per person was led astray."""
+printed list, or after a short output with no number in it and none in the answer either (a two-part
+question answered only in its other part), is asked once for code that prints the count. Other short
+results are left to the answers rule: asked here, "how many hours did Priya work?" over a printed
+total per person was led astray."""
 from __future__ import annotations
 
 import re
@@ -39,9 +41,11 @@ def uncounted(turn: Turn) -> str | None:
     if not (last and not last.failed and not last.interrupted and reply and question(asked)
             and _HOW_MANY.search(asked)) or asks_back(turn.engine):
         return None
-    if len(last.output) <= MAX_SHORT_OUTPUT:  # a short result: the answers rule holds the answer to it
-        return None
     said = str(reply.get("content", ""))
+    if len(last.output) <= MAX_SHORT_OUTPUT:
+        # A short result is the answers rule's, unless no count was printed at all: asked "how many
+        # TODOs, and which file has the most?" the code printed only the file's name, and so did the answer.
+        return "no number" if not re.search(r"\d", last.output) and not _NUMBER.search(said) else None
     if not _NUMBER.search(said):
         return "no number"
     if len(_lines(said)) >= LIST_LINES and len(_lines(last.output)) >= LIST_LINES:
@@ -60,4 +64,5 @@ def follow_up(turn: Turn) -> Ask | None:
 rule = Rule(
     name="counts", setting="check_answers", follow_up=follow_up,
     summary="a question that asks how many, answered after a clean run that printed more than a short result with "
-            "no number or with a list over a printed list, is asked once for code that prints the count")
+            "no number or with a list over a printed list, or after a short output with no number that the answer gives none "
+            "either, is asked once for code that prints the count")

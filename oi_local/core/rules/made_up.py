@@ -4,7 +4,9 @@ person's files its output is a guess dressed as a result. The 0.5B model writes 
 for code after answering from memory, and after a run failed on a file that is not there, where the
 honest answer was that it is not there. Such code is not run; the request is asked afresh once
 (sampled, the try hidden), naming the file the code must read. Values the conversation's outputs
-already showed are not made up (the model printing back a result it saw)."""
+already showed are not made up (the model printing back a result it saw). Nor is data typed into
+the code from a file's preview: asked which games in games.json suit six players, the model wrote
+`games = [{"name": "Catan", ...}]`, the preview's first record, and answered from that one game."""
 from __future__ import annotations
 
 import ast
@@ -18,6 +20,7 @@ from oi_local.core.rules.turn import Block, Turn, code_retry
 NOTE = ("(Write one ```python block that does what I asked: it must read {path} and compute the answer from "
         "what is in it. A first try only printed a typed-in answer. If {path} is not there, print that.)")
 SHOWN = "Not run: the code only prints a typed-in answer; asked afresh to compute it from {path}."
+TYPED = "Not run: the code types in data from {path} instead of reading it; asked afresh to read the file."
 # A file named in a request, there or not: "contacts/trades.csv", "notes.txt" (the honest answer may
 # be that it is missing, which only reading it shows).
 _FILE_WORD = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/-])")
@@ -44,6 +47,56 @@ def typed_in(code: str) -> list[str] | None:
             if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) and not isinstance(node.value, bool):
                 values.append(str(node.value))
     return values if values else None
+
+
+# Calls that read data from somewhere: code making any of them is not typing its data in.
+_READERS = {"open", "read", "read_text", "read_bytes", "load", "loads", "glob", "rglob", "iterdir", "listdir",
+            "scandir", "walk", "run", "Popen", "check_output", "input", "urlopen", "get", "connect", "getoutput"}
+_SCRIPTS = {".py", ".sh", ".js", ".ipynb", ".r", ".R"}  # a script to fix may be rewritten with its own data
+
+
+def typed_data(code: str) -> list[str]:
+    """The string values of a literal collection of records the code binds to a name (`games = [{"name":
+    "Catan", ...}]`) when it reads nothing (no file, folder, program or input); [] otherwise."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name in _READERS or name.startswith("read_"):
+                return []
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, (ast.List, ast.Dict, ast.Tuple, ast.Set)):
+            parts = list(ast.walk(node.value))
+            if all(isinstance(n, (ast.List, ast.Dict, ast.Tuple, ast.Set, ast.Constant, ast.Load, ast.UnaryOp, ast.USub))
+                   for n in parts):
+                keys = {id(k) for n in parts if isinstance(n, ast.Dict) for k in n.keys}  # column names prove nothing
+                found += [n.value for n in parts
+                          if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in keys]
+    return found
+
+
+def copied_from_file(turn: Turn, code: str) -> str | None:
+    """The data file the request names whose contents the code typed in instead of reading it."""
+    from oi_local.core.hints import mentioned_paths
+
+    strings = [s for s in typed_data(code) if len(s) >= 3]
+    if not strings:
+        return None
+    for p in mentioned_paths(turn.request, Path.cwd()):
+        if not p.is_file() or p.suffix in _SCRIPTS or p.name in code:
+            continue
+        try:
+            text = p.read_text(encoding="utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        if any(s in text for s in strings):
+            return os.path.relpath(p, Path.cwd().resolve())
+    return None
 
 
 def named_file(turn: Turn) -> str | None:
@@ -73,6 +126,12 @@ def _seen(values: list[str], turn: Turn) -> bool:
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or turn.counts["made up"] >= 1 or not turn.steps_left:
         return None
+    copied = copied_from_file(turn, block.code)
+    if copied:
+        turn.counts["made up"] += 1
+        return Verdict(note=TYPED.format(path=copied),
+                       ask=Ask(NOTE.format(path=copied).replace("only printed a typed-in answer", "typed the data in"),
+                               code_retry(turn.engine, 13), hide=True))
     values = typed_in(block.code)
     if values is None or _seen(values, turn):
         return None
@@ -87,6 +146,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="made-up results", setting="computed_answers", check=check,
     summary="code that only prints typed-in values (`print(\"Marlow Farm Shop\")`) for a request that names a file "
-            "is not run, unless an earlier output showed those values; the request is asked afresh once (sampled, "
+            "is not run, unless an earlier output showed those values, nor is code that types in records copied from a "
+            "named data file (`games = [{\"name\": \"Catan\", ...}]`) instead of reading it; the request is asked afresh once (sampled, "
             "the try hidden), told to read that file and compute the answer, or print that it is not there "
             "(small set: on)")

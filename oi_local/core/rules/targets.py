@@ -1,0 +1,123 @@
+"""Targets: where the code puts what the request asked for. Two slips of the 0.5B model, both silent:
+- asked to copy a file "into a new backup folder, budget/backup", it ran `shutil.copy(src,
+  "budget/backup")` with no such folder, which makes a *file* named backup; the folder is made
+  first (`os.makedirs` / `mkdir -p`) when the request calls that name a folder;
+- asked for "story/whole_story.txt", it wrote `open("whole_story.txt", "w")` in the working folder;
+  a written bare name that the request gives with its folder is written there.
+The code is changed before it runs (and before any confirmation) and the person is told."""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = "Changed before it ran: {changes}."
+_FOLDER_WORD = re.compile(r"\b(?:folder|directory|dir)\b", re.I)
+_NAMED = re.compile(r"(?<![\w/.-])((?:[\w-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/-])")
+_COPIERS = {"copy", "copy2", "move"}  # a folder as destination is fine for these (not copyfile)
+_SHELL = ("shell", "bash", "sh", "zsh")
+
+
+def _folder_named(dest: str, request: str) -> bool:
+    """`dest` is a missing, extension-less path whose last part the request calls a folder."""
+    name = os.path.basename(dest.rstrip("/"))
+    if not name or "." in name or any(c in dest for c in "*?$`{") or Path(dest).exists():
+        return False
+    return bool(_FOLDER_WORD.search(request)) and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", request) is not None
+
+
+def _python_copy_targets(tree: ast.AST) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and len(node.args) >= 2:
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _COPIERS and isinstance(func.value, ast.Name) \
+                    and func.value.id == "shutil":
+                dest = node.args[1]
+                if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
+                    found.append(dest.value)
+    return found
+
+
+def _shell_copy_targets(code: str) -> list[str]:
+    from oi_local.core.deletions import _commands
+
+    found = []
+    for cmd, args in _commands(code):
+        plain = [a for a in args if not a.startswith("-")]
+        if cmd in ("cp", "mv") and len(plain) >= 2:
+            found.append(plain[-1])
+    return found
+
+
+def new_folders(lang: str, code: str, request: str) -> list[str]:
+    """Folders the request asks for that the code copies into without making them."""
+    if lang == "python":
+        try:
+            targets = _python_copy_targets(ast.parse(code))
+        except SyntaxError:
+            return []
+    elif lang in _SHELL:
+        targets = _shell_copy_targets(code)
+    else:
+        return []
+    return [d.rstrip("/") for d in dict.fromkeys(targets) if _folder_named(d, request)]
+
+
+def misplaced(code: str, request: str) -> dict[str, str]:
+    """Bare names the Python code writes that the request gives with a folder: {"whole_story.txt":
+    "story/whole_story.txt"} (only when the request names one such path, and its folder exists)."""
+    from oi_local.core.writes import changed_paths
+
+    try:
+        written = changed_paths("python", code)
+    except SyntaxError:
+        return {}
+    named: dict[str, list[str]] = {}
+    for p in dict.fromkeys(m.group(1) for m in _NAMED.finditer(request)):
+        named.setdefault(os.path.basename(p), []).append(p)
+    return {w: named[w][0] for w in dict.fromkeys(written)
+            if "/" not in w and len(named.get(w, [])) == 1 and Path(named[w][0]).parent.is_dir()
+            and not Path(w).exists()}
+
+
+def _put_first(lang: str, code: str, folders: list[str]) -> str:
+    if lang == "python":
+        made = "".join(f"os.makedirs({f!r}, exist_ok=True)\n" for f in folders)
+        return "import os\n" + made + code
+    return "".join(f"mkdir -p '{f}'\n" for f in folders) + code
+
+
+def _rename(code: str, moves: dict[str, str]) -> str:
+    for old, new in moves.items():
+        code = re.sub(rf"""(["']){re.escape(old)}\1""", lambda m: m.group(1) + new + m.group(1), code)
+    return code
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    request = turn.request
+    code = block.code
+    changes = []
+    moves = misplaced(code, request) if block.lang == "python" else {}
+    if moves:
+        code = _rename(code, moves)
+        changes += [f"{old} → {new} (the path the request gives)" for old, new in moves.items()]
+    folders = new_folders(block.lang, code, request)
+    if folders:
+        code = _put_first(block.lang, code, folders)
+        changes += [f"the folder {f} is made first (the request asks for a folder)" for f in folders]
+    if not changes or code == block.code:
+        return None
+    block.message["content"] = code
+    return Verdict(warning=NOTE.format(changes="; ".join(changes)))
+
+
+rule = Rule(
+    name="targets", setting="correct_paths", check=check,
+    summary="code that copies or moves into a missing folder the request asks for (`shutil.copy(f, \"backup\")`, "
+            "which makes a file) has the folder made first; a bare file name the code writes that the request gives "
+            "with its folder (`whole_story.txt` for story/whole_story.txt) is written there; the person is told")

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import targets
+
+from .handmade import block, make_turn
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "budget").mkdir()
+    (tmp_path / "budget" / "plan.csv").write_text("item,cost\nrent,900\n")
+    (tmp_path / "story").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_copy_into_a_missing_folder_the_request_asks_for_makes_the_folder_first(folder: Path) -> None:
+    turn = make_turn("copy budget/plan.csv into a new backup folder, budget/backup")
+    b = block('import shutil\nshutil.copy("budget/plan.csv", "budget/backup")\nprint("copied")')
+    verdict = targets.check(turn, b)
+    assert verdict is not None and "budget/backup is made first" in verdict.warning
+    subprocess.run([sys.executable, "-c", b.code], check=True, cwd=folder)
+    assert (folder / "budget" / "backup" / "plan.csv").read_text() == "item,cost\nrent,900\n"
+    assert targets.check(turn, block('import shutil\nshutil.copy("budget/plan.csv", "budget/backup")')) is None  # there now
+
+
+def test_shell_copies_get_mkdir(folder: Path) -> None:
+    b = block("cp budget/plan.csv backup", lang="shell")
+    assert targets.check(make_turn("put a copy of budget/plan.csv in a backup folder"), b) is not None
+    assert b.code == "mkdir -p 'backup'\ncp budget/plan.csv backup"
+    subprocess.run(["sh", "-c", b.code], check=True, cwd=folder)
+    assert (folder / "backup" / "plan.csv").is_file()
+
+
+def test_left_alone_when_no_folder_is_asked_for_or_it_is_there(folder: Path) -> None:
+    copy = 'import shutil\nshutil.copy("budget/plan.csv", "budget/old")'
+    assert targets.check(make_turn("copy budget/plan.csv to budget/old"), block(copy)) is None  # a file named old
+    assert targets.check(make_turn("copy budget/plan.csv into the budget folder"),
+                         block('import shutil\nshutil.copy("budget/plan.csv", "budget")')) is None  # there
+    assert targets.check(make_turn("copy budget/plan.csv into a folder"),
+                         block('import shutil\nshutil.copyfile("budget/plan.csv", "budget/old")')) is None
+    assert targets.check(make_turn("copy it into a backup folder"), block("x = (")) is None
+
+
+def test_a_bare_name_the_request_gives_with_its_folder_is_written_there(folder: Path) -> None:
+    turn = make_turn("join story/part_1.txt and story/part_2.txt into story/whole_story.txt")
+    b = block('with open("whole_story.txt", "w") as out:\n    out.write("x")\n')
+    verdict = targets.check(turn, b)
+    assert verdict is not None and "whole_story.txt → story/whole_story.txt" in verdict.warning
+    assert 'open("story/whole_story.txt", "w")' in b.code
+    for request in ("join the parts into whole_story.txt",  # no folder given
+                    "write a/whole_story.txt and b/whole_story.txt",  # which one?
+                    "join them into nowhere/whole_story.txt"):  # no such folder
+        assert targets.check(make_turn(request), block('open("whole_story.txt", "w").write("x")')) is None, request
