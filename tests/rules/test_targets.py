@@ -56,5 +56,7 @@ def test_a_bare_name_the_request_gives_with_its_folder_is_written_there(folder: 
     assert 'open("story/whole_story.txt", "w")' in b.code
     for request in ("join the parts into whole_story.txt",  # no folder given
                     "write a/whole_story.txt and b/whole_story.txt",  # which one?
-                    "join them into nowhere/whole_story.txt"):  # no such folder
-        assert targets.check(make_turn(request), block('open("whole_story.txt", "w").write("x")')) is None, request
+                    "join them into nowhere/whole_story.txt",  # no such folder
+                    "join them into budget/plan.csv"):  # there already: never an overwrite
+        for name in ("whole_story.txt", "plan.csv"):
+            assert targets.check(make_turn(request), block(f'open("{name}", "w").write("x")')) is None, request

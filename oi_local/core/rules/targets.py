@@ -70,7 +70,8 @@ def new_folders(lang: str, code: str, request: str) -> list[str]:
 
 def misplaced(code: str, request: str) -> dict[str, str]:
     """Bare names the Python code writes that the request gives with a folder: {"whole_story.txt":
-    "story/whole_story.txt"} (only when the request names one such path, and its folder exists)."""
+    "story/whole_story.txt"} (only when the request names one such path, new in a folder that exists:
+    "my log is reading/books.csv" with `open("books.csv", "w")` would have been an overwrite)."""
     from oi_local.core.writes import changed_paths
 
     try:
@@ -82,7 +83,7 @@ def misplaced(code: str, request: str) -> dict[str, str]:
         named.setdefault(os.path.basename(p), []).append(p)
     return {w: named[w][0] for w in dict.fromkeys(written)
             if "/" not in w and len(named.get(w, [])) == 1 and Path(named[w][0]).parent.is_dir()
-            and not Path(w).exists()}
+            and not Path(w).exists() and not Path(named[w][0]).exists()}
 
 
 def _put_first(lang: str, code: str, folders: list[str]) -> str:
