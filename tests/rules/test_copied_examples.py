@@ -30,8 +30,11 @@ def test_code_with_an_examples_words_that_nothing_here_has_is_asked_afresh() -> 
     assert copied_examples.copied(turn, block(COPIED)) == ["department"]  # "Sales" is in the file
     verdict = copied_examples.check(turn, block(COPIED))
     assert verdict is not None and verdict.ask is not None and verdict.ask.hide
-    assert '"department"' in verdict.ask.text and verdict.ask.sampling["temperature"] > 0
-    assert copied_examples.check(turn, block(COPIED)) is None  # once a turn
+    assert verdict.ask.text is not None and "department" not in verdict.ask.text  # not said again to the model
+    assert '"department"' in verdict.note and verdict.ask.sampling["temperature"] > 0
+    again = copied_examples.check(turn, block(COPIED))
+    assert again is not None and again.ask is not None and again.ask.sampling["seed"] != verdict.ask.sampling["seed"]
+    assert copied_examples.check(turn, block(COPIED)) is None  # twice a turn at most
 
 
 def test_words_the_request_or_the_named_files_have_are_fine() -> None:
@@ -61,7 +64,8 @@ def test_the_loop_does_not_run_it_and_asks_afresh(folder: Path) -> None:
         assert "KeyError" not in "".join(outputs) and any("28.1" in o for o in outputs)
         assert any("Not run" in o and '"department"' in o for o in outputs)
         asked = str(model.prompts[1][-1]["content"])
-        assert '"department"' in asked and "frost_log" not in str(model.prompts[1][-2]["content"])  # the try is hidden
+        assert "department" not in asked and "with frost_log.csv" in asked  # the request's file, not the copied word
+        assert "frost_log" not in str(model.prompts[1][-2]["content"])  # the try is hidden
         assert model.options[1].get("temperature", 0) > 0
         assert interp.messages[-1]["content"] == "The lowest was 28.1."
     finally:

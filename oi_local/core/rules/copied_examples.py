@@ -4,12 +4,13 @@ convert frost_log.csv (columns date, low_f, notes) to Celsius, the 0.5B model ke
 `if r["department"] == "Sales"` in seven runs in a row, each a KeyError, the note listing the real
 columns notwithstanding. Only words that pick data count (a key, a value compared, a file name or
 pattern, a number of three digits or more); printed words and program names are the code's own.
-Such code is not run; the request is asked afresh once (sampled, the attempt hidden, the picked
-recipes left out for the rest of the turn: with them still in view the retry copied the same
-lines), with the copied words named."""
+Such code is not run; the request is asked afresh, twice a turn at most (sampled, the attempt hidden,
+the picked recipes left out for the rest of the turn: with them still in view the retry copied the
+same lines), with the request's files named; the copied words are shown to the person only."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,10 @@ from typing import Any
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, code_retry
 
-NOTE = ("(Write one ```python block that does what I asked. The first try used {words} from an example; "
-        "my files and my request have no such thing.)")
+# The copied words are not said to the model: named in the ask ("the first try used "books.json" from an
+# example"), the 0.5B model wrote open("books.json") again, twice in two runs. The request's own files are.
+NOTE = "(Write one ```python block that does what I asked{files}. Use only names and values from my request and my files.)"
+MAX_ASKS = 2  # a turn: the second fresh try copied another example's name as often as not
 SHOWN = "Not run: the code uses {words} from a worked example, which nothing here has; asked afresh."
 MAX_READ = 200_000  # bytes of each named file searched for the word
 _QUOTED = re.compile(r"""(["'])([^"'\n]{3,40})\1""")
@@ -133,19 +136,25 @@ def copied(turn: Turn, block: Block) -> list[str]:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if turn.counts["copied examples"] >= 1:
+    from oi_local.core.hints import mentioned_paths
+
+    if turn.counts["copied examples"] >= MAX_ASKS or not turn.steps_left:
         return None
     words = copied(turn, block)
     if not words:
         return None
     turn.counts["copied examples"] += 1
     named = ", ".join(f'"{w}"' for w in words[:4])
+    cwd = Path.cwd().resolve()
+    paths = [os.path.relpath(p, cwd) for p in mentioned_paths(turn.request, cwd) if p != cwd][:3]
+    files = f" with {', '.join(paths)}" if paths else ""
     return Verdict(note=SHOWN.format(words=named),
-                   ask=Ask(NOTE.format(words=named), code_retry(turn.engine, 7), hide=True, drop_recipes=True))
+                   ask=Ask(NOTE.format(files=files), code_retry(turn.engine, 7 + turn.counts["copied examples"]),
+                           hide=True, drop_recipes=True))
 
 
 rule = Rule(
     name="copied examples", setting="recipes", off=0, check=check,
     summary="code whose keys, compared values, file patterns or numbers (three digits or more) come from a worked example and appear nowhere in "
             "the conversation or the files it names (`r[\"department\"] == \"Sales\"` for a file with no such column) "
-            "is not run; the request is asked afresh once, sampled, without the picked examples, with those words named")
+            "is not run; the request is asked afresh (twice a turn at most), sampled, without the picked examples, with the request's files named (not the copied words)")
