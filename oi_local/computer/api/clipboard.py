@@ -36,6 +36,11 @@ class Clipboard:
             time.sleep(0.1)
             return
         _call(lambda pc: pc.copy, str(text))
+        # xclip serves the selection from a forked child that may take ownership a moment after
+        # copy returns; a paste or view right after then got the previous text (CI saw it once).
+        deadline = time.monotonic() + 2.0
+        while _call(lambda pc: pc.paste) != str(text) and time.monotonic() < deadline:
+            time.sleep(0.02)
 
     def paste(self) -> None:
         """Paste the clipboard into the focused window (Ctrl+V)."""
