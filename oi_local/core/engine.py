@@ -104,6 +104,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self.widen_rounding: bool = True
         self.check_outputs: bool = True
         self.correct_paths: bool = True
+        self.repair_slips: bool = True
         self.honest_end: bool = True
         self.save_long_requests: bool = True
         for key, value in settings.items():

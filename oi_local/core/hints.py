@@ -187,15 +187,50 @@ def _folder_preview(p: Path, name: str, prefix: str = "") -> str | None:
     return f"{name} contains: " + ", ".join(names[:MAX_ENTRIES]) + more
 
 
+# A request that moves files about and does nothing with what is in them. Shown a file's first
+# lines, the 0.5B model processes them: asked to put a copy of a Markdown draft in a new folder it
+# read the draft's table with pandas and averaged a column, and asked to copy items.csv into a backup
+# folder it rewrote the CSV by hand. Such a request gets each file's size, not its lines.
+_FILE_OPS = re.compile(r"\b(?:cop(?:y|ies|ied|ying)|duplicat\w*|back(?:ing|s|ed)?\s+(?:\S+\s+){0,2}up|backup|mov(?:e|es|ed|ing)|"
+                       r"renam\w*|zip\w*|compress\w*|archiv\w*|tar|gzip\w*|delet\w*|remov\w*|trash\w*)\b", re.I)
+_CONTENT = re.compile(r"\b(?:lines?|words?|rows?|columns?|fields?|records?|entries|count\w*|sum|total|average|mean|"
+                      r"median|max\w*|min\w*|plot\w*|chart|graph|fix\w*|read|contents?|say|says|mention\w*|contain\w*|"
+                      r"search\w*|find|grep|sort\w*|replac\w*|edit\w*|add|append\w*|convert\w*|summar\w*|print\w*|"
+                      r"show\w*|how\s+many|how\s+much|what|which|where|dedup\w*|duplicates|merg\w*|combin\w*|join\w*|"
+                      r"split\w*|extract\w*|unzip\w*|list\w*|filter\w*|only|except|header|blank|empty|chang\w*|set|updat\w*|"
+                      r"modif\w*|rewrit\w*|correct\w*|translat\w*|clean\w*|format\w*|strip\w*|trim\w*|upper\w*|lower\w*|"
+                      r"insert\w*|calculat\w*|comput\w*|analy\w*|check\w*|compar\w*|diff)\b", re.I)
+
+_PATH_WORDS = re.compile(r"[\w.~-]*/[\w./-]*|\b[\w-]+\.[A-Za-z]\w{0,4}\b")
+
+
+def file_operation(request: str) -> bool:
+    """True for "put a copy of essay/draft.md in a new folder essay/backup", not for "copy the rows
+    of sales.csv where the region is north into north.csv"."""
+    words = _PATH_WORDS.sub(" ", request)  # "copy lines.txt to old/" says nothing about lines
+    return bool(_FILE_OPS.search(words)) and not _CONTENT.search(words)
+
+
+def _size_line(p: Path, name: str) -> str | None:
+    try:
+        size = p.stat().st_size
+    except OSError:
+        return None
+    return f"({name} is a file of {size:,} bytes.)"
+
+
 def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str:
     """The previews for `text`, or "" when it names nothing that exists."""
     base = Path(cwd or os.getcwd())
     parts = []
+    sizes_only = file_operation(text)
     for p in mentioned_paths(text, base):
         name = "." if p == base.resolve() else os.path.relpath(p, base.resolve())
         if p.is_dir():
             preview = _folder_preview(p, "The current folder" if name == "." else f"The folder {name}/",
                                       "" if name == "." else f"{name}/")
+        elif sizes_only:
+            preview = _size_line(p, name)
         else:
             preview = _file_preview(p, name, base.resolve())
         if preview:

@@ -1,0 +1,113 @@
+"""Slips: Python mistakes with one repair that keeps what the code means, made before it runs.
+
+An iterator read twice: asked to plot weights from a CSV, the 0.5B model wrote
+`reader = csv.DictReader(f)`, then `dates = [r["date"] for r in reader]` and
+`weights = [r["weight_kg"] for r in reader]`; the second pass found nothing left, matplotlib failed
+on 22 dates against 0 weights, and the three tries after it each broke something new. Read once
+into a list (`list(csv.DictReader(f))`), both passes see every row. Only a name bound once to a
+one-pass iterator (csv readers, map, filter, zip, a generator expression, an open file) and walked
+two or more times by for loops, comprehensions or list/sum/max/min/sorted/set/len; never when the
+code calls next() on it (a list has no next()) or binds the name again.
+The person is told before it runs."""
+from __future__ import annotations
+
+import ast
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = "Changed before it ran: {changes}."
+_ONE_PASS = {"reader", "DictReader", "map", "filter", "zip", "open"}
+_WALKERS = {"list", "sum", "max", "min", "sorted", "set", "tuple", "len", "enumerate", "dict"}
+
+
+def _one_pass(value: ast.expr) -> bool:
+    if isinstance(value, ast.GeneratorExp):
+        return True
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name in {"reader", "DictReader"}:
+        return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "csv"
+    if name == "open":  # a file read in text mode; `list(open(...))` is its lines
+        mode = value.args[1] if len(value.args) > 1 else next((k.value for k in value.keywords if k.arg == "mode"), None)
+        return isinstance(func, ast.Name) and (mode is None or (isinstance(mode, ast.Constant) and mode.value in ("r", "rt")))
+    return name in _ONE_PASS and isinstance(func, ast.Name)
+
+
+def _walks(tree: ast.AST, name: str) -> int:
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.comprehension)):
+            target = node.iter
+            if isinstance(target, ast.Name) and target.id == name:
+                count += 1
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _WALKERS \
+                and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
+            count += 1
+    return count
+
+
+def _stepped_or_rebound(tree: ast.AST, name: str) -> bool:
+    bound = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in {"next", "iter"}:
+                return True
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            return True  # reader.fieldnames, f.readline(), f.seek(0): left as the code has it
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            bound += 1
+        if isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name) and node.optional_vars.id == name:
+            return True  # `with open(...) as f`: a file the code manages itself
+    return bound != 1
+
+
+def read_twice(code: str) -> tuple[str, list[str]]:
+    """`code` with each one-pass iterator it walks twice read into a list first, and the names."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits: list[tuple[int, int, int, int, str]] = []
+    names = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        name, value = node.targets[0].id, node.value
+        if not _one_pass(value) or value.end_lineno is None or value.end_col_offset is None:
+            continue
+        if _walks(tree, name) < 2 or _stepped_or_rebound(tree, name):
+            continue
+        edits.append((value.lineno, value.col_offset, value.end_lineno, value.end_col_offset, name))
+        names.append(name)
+    for start, col, end, end_col, _ in sorted(edits, reverse=True):
+        # Columns are UTF-8 byte offsets: edit the lines as bytes.
+        first, last = lines[start - 1].encode(), lines[end - 1].encode()
+        if start == end:
+            lines[start - 1] = (first[:col] + b"list(" + first[col:end_col] + b")" + first[end_col:]).decode()
+        else:
+            lines[start - 1] = (first[:col] + b"list(" + first[col:]).decode()
+            lines[end - 1] = (last[:end_col] + b")" + last[end_col:]).decode()
+    return "".join(lines), names
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python":
+        return None
+    code, names = read_twice(block.code)
+    if not names or code == block.code:
+        return None
+    block.message["content"] = code
+    changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
+    return Verdict(warning=NOTE.format(changes="; ".join(changes)))
+
+
+rule = Rule(
+    name="slips", setting="repair_slips", check=check,
+    summary="Python slips with one repair that keeps the code's meaning are repaired before it runs: a one-pass "
+            "iterator (`csv.DictReader(f)`, map, zip, a generator) walked twice, which leaves the second walk empty, "
+            "is read into a list first; the person is told")

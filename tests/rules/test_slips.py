@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import slips
+
+from .handmade import block, make_turn
+
+TWICE = '''import csv
+with open("weigh_ins.csv", newline="") as f:
+    reader = csv.DictReader(f)
+    dates = [row["date"] for row in reader]
+    weights = [float(row["kg"]) for row in reader]
+print(len(dates), len(weights), sum(weights))
+'''
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "weigh_ins.csv").write_text("date,kg\n2025-06-02,94.5\n2025-06-09,94.0\n2025-06-16,93.5\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(code: str, cwd: Path) -> str:
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, check=True).stdout
+
+
+def test_a_csv_reader_walked_twice_is_read_into_a_list_first(folder: Path) -> None:
+    assert run(TWICE, folder) == "3 0 0\n"  # as the model wrote it: the second walk is empty
+    b = block(TWICE)
+    verdict = slips.check(make_turn("plot my weight from weigh_ins.csv"), b)
+    assert verdict is not None and "reader is read into a list first" in verdict.warning
+    assert "reader = list(csv.DictReader(f))" in b.code
+    assert run(b.code, folder) == "3 3 282.0\n"
+    assert slips.check(make_turn("plot my weight"), b) is None  # repaired once
+
+
+@pytest.mark.parametrize("code", [
+    'rows = map(int, ["1", "2"])\nprint(sum(rows), max(rows, default=None))',
+    'lines = open("weigh_ins.csv")\nprint(len([l for l in lines]))\nfor l in lines:\n    print(l)',
+    'squares = (n * n for n in range(4))\nprint(list(squares), sum(squares))',
+    'pairs = zip("ab", "cd")\nfor p in pairs:\n    pass\nprint(dict(pairs))',
+])
+def test_other_one_pass_iterators_walked_twice(folder: Path, code: str) -> None:
+    b = block(code)
+    assert slips.check(make_turn("do it"), b) is not None and "list(" in b.code
+    run(b.code, folder)  # still runs
+
+
+@pytest.mark.parametrize("code", [
+    # walked once
+    'import csv\nwith open("weigh_ins.csv") as f:\n    for row in csv.DictReader(f):\n        print(row)',
+    'import csv\nwith open("weigh_ins.csv") as f:\n    reader = csv.reader(f)\n    for row in reader:\n        print(row)',
+    # next() on it: a list would fail
+    'import csv\nwith open("weigh_ins.csv") as f:\n    r = csv.reader(f)\n    header = next(r)\n    a = [x for x in r]\n    b = [x for x in r]',
+    # bound again before the second walk
+    'import csv\nf = open("weigh_ins.csv")\nr = csv.reader(f)\na = list(r)\nf.seek(0)\nr = csv.reader(f)\nb = list(r)',
+    # a list already, and a file opened for writing or managed by `with`
+    'xs = [1, 2]\nprint(sum(xs), max(xs))',
+    'out = open("o.txt", "w")\nfor a in out:\n    pass\nfor b in out:\n    pass',
+    'with open("weigh_ins.csv") as f:\n    a = [l for l in f]\n    b = [l for l in f]',
+    'import csv\nwith open("weigh_ins.csv") as f:\n    r = csv.DictReader(f)\n    print(r.fieldnames)\n    a = list(r)\n    b = list(r)',
+    'not python (',
+])
+def test_code_left_as_it_is(code: str) -> None:
+    b = block(code)
+    assert slips.check(make_turn("do it"), b) is None and b.code == code
+
+
+def test_shell_is_left_alone() -> None:
+    assert slips.check(make_turn("do it"), block("cat a | sort | uniq", "shell")) is None
+
+
+def test_non_ascii_on_the_line_keeps_the_repair_in_place(folder: Path) -> None:
+    code = 'import csv\nf = open("weigh_ins.csv")\nr = csv.reader(f); label = "Gewicht (kg) — ü"\nprint(len(list(r)), len(list(r)), label)'
+    b = block(code)
+    assert slips.check(make_turn("do it"), b) is not None
+    assert 'r = list(csv.reader(f)); label = "Gewicht (kg) — ü"' in b.code
+    assert run(b.code, folder) == "4 4 Gewicht (kg) — ü\n"
