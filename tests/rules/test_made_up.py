@@ -84,3 +84,31 @@ def test_records_typed_in_from_a_named_file_are_asked_afresh(folder: Path) -> No
     for request, code in (("who spent the most in shop/orders.csv?", reads), ("who spent the most in shop/orders.csv?", other),
                           ("who spent the most in the shop?", script)):
         assert made_up.check(make_turn(request), code) is None, code.code
+
+
+def test_records_typed_in_from_a_json_file_are_loaded_from_it(folder: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    games = [{"name": "Catan", "max_players": 4, "minutes": 90}, {"name": "Dixit", "max_players": 6, "minutes": 30},
+             {"name": "Codenames", "max_players": 8, "minutes": 15}]
+    (folder / "games.json").write_text(json.dumps(games))
+    code = ('games = [{"name": "Catan", "max_players": 4,\n          "minutes": 90}]\n'
+            'for g in games:\n    if g["max_players"] >= 5 and g["minutes"] <= 60:\n        print(g["name"])')
+    typed = block(code)
+    verdict = made_up.check(make_turn("which games in games.json take 5 players in an hour?"), typed)
+    assert verdict is not None and verdict.ask is None and not verdict.note
+    assert "games is loaded from games.json (the code had typed in 1 of its records)" in verdict.warning
+    out = subprocess.run([sys.executable, "-c", typed.code], cwd=folder, capture_output=True, text=True, check=True)
+    assert out.stdout == "Dixit\nCodenames\n"
+    # Records under a key of a JSON object are loaded from that key.
+    (folder / "shelf.json").write_text(json.dumps({"owner": "Sam", "games": games}))
+    nested = block('games = [{"name": "Dixit", "minutes": 30}]\nprint(len(games))')
+    assert made_up.check(make_turn("how many games are in shelf.json?"), nested) is not None
+    out = subprocess.run([sys.executable, "-c", nested.code], cwd=folder, capture_output=True, text=True, check=True)
+    assert out.stdout == "3\n"
+    # Keys the file's records do not have, or a CSV file: asked afresh as before.
+    odd = block('games = [{"title": "Catan", "minutes": 90}]\nprint(games)')
+    verdict = made_up.check(make_turn("which games in games.json are short?"), odd)
+    assert verdict is not None and verdict.ask is not None and "title" in odd.code

@@ -6,7 +6,9 @@ honest answer was that it is not there. Such code is not run; the request is ask
 (sampled, the try hidden), naming the file the code must read. Values the conversation's outputs
 already showed are not made up (the model printing back a result it saw). Nor is data typed into
 the code from a file's preview: asked which games in games.json suit six players, the model wrote
-`games = [{"name": "Catan", ...}]`, the preview's first record, and answered from that one game."""
+`games = [{"name": "Catan", ...}]`, the preview's first record, and answered from that one game.
+Where the file is JSON holding such records, the code is changed to load them from it (asked afresh,
+the model typed the same record in again); otherwise it is asked afresh."""
 from __future__ import annotations
 
 import ast
@@ -20,6 +22,7 @@ from oi_local.core.rules.turn import Block, Turn, code_retry
 NOTE = ("(Write one ```python block that does what I asked: it must read {path} and compute the answer from "
         "what is in it. A first try only printed a typed-in answer. If {path} is not there, print that.)")
 SHOWN = "Not run: the code only prints a typed-in answer; asked afresh to compute it from {path}."
+LOADED = "Changed before it ran: {name} is loaded from {path} (the code had typed in {count} of its records)."
 TYPED = "Not run: the code types in data from {path} instead of reading it; asked afresh to read the file."
 # A file named in a request, there or not: "contacts/trades.csv", "notes.txt" (the honest answer may
 # be that it is missing, which only reading it shows).
@@ -99,6 +102,62 @@ def copied_from_file(turn: Turn, code: str) -> str | None:
     return None
 
 
+def _records_literal(node: ast.AST) -> set[str] | None:
+    """The keys of a list of dicts with string keys and constant values, else None."""
+    if not (isinstance(node, ast.List) and node.elts and all(isinstance(e, ast.Dict) for e in node.elts)):
+        return None
+    keys: set[str] = set()
+    for e in node.elts:
+        assert isinstance(e, ast.Dict)
+        if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in e.keys):
+            return None
+        keys |= {str(k.value) for k in e.keys if isinstance(k, ast.Constant)}
+    return keys
+
+
+def _where_in_json(data: object, keys: set[str]) -> str | None:
+    """"" when `data` is a list of records with `keys`, '["k"]' when its key k holds one, else None."""
+    def records(value: object) -> bool:
+        return isinstance(value, list) and bool(value) and isinstance(value[0], dict) and keys <= set(value[0])
+    if records(data):
+        return ""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if isinstance(k, str) and records(v):
+                return f"[{k!r}]"
+    return None
+
+
+def loaded_instead(code: str, path: str) -> tuple[str, str, int] | None:
+    """`code` with the records it typed in from the JSON file `path` loaded from it: (code, name,
+    how many records were typed), or None when no such repair fits."""
+    import json
+
+    if not path.endswith(".json"):
+        return None
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        tree = ast.parse(code)
+    except (OSError, ValueError, SyntaxError):
+        return None
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        keys = _records_literal(node.value)
+        where = _where_in_json(data, keys) if keys else None
+        value = node.value
+        end = value.end_lineno
+        if where is None or end is None or not isinstance(value, ast.List):
+            continue
+        lines = code.splitlines(keepends=True)
+        load = f"json.load(open({path!r}, encoding='utf-8')){where}"
+        first = lines[value.lineno - 1].encode()[:value.col_offset].decode()
+        last = lines[end - 1].encode()[value.end_col_offset or 0:].decode()
+        new = lines[:value.lineno - 1] + [first + load + last] + lines[end:]
+        return "import json\n" + "".join(new), node.targets[0].id, len(value.elts)
+    return None
+
+
 def named_file(turn: Turn) -> str | None:
     """The first file the conversation's requests name (newest request first)."""
     from oi_local.core.hints import mentioned_paths
@@ -128,6 +187,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     copied = copied_from_file(turn, block.code)
     if copied:
+        loaded = loaded_instead(block.code, copied)
+        if loaded is not None:
+            code, name, count = loaded
+            block.message["content"] = code
+            return Verdict(warning=LOADED.format(name=name, path=copied, count=count))
         turn.counts["made up"] += 1
         return Verdict(note=TYPED.format(path=copied),
                        ask=Ask(NOTE.format(path=copied).replace("only printed a typed-in answer", "typed the data in"),
@@ -147,6 +211,7 @@ rule = Rule(
     name="made-up results", setting="computed_answers", check=check,
     summary="code that only prints typed-in values (`print(\"Marlow Farm Shop\")`) for a request that names a file "
             "is not run, unless an earlier output showed those values, nor is code that types in records copied from a "
-            "named data file (`games = [{\"name\": \"Catan\", ...}]`) instead of reading it; the request is asked afresh once (sampled, "
+            "named data file (`games = [{\"name\": \"Catan\", ...}]`) instead of reading it (from a JSON file of such records, the "
+            "code is changed to load them from it, and the person told); the request is asked afresh once (sampled, "
             "the try hidden), told to read that file and compute the answer, or print that it is not there "
             "(small set: on)")
