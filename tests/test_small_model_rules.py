@@ -518,3 +518,14 @@ def test_a_data_file_named_by_its_stem_alone_goes_with_the_request(folder: Path)
     (folder / "prices.json").write_text("[]")
     assert workspace_hints("plot the prices") == ""  # two files by that stem: which one is not known
     assert mentioned_paths("plot the prices in greet.py", folder) == [folder / "greet.py"]  # a file named is enough
+
+
+def test_a_folder_named_by_a_compound_word_is_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "weather_bot").mkdir()
+    (tmp_path / "weather_bot" / "main.py").write_text("# TODO\n")
+    (tmp_path / "project").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert workspace_hints("how many TODOs are in my weather_bot project?") == \
+        "The folder weather_bot/ contains: weather_bot/main.py"
+    assert workspace_hints("how is my project going?") == ""  # a plain word is not taken for a folder
+    assert workspace_hints("how many TODOs are in my weather_app project?") == ""  # no such folder

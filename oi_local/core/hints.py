@@ -52,6 +52,8 @@ def mentioned_paths(text: str, cwd: Path) -> list[Path]:
         w = m.group(0)
         if "." in w.strip(".") or "/" in w:
             add(w)
+        elif ("_" in w or "-" in w.strip("-")) and (base / w).is_dir():  # "my weather_bot project"
+            add(w)
     if _HERE.search(text) and base not in found:
         found.append(base)
     if not found:

@@ -112,3 +112,12 @@ def test_records_typed_in_from_a_json_file_are_loaded_from_it(folder: Path) -> N
     odd = block('games = [{"title": "Catan", "minutes": 90}]\nprint(games)')
     verdict = made_up.check(make_turn("which games in games.json are short?"), odd)
     assert verdict is not None and verdict.ask is not None and "title" in odd.code
+
+
+def test_a_typed_in_answer_for_a_named_folder_is_asked_afresh(folder: Path) -> None:
+    (folder / "weather_bot").mkdir()
+    (folder / "weather_bot" / "main.py").write_text("# TODO: retry\n")
+    turn = make_turn("how many TODO comments are left in the python files of my weather_bot project?")
+    verdict = made_up.check(turn, block("print(0)  # TODO: You should write the code to count TODO comments"))
+    assert verdict is not None and verdict.ask is not None and "weather_bot/" in verdict.ask.text
+    assert made_up.check(make_turn("how many files are in the current folder?"), block("print(3)")) is None

@@ -82,3 +82,18 @@ def test_non_ascii_on_the_line_keeps_the_repair_in_place(folder: Path) -> None:
     assert slips.check(make_turn("do it"), b) is not None
     assert 'r = list(csv.reader(f)); label = "Gewicht (kg) — ü"' in b.code
     assert run(b.code, folder) == "4 4 Gewicht (kg) — ü\n"
+
+
+def test_an_archive_base_name_loses_the_extension_make_archive_adds(tmp_path: Path) -> None:
+    (tmp_path / "gig_photos").mkdir()
+    (tmp_path / "gig_photos" / "a.jpg").write_bytes(b"\xff\xd8jpeg")
+    code = 'import shutil\nshutil.make_archive("gig_photos.zip", "zip", root_dir=".", base_dir="gig_photos")\nprint("ok")'
+    b = block(code)
+    verdict = slips.check(make_turn("zip up gig_photos into gig_photos.zip"), b)
+    assert verdict is not None and "'gig_photos.zip' without its extension" in verdict.warning
+    run(b.code, tmp_path)
+    assert (tmp_path / "gig_photos.zip").is_file() and not (tmp_path / "gig_photos.zip.zip").exists()
+    assert slips.check(make_turn("back up"), block("import shutil\nshutil.make_archive('site.tar.gz', 'gztar', 'site')")) is not None
+    for fine in ('import shutil\nshutil.make_archive("gig_photos", "zip", "gig_photos")',
+                 'import shutil\nshutil.make_archive(name, "zip")', 'import shutil\nshutil.make_archive("a.zip", "gztar")'):
+        assert slips.check(make_turn("zip it"), block(fine)) is None

@@ -159,18 +159,25 @@ def loaded_instead(code: str, path: str) -> tuple[str, str, int] | None:
 
 
 def named_file(turn: Turn) -> str | None:
-    """The first file the conversation's requests name (newest request first)."""
+    """The first file (else folder) the conversation's requests name (newest request first)."""
     from oi_local.core.hints import mentioned_paths
 
     requests = [str(m.get("content", "")) for m in turn.engine.messages
                 if m.get("role") == "user" and m.get("type") == "message" and isinstance(m.get("content"), str)]
+    here = Path.cwd().resolve()
     for text in reversed(requests):
-        found = [p for p in mentioned_paths(text, Path.cwd()) if p.is_file()]
+        paths = mentioned_paths(text, Path.cwd())
+        found = [p for p in paths if p.is_file()]
         if found:
-            return os.path.relpath(found[0], Path.cwd().resolve())
+            return os.path.relpath(found[0], here)
         m = _FILE_WORD.search(text)
         if m:
             return m.group(1)
+        # A named folder ("the python files of my weather_bot project"): the 0.5B model gave up on it
+        # with `print(0)  # TODO: write the code` and answered "0 TODO comments are left".
+        folders = [p for p in paths if p.is_dir() and p != here]
+        if folders:
+            return os.path.relpath(folders[0], here) + "/"
     return None
 
 

@@ -8,6 +8,8 @@ into a list (`list(csv.DictReader(f))`), both passes see every row. Only a name 
 one-pass iterator (csv readers, map, filter, zip, a generator expression, an open file) and walked
 two or more times by for loops, comprehensions or list/sum/max/min/sorted/set/len; never when the
 code calls next() on it (a list has no next()) or binds the name again.
+An archive named twice: `shutil.make_archive("gig_photos.zip", "zip", ...)` adds the extension
+itself and wrote gig_photos.zip.zip; the extension is taken off the base name.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -95,14 +97,42 @@ def read_twice(code: str) -> tuple[str, list[str]]:
     return "".join(lines), names
 
 
+_ARCHIVE_EXT = {"zip": (".zip",), "tar": (".tar",), "gztar": (".tar.gz", ".tgz"), "bztar": (".tar.bz2",),
+                "xztar": (".tar.xz",)}
+
+
+def archive_names(code: str) -> tuple[str, list[str]]:
+    """`code` with `make_archive("x.zip", "zip")` base names stripped of the extension, and the names."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    fixed = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "make_archive"
+                and len(node.args) >= 2):
+            continue
+        base, fmt = node.args[0], node.args[1]
+        if isinstance(base, ast.Constant) and isinstance(base.value, str) and isinstance(fmt, ast.Constant):
+            ext = next((e for e in _ARCHIVE_EXT.get(str(fmt.value), ()) if base.value.endswith(e)), None)
+            if ext:
+                fixed.append((base.value, base.value[:-len(ext)]))
+    for name, stem in fixed:
+        for q in ('"', "'"):
+            code = code.replace(f"make_archive({q}{name}{q}", f"make_archive({q}{stem}{q}")
+    return code, [name for name, _ in fixed]
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
     code, names = read_twice(block.code)
-    if not names or code == block.code:
+    code, archives = archive_names(code)
+    if not (names or archives) or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
+    changes += [f"make_archive gets {a!r} without its extension (it adds it itself)" for a in archives]
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
 
 
@@ -110,4 +140,5 @@ rule = Rule(
     name="slips", setting="repair_slips", check=check,
     summary="Python slips with one repair that keeps the code's meaning are repaired before it runs: a one-pass "
             "iterator (`csv.DictReader(f)`, map, zip, a generator) walked twice, which leaves the second walk empty, "
-            "is read into a list first; the person is told")
+            "is read into a list first; `make_archive(\"x.zip\", \"zip\")`, which writes x.zip.zip, gets \"x\"; the person "
+            "is told")
