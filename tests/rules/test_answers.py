@@ -131,3 +131,19 @@ def test_a_long_stretch_of_the_request_said_back_is_asked_for_once_more() -> Non
     lines = "\n".join(f"line {i}: ERROR disk quota exceeded on volume {i}" for i in range(6))
     which = make_turn("Which lines of app.log mention ERROR?", reply(lines), runs=(ran("grep(...)", lines),))
     assert not answers.dumped(which)
+
+
+def test_the_first_line_of_a_printed_list_alone_is_asked_again_then_gives_way() -> None:
+    output = "Codenames\nTicket to Ride\nDixit\n"
+    turn = make_turn("which games in games.json take 5 players?", reply("Codenames"), runs=(ran("print(g)", output),))
+    assert answers.cut_short(turn)
+    ask = answers.follow_up(turn)
+    assert ask is not None and ask.final and answers.rule.discard(turn)
+    for said in ("Codenames, Ticket to Ride and Dixit.", "Three games: Codenames, Ticket to Ride, Dixit"):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.cut_short(turn) and answers.follow_up(turn) is None, said
+    # One line printed, the same line twice, a failed run, or not a question: left alone.
+    for request, out, said in (("which game is longest?", "Catan\n", "Catan"), ("which game?", "Dixit\nDixit\n", "Dixit"),
+                               ("print the games in games.json", output, "Codenames")):
+        assert not answers.cut_short(make_turn(request, reply(said), runs=(ran("print(g)", out),))), request
+    assert not answers.cut_short(make_turn("which games?", reply("Codenames"), runs=(failed("x", output),)))

@@ -97,3 +97,18 @@ def test_an_archive_base_name_loses_the_extension_make_archive_adds(tmp_path: Pa
     for fine in ('import shutil\nshutil.make_archive("gig_photos", "zip", "gig_photos")',
                  'import shutil\nshutil.make_archive(name, "zip")', 'import shutil\nshutil.make_archive("a.zip", "gztar")'):
         assert slips.check(make_turn("zip it"), block(fine)) is None
+
+
+def test_an_archive_of_a_named_folder_archives_that_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import zipfile
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gig_photos").mkdir()
+    (tmp_path / "gig_photos" / "a.jpg").write_bytes(b"\xff\xd8jpeg")
+    (tmp_path / "setlist.txt").write_text("not a photo\n")
+    b = block('import shutil\nprint(shutil.make_archive("gig_photos.zip", "zip"))')
+    verdict = slips.check(make_turn("zip up the gig_photos folder into gig_photos.zip"), b)
+    assert verdict is not None and "archives the folder gig_photos/" in verdict.warning
+    run(b.code, tmp_path)
+    with zipfile.ZipFile(tmp_path / "gig_photos.zip") as z:
+        assert [n for n in z.namelist() if not n.endswith("/")] == ["gig_photos/a.jpg"]

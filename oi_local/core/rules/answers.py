@@ -3,8 +3,9 @@ model answered a file deletion with "1234 * 5678 is 7006652."), or that answers 
 any of the short result the code printed ("The output is correct." after `Dana 2300.0`), that
 rounds a printed result away (2.5 said for 2.51, unasked), that repeats a note the loop gave it ("Not
 run: this code changes notes.txt ..." said back as the answer), or that does not own up to the failed run
-before it ("The stock levels were synced." over ConnectionRefusedError), is dropped and asked for
-once more; a copied, rounded or failure-blind answer the second time gives way to the code's last
+before it ("The stock levels were synced." over ConnectionRefusedError), or that gives only the first
+line of a short printed list ("Codenames" over nine games), is dropped and asked for
+once more; a copied, rounded, cut-short or failure-blind answer the second time gives way to the code's last
 output (core/loop.py says plainly when that run failed)."""
 from __future__ import annotations
 
@@ -173,6 +174,24 @@ def dumped(turn: Turn) -> bool:
     return sum(b.size for b in matcher.get_matching_blocks()) >= DUMP_SHARE * len(said)
 
 
+MAX_LIST_OUTPUT = 600  # characters: a list short enough to be the answer as printed
+
+
+def cut_short(turn: Turn) -> bool:
+    """A question whose last run printed a short list of results, answered with its first line alone:
+    asked which of nine games suit five players, the code printed all nine and the 0.5B model answered
+    "Codenames"."""
+    from oi_local.core.writes import question
+
+    last = turn.runs[-1] if turn.runs else None
+    reply = newest_reply(turn.engine)
+    if not (last and not last.failed and reply and not asks_back(turn.engine) and question(turn.request)
+            and len(last.output) <= MAX_LIST_OUTPUT):
+        return False
+    lines = [_plain(ln) for ln in last.output.splitlines() if _plain(ln)]
+    return len(lines) >= 2 and len(set(lines)) > 1 and _plain(str(reply.get("content", ""))) == lines[0]
+
+
 def follow_up(turn: Turn) -> Ask | None:
     if repeats_a_note(turn) and turn.counts["answers"] < 1:  # with or without a run: never an answer
         turn.counts["answers"] += 1
@@ -180,12 +199,12 @@ def follow_up(turn: Turn) -> Ask | None:
     if turn.steps and dumped(turn) and turn.counts["dump"] < 1:
         turn.counts["dump"] += 1
         return Ask(final=True)  # said again, the honest end names it (core/rules/honest_end.py)
-    wrong = parroted(turn) or ungrounded(turn) or rounded(turn) or blind_to_failure(turn)
+    wrong = parroted(turn) or ungrounded(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
     return Ask(final=True) if turn.steps and wrong else None
 
 
 def discard(turn: Turn) -> bool:
-    return parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn)
+    return parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
 
 
 rule = Rule(
@@ -193,5 +212,6 @@ rule = Rule(
     summary="a final answer that copies one of the template's example answers word for word, or answers a question "
             "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
             "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
-            "nothing of the failed run before it, or that says back a long stretch of the request itself, is dropped and asked for once more; the second time such an answer "
+            "nothing of the failed run before it, or gives only the first line of a short printed list, or that says back a long "
+            "stretch of the request itself, is dropped and asked for once more; the second time such an answer "
             "gives way to the code's last output (said plainly to have failed, when it did)")

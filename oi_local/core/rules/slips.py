@@ -8,12 +8,14 @@ into a list (`list(csv.DictReader(f))`), both passes see every row. Only a name 
 one-pass iterator (csv readers, map, filter, zip, a generator expression, an open file) and walked
 two or more times by for loops, comprehensions or list/sum/max/min/sorted/set/len; never when the
 code calls next() on it (a list has no next()) or binds the name again.
-An archive named twice: `shutil.make_archive("gig_photos.zip", "zip", ...)` adds the extension
-itself and wrote gig_photos.zip.zip; the extension is taken off the base name.
+An archive named twice: `shutil.make_archive("gig_photos.zip", "zip")` adds the extension itself
+and wrote gig_photos.zip.zip; the extension is taken off the base name. And with no root_dir it
+archived the whole working folder: when the base name is a folder here, that folder is archived.
 The person is told before it runs."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn
@@ -102,25 +104,39 @@ _ARCHIVE_EXT = {"zip": (".zip",), "tar": (".tar",), "gztar": (".tar.gz", ".tgz")
 
 
 def archive_names(code: str) -> tuple[str, list[str]]:
-    """`code` with `make_archive("x.zip", "zip")` base names stripped of the extension, and the names."""
+    """`code` with its `make_archive` calls repaired, and what was changed: a base name given with
+    the extension the call adds itself loses it; a call with no folder to archive, whose base name is
+    a folder here, archives that folder (without root_dir it archives the whole working folder)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return code, []
-    fixed = []
+    edits: list[tuple[str, str]] = []
+    changes = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "make_archive"
                 and len(node.args) >= 2):
             continue
         base, fmt = node.args[0], node.args[1]
-        if isinstance(base, ast.Constant) and isinstance(base.value, str) and isinstance(fmt, ast.Constant):
-            ext = next((e for e in _ARCHIVE_EXT.get(str(fmt.value), ()) if base.value.endswith(e)), None)
-            if ext:
-                fixed.append((base.value, base.value[:-len(ext)]))
-    for name, stem in fixed:
-        for q in ('"', "'"):
-            code = code.replace(f"make_archive({q}{name}{q}", f"make_archive({q}{stem}{q}")
-    return code, [name for name, _ in fixed]
+        if not (isinstance(base, ast.Constant) and isinstance(base.value, str) and isinstance(fmt, ast.Constant)):
+            continue
+        ext = next((e for e in _ARCHIVE_EXT.get(str(fmt.value), ()) if base.value.endswith(e)), None)
+        stem = base.value[:-len(ext)] if ext else base.value
+        whole_folder = len(node.args) == 2 and not node.keywords and bool(stem) and Path(stem).is_dir()
+        segment, func = ast.get_source_segment(code, node), ast.get_source_segment(code, node.func)
+        if segment is None or func is None or (not ext and not whole_folder):
+            continue
+        if whole_folder:
+            edits.append((segment, f"{func}({stem!r}, {fmt.value!r}, root_dir='.', base_dir={stem!r})"))
+            changes.append(f"make_archive archives the folder {stem}/ (without root_dir it archives the whole working folder)")
+        else:
+            base_src = ast.get_source_segment(code, base) or repr(base.value)
+            edits.append((segment, segment.replace(base_src, repr(stem), 1)))
+        if ext:
+            changes.append(f"make_archive gets {base.value!r} without its extension (it adds it itself)")
+    for old, new in edits:
+        code = code.replace(old, new, 1)
+    return code, changes
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -132,7 +148,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
-    changes += [f"make_archive gets {a!r} without its extension (it adds it itself)" for a in archives]
+    changes += archives
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
 
 
@@ -140,5 +156,5 @@ rule = Rule(
     name="slips", setting="repair_slips", check=check,
     summary="Python slips with one repair that keeps the code's meaning are repaired before it runs: a one-pass "
             "iterator (`csv.DictReader(f)`, map, zip, a generator) walked twice, which leaves the second walk empty, "
-            "is read into a list first; `make_archive(\"x.zip\", \"zip\")`, which writes x.zip.zip, gets \"x\"; the person "
-            "is told")
+            "is read into a list first; `make_archive(\"x.zip\", \"zip\")`, which writes x.zip.zip, gets \"x\", and "
+            "archives the folder x when there is one (not the whole working folder); the person is told")
