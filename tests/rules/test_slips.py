@@ -112,3 +112,19 @@ def test_an_archive_of_a_named_folder_archives_that_folder(tmp_path: Path, monke
     run(b.code, tmp_path)
     with zipfile.ZipFile(tmp_path / "gig_photos.zip") as z:
         assert [n for n in z.namelist() if not n.endswith("/")] == ["gig_photos/a.jpg"]
+
+
+def test_a_weekday_that_is_only_printed_is_printed_by_name(tmp_path: Path) -> None:
+    code = ('from datetime import datetime\nd = datetime.strptime("2026-10-03", "%Y-%m-%d")\n'
+            'day = d.weekday()\nprint(f"Day of the week: {day}")\nprint(d.weekday())')
+    b = block(code)
+    verdict = slips.check(make_turn("how many days until 3 october 2026, and what day of the week is it?"), b)
+    assert verdict is not None and "printed by name" in verdict.warning
+    assert run(b.code, tmp_path) == "Day of the week: Saturday\nSaturday\n"
+    # Used as a number, not asked for a day, or formatted: left alone.
+    for request, kept in (
+            ("what day of the week is it?", "import datetime\nd = datetime.date(2026, 10, 3)\nprint(d.weekday() >= 5)"),
+            ("what day of the week is it?", "import datetime\nd = datetime.date(2026, 10, 3)\nw = d.weekday()\nprint(w, w + 1)"),
+            ("how many days until 3 october?", "import datetime\nprint(datetime.date(2026, 10, 3).weekday())"),
+            ("what day of the week is it?", "import datetime\nprint(f'{datetime.date(2026, 10, 3).weekday():>3}')")):
+        assert slips.check(make_turn(request), block(kept)) is None, kept

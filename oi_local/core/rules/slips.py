@@ -11,10 +11,13 @@ code calls next() on it (a list has no next()) or binds the name again.
 An archive named twice: `shutil.make_archive("gig_photos.zip", "zip")` adds the extension itself
 and wrote gig_photos.zip.zip; the extension is taken off the base name. And with no root_dir it
 archived the whole working folder: when the base name is a folder here, that folder is archived.
+A weekday printed as a number: asked what day of the week 3 October is, the code printed
+`d.weekday()`, 5, and the answer was "Day of the week: 5"; printed only, it is printed by name.
 The person is told before it runs."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
@@ -139,16 +142,63 @@ def archive_names(code: str) -> tuple[str, list[str]]:
     return code, changes
 
 
+_DAY_ASKED = re.compile(r"\b(?:day\s+of\s+the\s+week|week\s*day|what\s+day|which\s+day)\b", re.I)
+
+
+def _shown_only(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    """`node` is only printed: an argument of print() or a value in an f-string."""
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.FormattedValue):
+        return parent.format_spec is None
+    return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "print"
+            and node in parent.args)
+
+
+def day_names(code: str) -> tuple[str, bool]:
+    """`code` with `d.weekday()` that is only printed (directly or through one name) printed as the
+    day's name, `d.strftime('%A')`; and whether it changed."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    edits = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("weekday", "isoweekday") and not node.args):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            name = parent.targets[0].id
+            uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name]
+            loads = [n for n in uses if isinstance(n.ctx, ast.Load)]
+            if len(uses) - len(loads) != 1 or not loads or not all(_shown_only(n, parents) for n in loads):
+                continue
+        elif not _shown_only(node, parents):
+            continue
+        segment, owner = ast.get_source_segment(code, node), ast.get_source_segment(code, node.func.value)
+        if segment and owner:
+            edits.append((segment, f"{owner}.strftime('%A')"))
+    for old, new in edits:
+        code = code.replace(old, new, 1)
+    return code, bool(edits)
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
     code, names = read_twice(block.code)
     code, archives = archive_names(code)
-    if not (names or archives) or code == block.code:
+    days = False
+    if _DAY_ASKED.search(turn.request):
+        code, days = day_names(code)
+    if not (names or archives or days) or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
     changes += archives
+    if days:
+        changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
 
 
@@ -157,4 +207,5 @@ rule = Rule(
     summary="Python slips with one repair that keeps the code's meaning are repaired before it runs: a one-pass "
             "iterator (`csv.DictReader(f)`, map, zip, a generator) walked twice, which leaves the second walk empty, "
             "is read into a list first; `make_archive(\"x.zip\", \"zip\")`, which writes x.zip.zip, gets \"x\", and "
-            "archives the folder x when there is one (not the whole working folder); the person is told")
+            "archives the folder x when there is one (not the whole working folder); asked for a day of the week, a "
+            "`d.weekday()` that is only printed is printed by name (`d.strftime('%A')`); the person is told")
