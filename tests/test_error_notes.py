@@ -242,3 +242,19 @@ def test_string_indices_on_lines_of_a_csv_or_keys_of_a_json_object(folder: Path)
     got = note(error, "", None, 'import json\ndata = json.load(open("rota.json"))\nfor s in data:\n    print(s["who"])') or ""
     assert "data['shifts']" in got
     assert note(error, "", None, "x = 'ab'\nprint(x['a'])") is None  # no file: no guess
+
+
+@pytest.mark.parametrize("code, error", [
+    ('import csv\nrows = list(csv.reader(open("sales.csv")))\nprint(sum(float(r[2]) for r in rows))',
+     "ValueError: could not convert string to float: 'amount'"),
+    ('import numpy as np\ndata = np.loadtxt("sales.csv", delimiter=",")',
+     "ValueError: could not convert string 'date,product,amount' to float64 at row 0, column 1."),
+    ('rows = [l.split(",") for l in open("sales.csv")]\nprint(sum(int(r[2]) for r in rows))',
+     "ValueError: invalid literal for int() with base 10: 'amount'"),
+])
+def test_a_header_read_as_a_number_is_named_as_the_header(folder: Path, code: str, error: str) -> None:
+    got = note(f"Traceback (most recent call last):\n{error}\n(exit code 1)", "", None, code) or ""
+    assert "is from the first line of sales.csv, its header (date, product, amount)" in got
+    assert "csv.DictReader" in got and "float(r['amount'])" in got
+    # A value that is not in the header (a bad cell further down) gets no such note.
+    assert note("ValueError: could not convert string to float: 'n/a'\n", "", None, code) is None

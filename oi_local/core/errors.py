@@ -28,6 +28,8 @@ _STR_MATH = re.compile(
 _INT_OF_DECIMAL = re.compile(r"ValueError: invalid literal for int\(\) with base 10: '-?\d*\.\d+'")
 _FILE_OBJ = re.compile(r"TypeError: expected string or bytes-like object, got '_io\.\w+'")
 _STR_INDEX = re.compile(r"TypeError: string indices must be integers")
+_NOT_A_NUMBER = re.compile(r"ValueError: (?:could not convert string to float: |invalid literal for int\(\) with base 10: |"
+                           r"could not convert string )'([^'\n]{1,200})'")
 _OPENED = re.compile(r"""\bopen\(\s*(?:r?['"])([^'"\n]+\.(?:csv|tsv|json))['"]""", re.I)
 _KEY = re.compile(r"KeyError: '([^'\n]{1,60})'")
 _PRINTED_KEY = re.compile(r"[{,]\s*'([^'\n]{1,40})':")
@@ -94,6 +96,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         return advice + (f" With them converted, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
     if _STR_INDEX.search(output):
         return _rows_note(code, base)
+    m = _NOT_A_NUMBER.search(output)
+    header = _header_note(m.group(1), code, base) if m else None
+    if header:
+        return header
     if _INT_OF_DECIMAL.search(output):
         return "Note: int() cannot read a number with a decimal point. Use float() for it."
     if _FILE_OBJ.search(output):
@@ -110,6 +116,28 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         close = likely_file(missing, base)
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
+    return None
+
+
+_QUOTED_TABLE = re.compile(r"""['"]([^'"\n]+\.(?:csv|tsv|txt))['"]""", re.I)
+
+
+def _header_note(value: str, code: str, base: Path) -> str | None:
+    """A header cell (or the whole header line) of a CSV the code opens, read as a number: the
+    0.5B model summed `rows[0]` with the data, or loaded the file with np.loadtxt."""
+    for m in _QUOTED_TABLE.finditer(code):  # open(), np.loadtxt(), pd.read_csv(): any of them
+        f = m.group(1)
+        try:
+            with open(base / f, encoding="utf-8", errors="replace") as fh:
+                header = fh.readline().strip()
+        except OSError:
+            continue
+        cells = [c.strip() for c in re.split(r"[,;\t]", header)]
+        if value.strip() == header or value.strip() in cells:
+            return (f"Note: {value!r} is from the first line of {f}, its header ({', '.join(cells)}), not a value. "
+                    f"Skip that line: read the rows with csv.DictReader and use the column names, for example:\n"
+                    f"import csv\nwith open({f!r}, newline='') as f:\n    rows = list(csv.DictReader(f))\n"
+                    f"values = [float(r[{cells[-1]!r}]) for r in rows]")
     return None
 
 
