@@ -128,3 +128,21 @@ def test_a_weekday_that_is_only_printed_is_printed_by_name(tmp_path: Path) -> No
             ("how many days until 3 october?", "import datetime\nprint(datetime.date(2026, 10, 3).weekday())"),
             ("what day of the week is it?", "import datetime\nprint(f'{datetime.date(2026, 10, 3).weekday():>3}')")):
         assert slips.check(make_turn(request), block(kept)) is None, kept
+
+
+def test_numbered_files_asked_for_in_order_are_sorted_by_their_numbers(tmp_path: Path) -> None:
+    (tmp_path / "novel").mkdir()
+    for n in (1, 2, 10, 11):
+        (tmp_path / "novel" / f"chapter_{n}.txt").write_text(f"Chapter {n}\n")
+    code = ('from pathlib import Path\nwith open("full.txt", "w") as out:\n'
+            '    for p in sorted(Path("novel").glob("chapter_*.txt")):\n        out.write(p.read_text())\n'
+            'print(open("full.txt").read())')
+    assert run(code, tmp_path).split() == ["Chapter", "1", "Chapter", "10", "Chapter", "11", "Chapter", "2"]
+    b = block(code)
+    verdict = slips.check(make_turn("join the chapters in novel/ into full.txt in the right order"), b)
+    assert verdict is not None and "sorted by the numbers in their names" in verdict.warning
+    assert run(b.code, tmp_path).split() == ["Chapter", "1", "Chapter", "2", "Chapter", "10", "Chapter", "11"]
+    b2 = block("import os\nprint(sorted(os.listdir('novel')))")
+    assert slips.check(make_turn("list the chapters in order"), b2) is not None
+    assert run(b2.code, tmp_path).strip() == "['chapter_1.txt', 'chapter_2.txt', 'chapter_10.txt', 'chapter_11.txt']"
+    assert slips.check(make_turn("join the chapters into full.txt"), block(code)) is None  # no order asked for

@@ -13,6 +13,9 @@ and wrote gig_photos.zip.zip; the extension is taken off the base name. And with
 archived the whole working folder: when the base name is a folder here, that folder is archived.
 A weekday printed as a number: asked what day of the week 3 October is, the code printed
 `d.weekday()`, 5, and the answer was "Day of the week: 5"; printed only, it is printed by name.
+Numbered files sorted as text: asked to join chapters "in the right order", `sorted(Path("novel").glob(...))`
+put chapter_10 and chapter_11 before chapter_2; asked for an order, a sorted folder listing is sorted
+by the numbers in the names.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -184,6 +187,33 @@ def day_names(code: str) -> tuple[str, bool]:
     return code, bool(edits)
 
 
+_ORDER_ASKED = re.compile(r"\b(?:in\s+(?:the\s+right\s+|the\s+correct\s+|numerical\s+|number\s+)?order|order(?:ed)?\s+by\s+number)\b", re.I)
+_LISTERS = {"glob", "rglob", "iterdir", "listdir", "scandir"}
+NATURAL = "key=lambda p: [int(t) if t.isdigit() else t for t in __import__('re').split(r'(\\d+)', str(p))]"
+
+
+def natural_order(code: str) -> tuple[str, bool]:
+    """`sorted(<a folder listing>)` sorted by the numbers in the names ("chapter_2" before
+    "chapter_10"); asked to join chapters "in the right order", the code put 10 and 11 after 1."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    edits = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sorted"
+                and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Call)):
+            continue
+        inner = node.args[0].func
+        name = inner.attr if isinstance(inner, ast.Attribute) else inner.id if isinstance(inner, ast.Name) else ""
+        segment, arg = ast.get_source_segment(code, node), ast.get_source_segment(code, node.args[0])
+        if name in _LISTERS and segment and arg:
+            edits.append((segment, f"sorted({arg}, {NATURAL})"))
+    for old, new in edits:
+        code = code.replace(old, new, 1)
+    return code, bool(edits)
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
@@ -192,11 +222,16 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     days = False
     if _DAY_ASKED.search(turn.request):
         code, days = day_names(code)
-    if not (names or archives or days) or code == block.code:
+    ordered = False
+    if _ORDER_ASKED.search(turn.request):
+        code, ordered = natural_order(code)
+    if not (names or archives or days or ordered) or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
     changes += archives
+    if ordered:
+        changes.append("the files are sorted by the numbers in their names (2 before 10)")
     if days:
         changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
@@ -208,4 +243,5 @@ rule = Rule(
             "iterator (`csv.DictReader(f)`, map, zip, a generator) walked twice, which leaves the second walk empty, "
             "is read into a list first; `make_archive(\"x.zip\", \"zip\")`, which writes x.zip.zip, gets \"x\", and "
             "archives the folder x when there is one (not the whole working folder); asked for a day of the week, a "
-            "`d.weekday()` that is only printed is printed by name (`d.strftime('%A')`); the person is told")
+            "`d.weekday()` that is only printed is printed by name (`d.strftime('%A')`); asked for an order, a sorted "
+            "folder listing is sorted by the numbers in the names (chapter_2 before chapter_10); the person is told")
