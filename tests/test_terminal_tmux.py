@@ -323,6 +323,8 @@ def test_multi_line_entry_with_fences(term, tmp_path: Path) -> None:
     t.send("first line")
     t.send("shell second line```")
     t.wait_for(r"Done: the code printed shell-says-hi", after=at)
+    # Escape typed ahead of the prompt reaches the tty in cooked mode and is lost: wait for the prompt.
+    t.wait_for(PROMPT, after=at)
     at = ask(t, "%save_message m.json")
     t.wait_for("Saved", after=at)
     import json
@@ -339,6 +341,8 @@ def test_multi_line_flag_enter_adds_a_line_escape_enter_sends(term, tmp_path: Pa
     t.send("shell second line", enter=False)
     t.key("Escape", "Enter")
     t.wait_for(r"Done: the code printed shell-says-hi", after=at)
+    # Escape typed ahead of the prompt reaches the tty in cooked mode and is lost: wait for the prompt.
+    t.wait_for(PROMPT, after=at)
     at = ask(t, "%save_message m.json")
     t.key("Escape", "Enter")
     t.wait_for("Saved", after=at)
