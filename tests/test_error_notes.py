@@ -258,3 +258,16 @@ def test_a_header_read_as_a_number_is_named_as_the_header(folder: Path, code: st
     assert "csv.DictReader" in got and "float(r['amount'])" in got
     # A value that is not in the header (a bad cell further down) gets no such note.
     assert note("ValueError: could not convert string to float: 'n/a'\n", "", None, code) is None
+
+
+def test_a_copy_from_a_missing_source_folder_is_not_told_to_create_it(folder: Path) -> None:
+    # Told to makedirs the missing source, the model copied an empty folder and called it done.
+    (folder / "essays" / "drafts").mkdir(parents=True)
+    out = ('  File "<cell-1>", line 2, in <module>\n'
+           "FileNotFoundError: [Errno 2] No such file or directory: 'drafts/'\n(exit code 1)")
+    got = note(out, "", code="import shutil\nshutil.copytree('drafts/', 'essays_backup')") or ""
+    assert "makedirs" not in got and "drafts/ does not exist" in got and "There is essays/drafts." in got
+    # The destination's folder missing still gets it made.
+    out2 = out.replace("line 2", "line 2").replace("'drafts/'", "'backup/2025/a.csv'")
+    got2 = note(out2, "", code="import shutil\nshutil.copy('a.csv', 'backup/2025/a.csv')") or ""
+    assert "os.makedirs('backup/2025', exist_ok=True)" in got2

@@ -108,6 +108,11 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if m:
         missing = m.group(1)
         folder = os.path.dirname(missing)
+        if _copied_from(code, _failed_line(output), missing):
+            # The source of a copy is missing: a note to create it made the model copy an empty folder.
+            there = _same_name(missing, base)
+            return (f"Note: {missing} does not exist, so there is nothing to copy from it."
+                    + (f" There is {there}." if there else ""))
         if folder and not os.path.isabs(folder) and not (base / folder).exists() and _writes(code, _failed_line(output)):
             made = f"os.makedirs({folder!r}, exist_ok=True)"
             fixed = _folder_made(code, _failed_line(output), made) if len(code) <= MAX_CODE else None
@@ -174,6 +179,29 @@ def _writes(code: str, line: int | None) -> bool:
     """The failing line of `code` writes to a path (a FileNotFoundError there is a missing folder)."""
     lines = code.splitlines()
     return line is not None and 0 < line <= len(lines) and bool(_WRITES.search(lines[line - 1]))
+
+
+_COPY_CALL = re.compile(r"\b(?:copy|copy2|copyfile|copytree|move|rename|replace)\s*\(\s*[rfb]?['\"]([^'\"]+)['\"]")
+
+
+def _copied_from(code: str, line: int | None, missing: str) -> bool:
+    """The failing line copies or moves from `missing` (the first argument of the call)."""
+    lines = code.splitlines()
+    if line is None or not 0 < line <= len(lines):
+        return False
+    return any(os.path.normpath(m) == os.path.normpath(missing) for m in _COPY_CALL.findall(lines[line - 1]))
+
+
+def _same_name(missing: str, base: Path) -> str | None:
+    """A file or folder under `base` with the missing path's name (e.g. essays/drafts for drafts/)."""
+    name = Path(missing.rstrip("/")).name
+    for n, (root, dirs, names) in enumerate(os.walk(base)):
+        if n > 500:  # folders: a home folder is not walked whole for a note
+            return None
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if name in dirs or name in names:
+            return (Path(root).relative_to(base) / name).as_posix()
+    return None
 
 
 def _folder_made(code: str, line: int | None, made: str) -> str | None:

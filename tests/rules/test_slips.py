@@ -146,3 +146,22 @@ def test_numbered_files_asked_for_in_order_are_sorted_by_their_numbers(tmp_path:
     assert slips.check(make_turn("list the chapters in order"), b2) is not None
     assert run(b2.code, tmp_path).strip() == "['chapter_1.txt', 'chapter_2.txt', 'chapter_10.txt', 'chapter_11.txt']"
     assert slips.check(make_turn("join the chapters into full.txt"), block(code)) is None  # no order asked for
+
+
+def test_asked_about_every_subfolder_a_top_level_glob_searches_them_too(tmp_path: Path) -> None:
+    for sub in ("", "photos/", "music/old/"):
+        (tmp_path / "usb" / sub).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "usb" / sub / ".DS_Store").write_text("x")
+        (tmp_path / "usb" / sub / "keep.txt").write_text("keep")
+    code = ('from pathlib import Path\nn = 0\nfor p in Path("usb").glob("*.DS_Store"):\n'
+            '    p.unlink()\n    n += 1\nprint("deleted", n)')
+    b = block(code)
+    verdict = slips.check(make_turn("remove the .DS_Store files from usb, in every subfolder"), b)
+    assert verdict is not None and "rglob" in verdict.warning
+    assert run(b.code, tmp_path).strip() == "deleted 3"
+    assert sorted(p.name for p in (tmp_path / "usb").rglob("*")) == ["keep.txt"] * 3 + ["music", "old", "photos"]
+    # Not asked for subfolders, a path pattern, or the glob module: left alone.
+    for request, kept in (("remove the .DS_Store files from usb", code),
+                          ("search usb recursively", 'from pathlib import Path\nprint(list(Path("usb").glob("*/keep.txt")))'),
+                          ("search usb recursively", 'import glob\nprint(glob.glob("usb/*"))')):
+        assert slips.check(make_turn(request), block(kept)) is None, kept

@@ -16,6 +16,9 @@ A weekday printed as a number: asked what day of the week 3 October is, the code
 Numbered files sorted as text: asked to join chapters "in the right order", `sorted(Path("novel").glob(...))`
 put chapter_10 and chapter_11 before chapter_2; asked for an order, a sorted folder listing is sorted
 by the numbers in the names.
+A folder searched at the top only: asked to delete junk files "in every subfolder", the code used
+`Path("usb_stick").glob("*.DS_Store")`, found one of eight and said done; asked for subfolders, it
+is `rglob`.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -214,6 +217,32 @@ def natural_order(code: str) -> tuple[str, bool]:
     return code, bool(edits)
 
 
+_SUBFOLDERS_ASKED = re.compile(r"\b(?:(?:every|all|any|each)\s+(?:the\s+|of\s+the\s+)?(?:sub-?folders?|sub-?dir\w*|nested\s+folders?)"
+                               r"|recursive(?:ly)?|and\s+(?:in\s+)?(?:its|their)\s+sub-?(?:folders?|dir\w*))\b", re.I)
+
+
+def recursive(code: str) -> tuple[str, bool]:
+    """`Path(...).glob("*.x")` made `rglob`: asked to remove junk files "in every subfolder", the
+    code globbed the top folder only, found one of eight, and said it was done."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    edits = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "glob"
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                and "/" not in node.args[0].value and "**" not in node.args[0].value
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "glob")):  # the glob module
+            continue
+        segment, owner = ast.get_source_segment(code, node), ast.get_source_segment(code, node.func.value)
+        if segment and owner and segment.startswith(owner):
+            edits.append((segment, owner + segment[len(owner):].replace(".glob(", ".rglob(", 1)))
+    for old, new in edits:
+        code = code.replace(old, new, 1)
+    return code, bool(edits)
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
@@ -225,13 +254,18 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     ordered = False
     if _ORDER_ASKED.search(turn.request):
         code, ordered = natural_order(code)
-    if not (names or archives or days or ordered) or code == block.code:
+    deep = False
+    if _SUBFOLDERS_ASKED.search(turn.request):
+        code, deep = recursive(code)
+    if not (names or archives or days or ordered or deep) or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
     changes += archives
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
+    if deep:
+        changes.append("the folder is searched with its subfolders (rglob), as asked")
     if days:
         changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
@@ -244,4 +278,5 @@ rule = Rule(
             "is read into a list first; `make_archive(\"x.zip\", \"zip\")`, which writes x.zip.zip, gets \"x\", and "
             "archives the folder x when there is one (not the whole working folder); asked for a day of the week, a "
             "`d.weekday()` that is only printed is printed by name (`d.strftime('%A')`); asked for an order, a sorted "
-            "folder listing is sorted by the numbers in the names (chapter_2 before chapter_10); the person is told")
+            "folder listing is sorted by the numbers in the names (chapter_2 before chapter_10); asked about every "
+            "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); the person is told")
