@@ -2,6 +2,8 @@
 and code for a question never changes the files it asks about."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -271,3 +273,20 @@ def test_a_copy_from_a_missing_source_folder_is_not_told_to_create_it(folder: Pa
     out2 = out.replace("line 2", "line 2").replace("'drafts/'", "'backup/2025/a.csv'")
     got2 = note(out2, "", code="import shutil\nshutil.copy('a.csv', 'backup/2025/a.csv')") or ""
     assert "os.makedirs('backup/2025', exist_ok=True)" in got2
+
+
+def test_a_date_read_as_a_number_is_kept_as_text_in_the_corrected_code(folder: Path) -> None:
+    (folder / "harvest.csv").write_text("week_starting,grams\n2025-06-30,212\n2025-07-07,348\n")
+    code = ('import csv\nwith open("harvest.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+            'weeks = [int(r["week_starting"]) for r in rows]\ngrams = [float(r["grams"]) for r in rows]\nprint(weeks, grams)')
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    assert run.returncode == 1
+    out = run.stderr + "Values on that line: r = {'week_starting': '2025-06-30', 'grams': '212'}\n(exit code 1)"
+    got = note(out, "", code=code) or ""
+    assert "'2025-06-30' is a date, not a number" in got
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert 'weeks = [r["week_starting"] for r in rows]' in fixed and 'float(r["grams"])' in fixed
+    again = subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True, check=True)
+    assert again.stdout.strip() == "['2025-06-30', '2025-07-07'] [212.0, 348.0]"
+    # A plain word is not a date.
+    assert "is a date" not in (note("ValueError: invalid literal for int() with base 10: 'abc'\n", "", code="int('abc')") or "")

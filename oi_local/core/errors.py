@@ -97,7 +97,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if _STR_INDEX.search(output):
         return _rows_note(code, base)
     m = _NOT_A_NUMBER.search(output)
-    header = _header_note(m.group(1), code, base) if m else None
+    header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)) if m else None
     if header:
         return header
     if _INT_OF_DECIMAL.search(output):
@@ -144,6 +144,26 @@ def _header_note(value: str, code: str, base: Path) -> str | None:
                     f"import csv\nwith open({f!r}, newline='') as f:\n    rows = list(csv.DictReader(f))\n"
                     f"values = [float(r[{cells[-1]!r}]) for r in rows]")
     return None
+
+
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}(?:[ T][\d:.]+)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?")
+
+
+def _date_note(value: str, code: str, output: str) -> str | None:
+    """A date (or a time of day) read as a number: int('2025-06-30') for a plot's x axis. The column
+    is kept as text wherever the code converts it (the 0.5B model, told only why, tried int() again)."""
+    if not _DATE.fullmatch(value.strip()):
+        return None
+    keys = set(re.findall(r"""['"](\w+)['"]: ['"]""" + re.escape(value) + "['\"]", output))
+    fixed = code
+    for key in keys:
+        fixed = re.sub(r"""\b(?:int|float)\((\w+\[['"]""" + key + r"""['"]\])\)""", r"\1", fixed)
+    kind = "a time of day" if ":" in value and "-" not in value else "a date"
+    text = (f"Note: {value!r} is {kind}, not a number. Keep it as text (text dates sort in order and work as a "
+            f"plot's x values), or read it with datetime.strptime for date arithmetic.")
+    if fixed != code and len(code) <= MAX_CODE:
+        text += f" Kept as text, the code would be:\n```python\n{fixed.strip()}\n```"
+    return text
 
 
 def _rows_note(code: str, base: Path) -> str | None:
