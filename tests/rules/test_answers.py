@@ -139,7 +139,13 @@ def test_the_first_line_of_a_printed_list_alone_is_asked_again_then_gives_way() 
     assert answers.cut_short(turn)
     ask = answers.follow_up(turn)
     assert ask is not None and ask.final and answers.rule.discard(turn)
-    for said in ("Codenames, Ticket to Ride and Dixit.", "Three games: Codenames, Ticket to Ride, Dixit"):
+    # In a short sentence around it, naming no other line, it is the same answer.
+    pdfs = "documents/car/insurance.pdf\ndocuments/housing/2023/Tenancy_Agreement.pdf\n"
+    found = make_turn("where is my tenancy agreement pdf?", reply("documents/car/insurance.pdf is in documents/car/insurance.pdf."),
+                      runs=(ran("print(p)", pdfs),))
+    assert answers.cut_short(found)
+    for said in ("Codenames, Ticket to Ride and Dixit.", "Three games: Codenames, Ticket to Ride, Dixit",
+                 "Codenames is the only one with a 5-player box; Dixit needs 6."):
         turn.engine.messages[-1] = reply(said)
         assert not answers.cut_short(turn) and answers.follow_up(turn) is None, said
     # One line printed, the same line twice, a failed run, or not a question: left alone.

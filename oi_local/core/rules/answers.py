@@ -189,7 +189,12 @@ def cut_short(turn: Turn) -> bool:
             and len(last.output) <= MAX_LIST_OUTPUT):
         return False
     lines = [_plain(ln) for ln in last.output.splitlines() if _plain(ln)]
-    return len(lines) >= 2 and len(set(lines)) > 1 and _plain(str(reply.get("content", ""))) == lines[0]
+    if not (len(lines) >= 2 and len(set(lines)) > 1):
+        return False
+    # The first line said alone, or in a short sentence around it ("a.pdf is in a.pdf.") naming no other line.
+    said, first = _plain(str(reply.get("content", ""))), lines[0]
+    return said == first or (f" {first} " in f" {said} " and len(said) <= 2 * len(first) + 40
+                             and not any(f" {ln} " in f" {said} " for ln in lines[1:] if ln != first))
 
 
 def follow_up(turn: Turn) -> Ask | None:
