@@ -25,6 +25,7 @@ _STOP = frozenset(
     "long big no not they them their".split()
 )
 MIN_SCORE = 2.5  # below this the best recipe shares only common words with the request
+OTHER_MODE = 0.5  # score kept by a recipe that makes something for a request that asks (or the other way)
 
 
 def _stem(word: str) -> str:
@@ -56,6 +57,14 @@ def _index(source: str) -> tuple[list[dict[str, Any]], list[set[str]], dict[str,
     return recipes, bags, idf, [_first_kind(r["request"]) for r in recipes]
 
 
+@lru_cache(maxsize=4)
+def _asks(source: str) -> list[bool]:
+    """Which recipes answer a question (the others make or change something)."""
+    from oi_local.core.writes import question
+
+    return [question(r["request"].split("\n\n")[0]) for r in _index(source)[0]]
+
+
 def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, Any]]:
     """Up to `n` recipes most like `request` (best first), none if nothing is close enough."""
     if n <= 0 or not request.strip():
@@ -64,6 +73,9 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
     asked = words(request)
     kinds = _file_kinds(request)
     names_files = any(v for k, v in _slots(request).items() if k != "quoted")
+    from oi_local.core.writes import question
+
+    asking, asks = question(request), _asks(source)
     scored = []
     for i, bag in enumerate(bags):
         score = sum(idf[w] for w in asked & bag)
@@ -72,6 +84,11 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
             continue  # about another kind of file (a CSV recipe for a script, a log recipe for JSON)
         if names_files and recipes[i].get("calculation"):
             continue  # a calculation for a request about files (the loan formula for a broken script)
+        if asks[i] != asking:
+            # A question shown an example that writes a file copied it: asked how much was spent on
+            # takeaways, the 0.5B model wrote the rows to takeaways.json (the CSV-to-JSON example, tied
+            # with the spending one) and answered "25 rows written."
+            score *= OTHER_MODE
         if score >= MIN_SCORE:
             scored.append((-score, i))
     scored.sort()
