@@ -12,7 +12,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that say nothing about the kind of task.
@@ -58,6 +58,12 @@ def _index(source: str) -> tuple[list[dict[str, Any]], list[set[str]], dict[str,
 
 
 @lru_cache(maxsize=4)
+def _folders(source: str) -> list[bool]:
+    """Which recipes are about a folder (its files), not a named file."""
+    return [bool(_slots(r["request"])["folder"]) for r in _index(source)[0]]
+
+
+@lru_cache(maxsize=4)
 def _asks(source: str) -> list[bool]:
     """Which recipes answer a question (the others make or change something)."""
     from oi_local.core.writes import question
@@ -65,8 +71,10 @@ def _asks(source: str) -> list[bool]:
     return [question(r["request"].split("\n\n")[0]) for r in _index(source)[0]]
 
 
-def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, Any]]:
-    """Up to `n` recipes most like `request` (best first), none if nothing is close enough."""
+def pick(request: str, n: int, source: str = "recipes.yaml",
+         allow: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
+    """Up to `n` recipes most like `request` (best first), none if nothing is close enough; only those
+    `allow` lets through, when given."""
     if n <= 0 or not request.strip():
         return []
     recipes, bags, idf, recipe_kinds = _index(source)
@@ -76,14 +84,20 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
     from oi_local.core.writes import question
 
     asking, asks = question(request), _asks(source)
+    folders = _slots(request)["folder"]
+    recipe_folders = _folders(source)
     scored = []
     for i, bag in enumerate(bags):
         score = sum(idf[w] for w in asked & bag)
         theirs = recipe_kinds[i]
         if kinds and theirs and not kinds & theirs and not recipes[i].get("any_kind"):
             continue  # about another kind of file (a CSV recipe for a script, a log recipe for JSON)
+        if allow is not None and not allow(recipes[i]):
+            continue
         if names_files and recipes[i].get("calculation"):
             continue  # a calculation for a request about files (the loan formula for a broken script)
+        if kinds and not theirs and not recipes[i].get("any_kind") and not folders and recipe_folders[i]:
+            continue  # a named file is not a folder's files (".txt files in the notes folder" for notes.txt)
         if asks[i] != asking:
             # A question shown an example that writes a file copied it: asked how much was spent on
             # takeaways, the 0.5B model wrote the rows to takeaways.json (the CSV-to-JSON example, tied
@@ -98,7 +112,9 @@ def pick(request: str, n: int, source: str = "recipes.yaml") -> list[dict[str, A
 
 # Names a request and a recipe can both hold: a small model copies a recipe's file and folder names
 # along with its code, so the recipe is shown with the user's own names where they map one to one.
-_FILE = re.compile(r"(?<![\w./-])[\w-]+\.[A-Za-z][\w]{0,4}\b")
+# A file name with its folders ("birding/sightings_2025.txt"): with the folders left out, a path named
+# no file, so no kind of file either, and a recipe for a folder's files was picked for it.
+_FILE = re.compile(r"(?<![\w./-])(?:[\w-]+/)*[\w-]+\.[A-Za-z][\w]{0,4}\b")
 _EXT = re.compile(r"(?<![\w.])\.[A-Za-z][\w]{0,4}\b")
 _EXT_WORD = re.compile(r"\b([A-Z][A-Z0-9]{1,3})\s+(?:files|images|documents)\b")  # "PDF files"
 _FOLDER = re.compile(r"\b([\w-]+)\s+(?:sub)?(?:folder|directory)\b")  # "the notes folder"
@@ -125,13 +141,21 @@ def _slots(text: str) -> dict[str, list[str]]:
     }
 
 
+_PLAIN_TEXT = {"txt", "log", "md", "text"}  # lines of text, one kind for recipes
+
+
+def _kind(name: str) -> str:
+    ext = name.rsplit(".", 1)[1].lower()
+    return "txt" if ext in _PLAIN_TEXT else ext
+
+
 def _first_kind(text: str) -> set[str]:
     files = _slots(text)["file"]
-    return {files[0].rsplit(".", 1)[1].lower()} if files else set()
+    return {_kind(files[0])} if files else set()
 
 
 def _file_kinds(text: str) -> set[str]:
-    return {f.rsplit(".", 1)[1].lower() for f in _slots(text)["file"]}
+    return {_kind(f) for f in _slots(text)["file"]}
 
 
 def adapt(recipe: dict[str, Any], request: str) -> dict[str, Any]:

@@ -18,12 +18,17 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
         return None
     from oi_local.core.recipes import adapt, as_messages, pick
     from oi_local.core.rules.destructive import destructive_request
+    from oi_local.core.rules.turn import careful
 
     if destructive_request(request):
         return None
     try:
         for asked in [*_earlier_requests(engine, request), request]:
-            picked = [] if destructive_request(asked) else pick(asked, n)
+            # A deletion example for a request that deletes nothing: asked to copy a file into a new
+            # backup folder, the 0.5B model (shown "Delete the .bak files in the backups folder") began
+            # with `backup_folder.rmdir()`.
+            allow = None if careful(asked) else (lambda r: not careful(str(r["request"])))
+            picked = [] if destructive_request(asked) else pick(asked, n, allow=allow)
             if picked:
                 return Addition(examples=tuple(as_messages([adapt(r, asked) for r in reversed(picked)])))
     except (OSError, ValueError):  # a missing or broken recipe file must not stop the chat
@@ -42,5 +47,7 @@ rule = Rule(
     name="recipes", setting="recipes", off=0, prompt=prompt,
     summary="the N worked examples from `templates/recipes.yaml` most like the request (word overlap) go before the "
             "conversation, with the request's own file, extension and folder names put in where they map one to "
-            "one; in a conversation, those of its first request that had any; none for destructive requests; "
+            "one; an example of the other mode (one that makes a file, for a question, or the other way) counts half, "
+            "none about a folder's files for a named file, and no deletion example for a request that deletes nothing; "
+            "in a conversation, those of its first request that had any; none for destructive requests; "
             "dropped first when the context is short (small set: 2)")
