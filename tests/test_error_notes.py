@@ -290,3 +290,10 @@ def test_a_date_read_as_a_number_is_kept_as_text_in_the_corrected_code(folder: P
     assert again.stdout.strip() == "['2025-06-30', '2025-07-07'] [212.0, 348.0]"
     # A plain word is not a date.
     assert "is a date" not in (note("ValueError: invalid literal for int() with base 10: 'abc'\n", "", code="int('abc')") or "")
+
+
+def test_a_copy_looked_for_in_os_is_sent_to_shutil(folder: Path) -> None:
+    for code in ("import os\nos.copy('a.pdf', 'b/a.pdf')", "from os import copy"):
+        run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+        got = note(run.stderr + "(exit code 1)", "", code=code) or ""
+        assert "shutil.copy(...)" in got, code

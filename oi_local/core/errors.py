@@ -28,6 +28,9 @@ _STR_MATH = re.compile(
 _INT_OF_DECIMAL = re.compile(r"ValueError: invalid literal for int\(\) with base 10: '-?\d*\.\d+'")
 _FILE_OBJ = re.compile(r"TypeError: expected string or bytes-like object, got '_io\.\w+'")
 _STR_INDEX = re.compile(r"TypeError: string indices must be integers")
+_SHUTIL = {"copy": "copy", "copyfile": "copyfile", "copy2": "copy2", "copytree": "copytree", "move": "move", "copyfiles": "copy"}
+_OS_COPY = re.compile(r"(?:AttributeError: module 'os' has no attribute '(?P<a>{0})'|ImportError: cannot import name '(?P<b>{0})' "
+                      r"from 'os')".format("|".join(_SHUTIL)))
 _NOT_A_NUMBER = re.compile(r"ValueError: (?:could not convert string to float: |invalid literal for int\(\) with base 10: |"
                            r"could not convert string )'([^'\n]{1,200})'")
 _OPENED = re.compile(r"""\bopen\(\s*(?:r?['"])([^'"\n]+\.(?:csv|tsv|json))['"]""", re.I)
@@ -83,6 +86,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return (f"Note: nothing called {name} exists yet. The data is in the file {f}: read it at the top of "
                     f"the same code, for example:\n{loader}")
         return None
+    m = _OS_COPY.search(output)
+    if m:  # os.copy(...): the 0.5B model's first copy, then `from os import copy`, then a made-up home folder
+        name = m.group("a") or m.group("b")
+        return f"Note: os has no {name}(); copying and moving files is in shutil: `import shutil` and `shutil.{_SHUTIL[name]}(...)`."
     m = _KEY.search(output)
     if m:
         keys = _known_keys(output, request, base)
