@@ -118,6 +118,7 @@ def test_a_reply_that_only_explains_the_error_is_asked_to_run_the_corrected_code
     ])
     interp.template = "small"
     interp.retry_at_once = False  # the model is asked about its error first
+    interp.second_opinions = 0  # (tests/rules/test_second_opinions.py)
     try:
         out = interp.chat("What is the total amount in sales.csv?", display=False)
         consoles = [m["content"] for m in out if m["type"] == "console"]
@@ -140,6 +141,7 @@ def test_with_retry_at_once_the_corrected_code_is_offered_before_the_model_expla
         "The amounts add up to 15.5.",
     ])
     interp.template = "small"
+    interp.second_opinions = 0  # (tests/rules/test_second_opinions.py)
     try:
         assert interp.retry_at_once is True  # the small set's default
         out = interp.chat("What is the total amount in sales.csv?", display=False)

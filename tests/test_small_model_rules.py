@@ -188,6 +188,7 @@ def test_a_failed_run_answered_in_prose_is_retried_afresh(folder: Path) -> None:
     ])
     interp.template = "small"
     interp.retry_at_once = False  # the model's reply comes before the retry (retry_at_once: tests/rules/test_fresh_retries.py)
+    interp.second_opinions = 0  # (tests/rules/test_second_opinions.py)
     try:
         out = interp.chat("How many digits does 100 factorial have?", display=False)
         retry = model.prompts[2]

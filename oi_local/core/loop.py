@@ -166,6 +166,8 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
         if ask is not None and ask.final:
             yield from _final_answer(turn)
             return END, None
+        if ask is not None:  # a rule asks for more code (core/rules/second_opinions.py)
+            return RAN, _take(turn, ask)
     if turn.failure and engine.retry_at_once:
         # A small model asked about its own error explains it (86 of 90 failed runs in the fifteenth
         # session's runs), and a rule then asks for new code anyway: asked at once, that call is saved.

@@ -36,6 +36,7 @@ from oi_local.core.rules import (
     repetition,
     rounding,
     safety_review,
+    second_opinions,
     shell_relabel,
     slips,
     targets,
@@ -70,6 +71,7 @@ RULES: tuple[Rule, ...] = (
     question_writes.rule,
     deletions.rule,
     # after a run (and error notes: a reply without code, below)
+    second_opinions.rule,
     repeated_output.rule,
     # a reply without code
     code_first.rule,
