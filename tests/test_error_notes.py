@@ -299,3 +299,7 @@ def test_a_copy_looked_for_in_os_is_sent_to_shutil(folder: Path) -> None:
         run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
         got = note(run.stderr + "(exit code 1)", "", code=code) or ""
         assert "shutil.copy(...)" in got, code
+    code = 'copy("items.csv", "backup/items.csv")'
+    got = note("NameError: name 'copy' is not defined\n(exit code 1)", "", code=code) or ""
+    assert "shutil.copy(...)" in got and "import copy`" not in got
+    assert "import copy" in (note("NameError: name 'copy' is not defined", "", code="x = copy.deepcopy(y)") or "")

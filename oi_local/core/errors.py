@@ -73,6 +73,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     m = _NAME.search(output)
     if m:
         name = m.group(1)
+        if name in _SHUTIL and re.search(r"(?<![\w.])" + name + r"\(", code):
+            # `copy("a.csv", "backup")`: the function is shutil's (told to `import copy`, the model
+            # wrote the CSV out by hand instead).
+            return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
         if name in sys.stdlib_module_names:
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
         f = _data_file(name, folder_files(base, MAX_FILES), request)
