@@ -235,9 +235,10 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         return messages
 
     def build_prompt(self, extra_user: str | None = None,
-                     hide: tuple[int, int, str | None] | None = None, recipes: bool = True) -> list[dict[str, Any]]:
+                     hide: tuple[Any, ...] | None = None, recipes: bool = True) -> list[dict[str, Any]]:
         """System message, few-shot examples and the conversation, fitted to the context budget;
-        messages [a, b) of `hide` are left out (a turn the loop asked the model to start afresh)."""
+        messages [a, b) of `hide` are left out (a turn the loop asked the model to start afresh), and
+        those from its fourth index on, when it has one."""
         functions = self.llm.functions_enabled()
         system = [{"role": "system", "content": self.full_system_message()}]
         if not functions:
@@ -249,7 +250,8 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             # and dropped again, it made llama.cpp re-read the new attempt (4,121 tokens of 23,090
             # read in the 30-task run were such re-reads).
             note = [{"role": "user", "type": "note", "content": hide[2]}] if len(hide) > 2 and hide[2] else []
-            messages = messages[:hide[0]] + note + messages[hide[1]:]
+            # A fourth index: what came after it is left out too (core/rules/second_opinions.py).
+            messages = messages[:hide[0]] + note + messages[hide[1]:hide[3] if len(hide) > 3 else None]
         conversation = to_chat(messages, self.templates(), vision=self.llm.sees_images(), functions=functions,
                                describe=self._describe_images())
         if extra_user:
@@ -292,7 +294,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
     # --- one model reply as LMC chunks ---
     def stream_reply(self, extra_user: str | None = None, *, temperature: float | None = None,
                      seed: int | None = None, reply_prefix: str | None = None,
-                     hide: tuple[int, int, str | None] | None = None, recipes: bool = True) -> Iterator[Message]:
+                     hide: tuple[Any, ...] | None = None, recipes: bool = True) -> Iterator[Message]:
         from oi_local.llm.parser import CodeBlockParser
 
         prompt = self.build_prompt(extra_user, hide, recipes)

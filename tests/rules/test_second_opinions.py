@@ -76,6 +76,8 @@ def test_with_no_agreement_the_first_clean_answer_stands(folder: Path) -> None:
         assert model.calls == 5
         last_prompt = str(model.prompts[4])
         assert "58.25" in last_prompt and "undefined_name" not in last_prompt and "print(7)" not in last_prompt
+        # as the model saw the turn when it answered 58.25: the failed first try stays hidden
+        assert "d['resting_hr'] / d['steps']" not in last_prompt and "A first try failed" in last_prompt
         assert out[-1]["content"] == "It is 58.25."  # no "This is not done" over the last opinion's error
     finally:
         interp.close()

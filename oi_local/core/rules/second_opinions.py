@@ -62,6 +62,7 @@ def after_run(turn: Turn) -> Ask | None:
         if not _answered(turn, last):
             return None  # a failure is the fresh retries' to ask again
         state["answers"].append((last, len(turn.engine.messages)))
+        state["hidden"] = turn.hidden  # what the model saw of the turn when it gave that answer
     else:  # a second opinion ran
         if _answered(turn, last):
             if any(agree(last.output, r.output, turn.request) for r, _ in state["answers"]):
@@ -82,14 +83,16 @@ def _state(turn: Turn) -> dict[str, Any]:
 
 
 def _keep_first(turn: Turn) -> None:
-    """No two runs agreed: the first clean answer stands. The model is shown the turn up to that run,
-    and the rules that read the last run read that one."""
+    """No two runs agreed: the first clean answer stands. The model is shown the turn as it saw it when
+    that run ended (an earlier failed try shown again, it sent that try's corrected code once more), and
+    the rules that read the last run read that one."""
     state = _state(turn)
     state["done"] = True
     if not state["answers"]:
         return
     first, end = state["answers"][0]
-    turn.hidden = (end, len(turn.engine.messages), None)
+    a, b, note = (state.get("hidden") or (end, end, None))[:3]
+    turn.hidden = (a, b, note, end)  # as it was then, and nothing after that run
     turn.runs.remove(first)
     turn.runs.append(first)
 

@@ -77,7 +77,8 @@ class Turn:
     steps: int = 0  # code runs (and loop-mode nudges), capped by engine.max_code_steps
     first: bool = True  # the model has not replied yet
     repeated: bool = False  # follow-ups are asked because the model re-sent code that ran
-    hidden: tuple[int, int, str | None] | None = None  # messages [a, b) left out of prompts, the note shown instead
+    # messages [a, b) left out of prompts, the note shown instead (and, with a fourth index, all from there on)
+    hidden: tuple[Any, ...] | None = None
     recipes: bool = True  # the worked examples picked for the request are in the prompt
     runs: list[Run] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)  # how often each rule acted this turn
