@@ -35,14 +35,9 @@ def _stem(word: str) -> str:
     return word
 
 
-_PLAIN_WORDS = {"log": "txt", "md": "txt", "text": "txt"}
-
-
 def words(text: str) -> set[str]:
     """The words that tell what kind of task a text asks for (numbers say nothing about that)."""
-    # Lines of text are one kind (app.log, notes.txt, README.md): "lines in setlist.txt" matches the
-    # recipe for "lines does app.log have", not only the one for a folder's .txt files.
-    return {_PLAIN_WORDS.get(w, _stem(w)) for w in _WORD.findall(text.lower()) if w not in _STOP and not w.isdigit()}
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and not w.isdigit()}
 
 
 @lru_cache(maxsize=4)

@@ -40,8 +40,3 @@ def test_examples_fit_the_kind_of_request() -> None:
     # A request that deletes nothing is shown no deletion; one that deletes may be.
     assert not any("Delete" in s for s in _asked("copy items.csv into a new backup folder"))
     assert any("Delete" in s for s in _asked("delete the .bak files in the old folder"))
-
-
-def test_a_line_count_of_a_text_file_gets_the_line_count_example_whatever_its_extension() -> None:
-    shown = _asked("can you count the lines in band/setlist_final.txt for me?")
-    assert shown and shown[-1] == "How many lines does band/setlist_final.txt have?"
