@@ -112,4 +112,5 @@ rule = Rule(
     after_repeat=True,
     summary="a question answered cleanly only after a failed run is asked afresh (sampled) up to N more times, nobody "
             "confirming runs; the answer stands when two runs print the same result (a number in common), else the "
-            "first clean answer stays; never for requests that write or may be destructive (small set: 2)")
+            "first clean answer stays; never for requests that write or may be destructive (off in the small set: it "
+            "raised no fresh-set result)")
