@@ -40,3 +40,4 @@ def test_examples_fit_the_kind_of_request() -> None:
     # A request that deletes nothing is shown no deletion; one that deletes may be.
     assert not any("Delete" in s for s in _asked("copy items.csv into a new backup folder"))
     assert any("Delete" in s for s in _asked("delete the .bak files in the old folder"))
+    assert any("Delete" in s or "empty" in s for s in _asked("Get rid of the empty files in the uploads folder"))

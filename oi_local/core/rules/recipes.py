@@ -18,7 +18,6 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
         return None
     from oi_local.core.recipes import adapt, as_messages, pick
     from oi_local.core.rules.destructive import destructive_request
-    from oi_local.core.rules.turn import careful
 
     if destructive_request(request):
         return None
@@ -27,13 +26,22 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
             # A deletion example for a request that deletes nothing: asked to copy a file into a new
             # backup folder, the 0.5B model (shown "Delete the .bak files in the backups folder") began
             # with `backup_folder.rmdir()`.
-            allow = None if careful(asked) else (lambda r: not careful(str(r["request"])))
+            allow = None if _deletes(asked) else (lambda r: not _deletes(str(r["request"])))
             picked = [] if destructive_request(asked) else pick(asked, n, allow=allow)
             if picked:
                 return Addition(examples=tuple(as_messages([adapt(r, asked) for r in reversed(picked)])))
     except (OSError, ValueError):  # a missing or broken recipe file must not stop the chat
         return None
     return None
+
+
+def _deletes(text: str) -> bool:
+    """The text asks to delete or remove something ("get rid of the empty files" too: without the
+    deletion example, the 0.5B model deleted every file in the folder by name)."""
+    from oi_local.core.rules.destructive import DESTROY
+    from oi_local.core.rules.turn import careful
+
+    return careful(text) or bool(DESTROY.search(text))
 
 
 def _earlier_requests(engine: Any, request: str) -> list[str]:
