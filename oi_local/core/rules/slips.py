@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
@@ -160,9 +161,12 @@ def _shown_only(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
             and node in parent.args)
 
 
-def day_names(code: str) -> tuple[str, bool]:
-    """`code` with `d.weekday()` that is only printed (directly or through one name) printed as the
-    day's name, `d.strftime('%A')`; and whether it changed."""
+Edit = Callable[[ast.Call, ast.Module, dict[int, ast.AST]], "str | None"]
+
+
+def _rewrite_calls(code: str, edit: Edit) -> tuple[str, bool]:
+    """`code` with each call that `edit` gives new source for replaced by it, and whether any was.
+    `edit` sees the call, the whole tree and each node's parent; code that does not parse is left alone."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -170,24 +174,33 @@ def day_names(code: str) -> tuple[str, bool]:
     parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     edits = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("weekday", "isoweekday") and not node.args):
-            continue
+        if isinstance(node, ast.Call) and (new := edit(node, tree, parents)) is not None:
+            segment = ast.get_source_segment(code, node)
+            if segment:
+                edits.append((segment, new))
+    for old, new in edits:
+        code = code.replace(old, new, 1)
+    return code, bool(edits)
+
+
+def day_names(code: str) -> tuple[str, bool]:
+    """`code` with `d.weekday()` that is only printed (directly or through one name) printed as the
+    day's name, `d.strftime('%A')`; and whether it changed."""
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr in ("weekday", "isoweekday") and not node.args):
+            return None
         parent = parents.get(id(node))
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
             name = parent.targets[0].id
             uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name]
             loads = [n for n in uses if isinstance(n.ctx, ast.Load)]
             if len(uses) - len(loads) != 1 or not loads or not all(_shown_only(n, parents) for n in loads):
-                continue
+                return None
         elif not _shown_only(node, parents):
-            continue
-        segment, owner = ast.get_source_segment(code, node), ast.get_source_segment(code, node.func.value)
-        if segment and owner:
-            edits.append((segment, f"{owner}.strftime('%A')"))
-    for old, new in edits:
-        code = code.replace(old, new, 1)
-    return code, bool(edits)
+            return None
+        owner = ast.get_source_segment(code, node.func.value)
+        return f"{owner}.strftime('%A')" if owner else None
+    return _rewrite_calls(code, edit)
 
 
 _ORDER_ASKED = re.compile(r"\b(?:in\s+(?:the\s+right\s+|the\s+correct\s+|numerical\s+|number\s+)?order|order(?:ed)?\s+by\s+number)\b", re.I)
@@ -198,23 +211,15 @@ NATURAL = "key=lambda p: [int(t) if t.isdigit() else t for t in __import__('re')
 def natural_order(code: str) -> tuple[str, bool]:
     """`sorted(<a folder listing>)` sorted by the numbers in the names ("chapter_2" before
     "chapter_10"); asked to join chapters "in the right order", the code put 10 and 11 after 1."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code, False
-    edits = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sorted"
-                and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Call)):
-            continue
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not (isinstance(node.func, ast.Name) and node.func.id == "sorted" and len(node.args) == 1
+                and not node.keywords and isinstance(node.args[0], ast.Call)):
+            return None
         inner = node.args[0].func
         name = inner.attr if isinstance(inner, ast.Attribute) else inner.id if isinstance(inner, ast.Name) else ""
-        segment, arg = ast.get_source_segment(code, node), ast.get_source_segment(code, node.args[0])
-        if name in _LISTERS and segment and arg:
-            edits.append((segment, f"sorted({arg}, {NATURAL})"))
-    for old, new in edits:
-        code = code.replace(old, new, 1)
-    return code, bool(edits)
+        arg = ast.get_source_segment(code, node.args[0])
+        return f"sorted({arg}, {NATURAL})" if name in _LISTERS and arg else None
+    return _rewrite_calls(code, edit)
 
 
 _SUBFOLDERS_ASKED = re.compile(r"\b(?:(?:every|all|any|each)\s+(?:the\s+|of\s+the\s+)?(?:sub-?folders?|sub-?dir\w*|nested\s+folders?)"
@@ -224,23 +229,17 @@ _SUBFOLDERS_ASKED = re.compile(r"\b(?:(?:every|all|any|each)\s+(?:the\s+|of\s+th
 def recursive(code: str) -> tuple[str, bool]:
     """`Path(...).glob("*.x")` made `rglob`: asked to remove junk files "in every subfolder", the
     code globbed the top folder only, found one of eight, and said it was done."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code, False
-    edits = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "glob"
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr == "glob"
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
                 and "/" not in node.args[0].value and "**" not in node.args[0].value
                 and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "glob")):  # the glob module
-            continue
+            return None
         segment, owner = ast.get_source_segment(code, node), ast.get_source_segment(code, node.func.value)
         if segment and owner and segment.startswith(owner):
-            edits.append((segment, owner + segment[len(owner):].replace(".glob(", ".rglob(", 1)))
-    for old, new in edits:
-        code = code.replace(old, new, 1)
-    return code, bool(edits)
+            return owner + segment[len(owner):].replace(".glob(", ".rglob(", 1)
+        return None
+    return _rewrite_calls(code, edit)
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
