@@ -48,6 +48,16 @@ def test_the_picks_are_capped_and_a_weak_second_is_left_out() -> None:
     assert 1 <= len(both) <= 5
 
 
+def test_a_second_pick_that_only_adds_a_condition_is_left_out() -> None:
+    # Both share only "lines" and the log with the request; the second adds "contain the word".
+    chosen = _requests(pick("How many lines are in server.log?", 2))
+    assert chosen and chosen[0].startswith("How many lines does app.log have?"), chosen
+    assert not any("contain" in r for r in chosen), chosen
+    # A second pick that matches a word the first does not ("orders") is still shown.
+    chosen = _requests(pick("How many orders in orders.csv have the status shipped?", 2))
+    assert len(chosen) == 2 and chosen[1].startswith("What is the sum of the price column in orders"), chosen
+
+
 def test_every_recipe_is_valid_code() -> None:
     recipes = yaml.safe_load((bundled("templates") / "recipes.yaml").read_text())
     assert len(recipes) >= 30

@@ -106,8 +106,13 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
         if score >= MIN_SCORE:
             scored.append((-score, i))
     scored.sort()
-    # Further picks only when nearly as close as the best: a weak second example misleads.
-    return [recipes[i] for neg, i in scored[:n] if -neg >= 0.6 * -scored[0][0]]
+    # Further picks only when nearly as close as the best: a weak second example misleads. And only
+    # when they share a word with the request that the best does not: asked "How many lines are in
+    # server.log?", the 0.5B model shown "How many lines does app.log have?" and "How many lines in
+    # build.log contain the word WARNING?" copied the WARNING filter; the second added only a condition.
+    best = asked & bags[scored[0][1]] if scored else set()
+    return [recipes[i] for k, (neg, i) in enumerate(scored[:n])
+            if k == 0 or (-neg >= 0.6 * -scored[0][0] and not asked & bags[i] <= best)]
 
 
 # Names a request and a recipe can both hold: a small model copies a recipe's file and folder names
