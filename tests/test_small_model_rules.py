@@ -60,6 +60,27 @@ def test_data_files_are_described_not_shown(folder: Path) -> None:
     assert workspace_hints("fix broken.json") == 'broken.json contains:\n{"debug": tru'  # not JSON: shown as text
 
 
+def test_a_csv_with_only_its_header_is_said_to_hold_no_rows(folder: Path) -> None:
+    (folder / "night.csv").write_text("timestamp,temp_c\n")
+    assert workspace_hints("What was the highest temperature in night.csv?") == \
+        "(night.csv has a header line and no rows of data: timestamp,temp_c)"
+    (folder / "night.csv").write_text("timestamp,temp_c\n01:00,4.5\n")
+    assert workspace_hints("What was the highest temperature in night.csv?") == "night.csv contains:\ntimestamp,temp_c\n01:00,4.5"
+
+
+def test_a_name_the_named_files_do_not_hold_is_said_to_be_nowhere_in_them(folder: Path) -> None:
+    (folder / "goals.json").write_text('[{"match": 1, "scorers": ["Kojo", "Ama"]}]')
+    hint = workspace_hints("how many goals did Kofi score? the scorers are in goals.json")
+    assert hint.endswith("\n\n(Kofi appears nowhere in goals.json.)"), hint
+    for held in ("how many goals did Kojo score? see goals.json",  # there
+                 "Kofi's goals: how many are in goals.json?",  # the first word: maybe just a capital
+                 'how many lines of goals.json say "Kofi"?',  # quoted: text to look for, maybe absent
+                 "how many goals in goals.json were scored in March?",  # a month, not a name
+                 "how many Amas are in goals.json?"):  # a plural of a name that is there
+        assert "nowhere" not in workspace_hints(held), held
+    assert "nowhere" not in workspace_hints("copy goals.json for Kofi into a backup folder")  # sizes only: not read
+
+
 def test_a_long_file_shows_only_its_first_lines(folder: Path) -> None:
     hint = workspace_hints("How many lines does big.txt have?")
     assert hint.startswith("First lines of big.txt:\nline 0\n")

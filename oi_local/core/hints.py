@@ -162,6 +162,10 @@ def _file_preview(p: Path, name: str, base: Path | None = None) -> str | None:
     lines = lines[:MAX_LINES]
     if not lines:
         return f"({name} is empty.)"
+    if not cut and len(lines) == 1 and p.suffix.lower() in (".csv", ".tsv"):
+        # Shown "night_log.csv contains: timestamp,temp_c", the 0.5B model answered "None" for the
+        # highest temperature logged: say there is no data, not just what there is.
+        return f"({name} has a header line and no rows of data: {lines[0]})"
     title = f"First lines of {name}:" if cut else f"{name} contains:"
     preview = title + "\n" + "\n".join(lines)
     if p.suffix == ".py" and size <= MAX_CHECK_BYTES:
@@ -221,11 +225,44 @@ def _size_line(p: Path, name: str) -> str | None:
     return f"({name} is a file of {size:,} bytes.)"
 
 
+# A name in the request (capitalised, not its first word, not quoted) that no named file holds: asked
+# how many goals Kofi scored, the 0.5B model counted "Kojo" in the file and answered 2.
+_NAME = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][a-z]{2,}\b")
+_QUOTES = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`")
+_NOT_A_NAME = frozenset(
+    "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday python json csv excel celsius fahrenheit".split())
+MAX_NAMED_BYTES = 200_000  # files read whole to look for the names a request uses
+
+
+def _missing_names(text: str, files: list[tuple[Path, str]]) -> str | None:
+    first = _QUOTES.sub(" ", _PATH_WORDS.sub(" ", text.split("\n\n")[0]))
+    names = [n for n in dict.fromkeys(_NAME.findall(first)) if n.lower() not in _NOT_A_NAME]
+    if not names or not files:
+        return None
+    held = []
+    for p, _ in files:
+        try:
+            if p.stat().st_size > MAX_NAMED_BYTES:
+                return None
+            held.append(p.read_bytes().decode("utf-8", errors="replace").lower())
+        except OSError:
+            return None
+    whole = "\n".join(held)
+    # A plural or possessive name is held in its plain form ("Mugs" in a file of "Mug").
+    missing = [n for n in names if not any(v in whole for v in (n.lower(), n.lower().rstrip("s")) if len(v) > 2)]
+    if not missing:
+        return None
+    where = " or ".join(name for _, name in files)
+    return f"({', '.join(missing)} {'appears' if len(missing) == 1 else 'appear'} nowhere in {where}.)"
+
+
 def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str:
     """The previews for `text`, or "" when it names nothing that exists."""
     base = Path(cwd or os.getcwd())
     parts = []
     sizes_only = file_operation(text)
+    named: list[tuple[Path, str]] = []
     for p in mentioned_paths(text, base):
         name = "." if p == base.resolve() else os.path.relpath(p, base.resolve())
         if p.is_dir():
@@ -235,6 +272,9 @@ def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str
             preview = _size_line(p, name)
         else:
             preview = _file_preview(p, name, base.resolve())
+            if p.suffix.lower() in STEM_SUFFIXES - {".xlsx", ".xls"}:  # text: a name in it is readable as is
+                named.append((p, name))
         if preview:
             parts.append(preview)
-    return "\n\n".join(parts)
+    missing = _missing_names(text, named) if parts and not sizes_only else None
+    return "\n\n".join(parts + ([missing] if missing else []))
