@@ -35,3 +35,22 @@ def test_values_the_data_or_the_request_has_are_fine() -> None:
     assert unknown_values.check(turn, block('print(sum(1 for l in open("bank/statement.csv") if "rent" in l))')) is None
     # no file named: nothing to know the values from
     assert unknown_values.check(make_turn("is 'abc' > 'abd'?"), block('print("abc" > "abd")')) is None
+
+
+def test_a_folder_is_known_at_every_depth_names_and_text(folder: Path) -> None:
+    # The top level holds only folders; the PDFs and the TODO comments are below it.
+    (folder / "invoices" / "2024").mkdir(parents=True)
+    (folder / "invoices" / "2024" / "march.pdf").write_bytes(b"%PDF-1.4\0binary")
+    (folder / "app" / "db").mkdir(parents=True)
+    (folder / "app" / "db" / "store.py").write_text("x = 1  # TODO: close the connection\n")
+    walk = 'import os\nprint(sum(f.endswith(".pdf") for _, _, fs in os.walk("invoices") for f in fs))'
+    turn = make_turn("how many pdf invoices are in invoices/? count the ones in all the subfolders too")
+    assert unknown_values.check(turn, block(walk)) is None
+    todo = ('import os\nprint(sum(l.strip().startswith("# TODO:") for r, _, fs in os.walk("app") '
+            'for f in fs if f.endswith(".py") for l in open(os.path.join(r, f))))')
+    assert unknown_values.check(make_turn("how many TODO comments are left in the python files under app/?"),
+                                block(todo)) is None
+    # A value that is nowhere, at any depth, is still caught.
+    verdict = unknown_values.check(make_turn("how many pdf invoices are in invoices/?"),
+                                   block(walk.replace(".pdf", ".docx")))
+    assert verdict is not None and '".docx"' in verdict.note

@@ -115,10 +115,42 @@ def known_text(turn: Turn) -> str:
                     with open(p, "rb") as f:
                         parts.append(f.read(MAX_READ).decode("utf-8", "replace"))
                 elif p.is_dir():
-                    parts.append(" ".join(c.name for c in p.iterdir()))
+                    parts.append(_folder_text(p))
             except OSError:
                 continue
     return "\n".join(parts).lower()
+
+
+MAX_ENTRIES = 500  # files and folders of a named folder looked at, at any depth
+MAX_FOLDER_READ = 1_000_000  # bytes of its files read, in all
+
+
+def _folder_text(folder: Path) -> str:
+    """The names under a folder, at any depth, and its text files' contents, within bounds: asked to
+    count the PDFs "in all the subfolders" of invoices/, the code's ".pdf" was taken for made up
+    (the top level held only folders) and right code was not run; so was "TODO:" for the comments
+    in the Python files under app/."""
+    names: list[str] = []
+    texts: list[str] = []
+    budget = MAX_FOLDER_READ
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        names += dirs
+        for name in sorted(files)[:max(0, MAX_ENTRIES - len(names))]:
+            names.append(name)
+            if budget <= 0:
+                continue
+            try:
+                with open(os.path.join(root, name), "rb") as f:
+                    data = f.read(min(MAX_READ, budget))
+            except OSError:
+                continue
+            budget -= len(data)
+            if b"\0" not in data:
+                texts.append(data.decode("utf-8", "replace"))
+        if len(names) >= MAX_ENTRIES:
+            break
+    return " ".join(names) + "\n" + "\n".join(texts)
 
 
 def copied(turn: Turn, block: Block) -> list[str]:
