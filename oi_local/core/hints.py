@@ -278,3 +278,25 @@ def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str
             parts.append(preview)
     missing = _missing_names(text, named) if parts and not sizes_only else None
     return "\n\n".join(parts + ([missing] if missing else []))
+
+
+def data_gaps(text: str, cwd: str | os.PathLike[str] | None = None) -> list[str]:
+    """What the files `text` names lack for it, as plain sentences: a CSV with no rows, a name that
+    no named file holds. Empty when nothing is known to be missing."""
+    base = Path(cwd or os.getcwd())
+    if file_operation(text):
+        return []
+    gaps, named = [], []
+    for p in mentioned_paths(text, base):
+        if not p.is_file() or p.suffix.lower() not in STEM_SUFFIXES - {".xlsx", ".xls"}:
+            continue
+        name = os.path.relpath(p, base.resolve())
+        named.append((p, name))
+        preview = _file_preview(p, name) if p.suffix.lower() in (".csv", ".tsv") else None
+        if preview and "no rows of data" in preview:
+            gaps.append(f"{name} has a header line but no rows of data.")
+    missing = _missing_names(text, named)
+    if missing:
+        gaps.append(missing.strip("()").replace(" appears nowhere in ", " does not appear anywhere in ")
+                    .replace(" appear nowhere in ", " do not appear anywhere in "))
+    return gaps

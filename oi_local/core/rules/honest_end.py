@@ -104,7 +104,7 @@ def finish(turn: Turn) -> str | None:
     why = failure(turn)
     said = _last_words(turn)
     if why is None:
-        return None
+        return _gaps(turn, said)
     last = turn.runs[-1] if turn.runs else None
     if not turn.not_run and last is not None and last.failed:  # "with the error": a vague "there was an error" is not enough
         return None if _names_the_error(said, _cause(turn).output) else f"This is not done: {why}."
@@ -114,9 +114,31 @@ def finish(turn: Turn) -> str | None:
     return f"This is not done: {why}."
 
 
+# Owning up to data that is not there ("Kofi isn't in the file", "the log is empty").
+ADMITS_GAP = re.compile(r"\b(nowhere|not (?:in|there|listed|anywhere)|no (?:rows?|data|records?|entries|readings)|empty|"
+                        r"is ?n[o']t (?:in|there|listed)|does ?n[o']t (?:appear|exist)|only (?:the|a) header)\b", re.I)
+
+
+def _gaps(turn: Turn, said: str) -> str | None:
+    """A question answered over data that lacks what it asks about (core/hints.py: a CSV with no rows,
+    a name no named file holds): shown the gap, the 0.5B model still answered "0" for Kofi's goals
+    and for the highest temperature in an empty log. The answer stands; the gap is said after it."""
+    from oi_local.core.hints import data_gaps
+    from oi_local.core.writes import question
+
+    if not turn.runs or not question(turn.request) or ADMITS_GAP.search(said):
+        return None
+    try:
+        gaps = data_gaps(turn.request)
+    except OSError:
+        return None
+    return "Note: " + " ".join(gaps) if gaps else None
+
+
 rule = Rule(
     name="honest end", setting="honest_end", finish=finish,
     summary="a turn whose last run failed or was stopped, whose newest code a rule refused to run, whose requested "
             "files are missing or wrong (outputs), a question whose last run printed nothing (or only `None`, `[]`), or "
             "whose answer only says back the request's own text, ends with one sentence saying so and naming the error, "
-            "unless the model's last reply already says it (for a failed run: quotes the error)")
+            "unless the model's last reply already says it (for a failed run: quotes the error); a question answered over "
+            "data that lacks what it asks about (a CSV with no rows, a name no named file holds) ends with a note saying so")
