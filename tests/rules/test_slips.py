@@ -146,6 +146,9 @@ def test_numbered_files_asked_for_in_order_are_sorted_by_their_numbers(tmp_path:
     assert slips.check(make_turn("list the chapters in order"), b2) is not None
     assert run(b2.code, tmp_path).strip() == "['chapter_1.txt', 'chapter_2.txt', 'chapter_10.txt', 'chapter_11.txt']"
     assert slips.check(make_turn("join the chapters into full.txt"), block(code)) is None  # no order asked for
+    for asked in ("stitch them into full.txt in chapter order", "join them into full.txt (1, 2, 3 ... up to the last)",
+                  "join the chapters ordered by number"):
+        assert slips.check(make_turn(asked), block(code)) is not None, asked
 
 
 def test_asked_about_every_subfolder_a_top_level_glob_searches_them_too(tmp_path: Path) -> None:

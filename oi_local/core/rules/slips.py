@@ -203,7 +203,10 @@ def day_names(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
-_ORDER_ASKED = re.compile(r"\b(?:in\s+(?:the\s+right\s+|the\s+correct\s+|numerical\s+|number\s+)?order|order(?:ed)?\s+by\s+number)\b", re.I)
+# "in order", "in the right order", "in chapter order", "(1, 2, 3 ...)": "in chapter order" was missed,
+# and the chapters were joined 1, 10, 11, 2.
+_ORDER_ASKED = re.compile(r"\b(?:in\s+(?:the\s+)?(?:[a-z]+\s+)?order|order(?:ed)?\s+by\s+(?:the\s+)?numbers?)\b"
+                          r"|\b1\s*,\s*2\s*,\s*3\b", re.I)
 _LISTERS = {"glob", "rglob", "iterdir", "listdir", "scandir"}
 NATURAL = "key=lambda p: [int(t) if t.isdigit() else t for t in __import__('re').split(r'(\\d+)', str(p))]"
 
