@@ -17,6 +17,20 @@ def test_an_example_answer_copied_word_for_word_is_dropped_and_asked_again() -> 
     assert answers.follow_up(turn) is None
 
 
+def test_an_answer_with_a_number_only_the_examples_have_is_dropped_and_asked_again() -> None:
+    turn = make_turn("How many runners finished under 25 minutes?", reply("The output of the code is 7006652."),
+                     runs=(ran("print(n)", "18\n"),), examples=EXAMPLES)
+    assert answers.borrowed_numbers(turn, "The output of the code is 7006652.") == {"7006652"}
+    assert answers.parroted(turn) and answers.rule.discard(turn)
+    # The same number printed by the code, or given in the request, is the conversation's own.
+    turn = make_turn("What is 1234 * 5678?", reply("It is 7006652."), runs=(ran("print(1234 * 5678)", "7006652\n"),),
+                     examples=EXAMPLES)
+    assert not answers.parroted(turn)
+    turn = make_turn("Is 7006652 even?", reply("Yes, 7006652 is even."), runs=(ran("print(7006652 % 2)", "0\n"),),
+                     examples=EXAMPLES)
+    assert not answers.parroted(turn)
+
+
 def test_a_question_answered_without_the_printed_result_is_asked_again() -> None:
     output = "Dana 2300.0\n"
     turn = make_turn("Who earns the most in staff.csv?", reply("The output is correct."),

@@ -22,14 +22,33 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
 
 
 def parroted(turn: Turn) -> bool:
-    """The newest reply is word for word an answer from the template's worked examples."""
+    """The newest reply is word for word an answer from the template's worked examples, or gives a
+    number of theirs that nothing in this conversation or its files has."""
     reply = newest_reply(turn.engine)
     if not reply:
         return False
     said = " ".join(str(reply.get("content", "")).split())
-    return bool(said) and any(
+    return bool(said) and (any(
         e.get("role") == "assistant" and " ".join(str(e.get("content", "")).split()) == said
-        for e in (getattr(turn.engine, "examples", None) or []))
+        for e in (getattr(turn.engine, "examples", None) or [])) or bool(borrowed_numbers(turn, said)))
+
+
+def borrowed_numbers(turn: Turn, said: str) -> set[str]:
+    """The numbers (two digits or more) in `said` that only the worked examples have: asked to fix
+    invoice_total.py, the 0.5B model said "it now prints 7006652", the arithmetic example's product,
+    before any of its code had run."""
+    said_numbers = {t for t in _tokens(said) if t[0].isdigit() and len(t.replace(".", "")) >= 2}
+    if not said_numbers:
+        return set()
+    shown = getattr(turn.engine, "shown_examples", None)
+    examples = " ".join(str(e.get("content", "")) for e in (shown() if shown else []))
+    borrowed = said_numbers & _tokens(examples)
+    if not borrowed:
+        return set()
+    from oi_local.core.rules.copied_examples import known_text
+
+    outputs = "\n".join(r.output for r in turn.runs)
+    return borrowed - _tokens(known_text(turn) + "\n" + outputs)
 
 
 def _plain(text: str) -> str:
@@ -214,7 +233,8 @@ def discard(turn: Turn) -> bool:
 
 rule = Rule(
     name="answers", setting="check_answers", follow_up=follow_up, discard=discard,
-    summary="a final answer that copies one of the template's example answers word for word, or answers a question "
+    summary="a final answer that copies one of the template's example answers word for word (or gives a number only the "
+            "worked examples have), or answers a question "
             "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
             "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
             "nothing of the failed run before it, or gives only the first line of a short printed list, or that says back a long "
