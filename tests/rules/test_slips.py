@@ -168,3 +168,23 @@ def test_asked_about_every_subfolder_a_top_level_glob_searches_them_too(tmp_path
                           ("search usb recursively", 'from pathlib import Path\nprint(list(Path("usb").glob("*/keep.txt")))'),
                           ("search usb recursively", 'import glob\nprint(glob.glob("usb/*"))')):
         assert slips.check(make_turn(request), block(kept)) is None, kept
+
+
+def test_an_extension_the_folder_also_has_in_capitals_is_matched_in_any_case(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "invoices" / "2024").mkdir(parents=True)
+    for name in ("a.pdf", "2024/b.pdf", "2024/c.PDF", "2024/notes.txt"):
+        (tmp_path / "invoices" / name).write_text("x")
+    walk = ('import os\nprint(sum(1 for _, _, fs in os.walk("invoices") for f in fs if f.endswith(".pdf")))')
+    assert run(walk, tmp_path).strip() == "2"
+    asked = make_turn("how many pdf invoices are in invoices/, subfolders too?")
+    b = block(walk)
+    verdict = slips.check(asked, b)
+    assert verdict is not None and "any case" in verdict.warning
+    assert run(b.code, tmp_path).strip() == "3"
+    b = block('from pathlib import Path\nprint(len(list(Path("invoices").rglob("*.pdf"))))')
+    assert slips.check(asked, b) is not None and run(b.code, tmp_path).strip() == "3"
+    # Only for an extension the folder has in another case, and only lower-case patterns.
+    for code in ('import os\nprint([f for f in os.listdir("invoices") if f.endswith(".txt")])',
+                 'import os\nprint([f for f in os.listdir("invoices") if f.endswith((".pdf", ".PDF"))])'):
+        assert slips.check(asked, block(code)) is None, code

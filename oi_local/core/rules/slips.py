@@ -19,6 +19,8 @@ by the numbers in the names.
 A folder searched at the top only: asked to delete junk files "in every subfolder", the code used
 `Path("usb_stick").glob("*.DS_Store")`, found one of eight and said done; asked for subfolders, it
 is `rglob`.
+An extension in capitals: asked for the PDFs under invoices/, `f.endswith(".pdf")` missed two ".PDF"
+files; where the named folder holds an extension in another case, it is matched in any case.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -245,6 +247,55 @@ def recursive(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+MAX_SUFFIXES_LOOKED_AT = 2000  # files under the named folders whose extensions are looked at
+
+
+def _suffixes_here(request: str) -> set[str]:
+    """The file extensions under the folders the request names, as written (".PDF" and ".pdf")."""
+    import os
+
+    from oi_local.core.hints import mentioned_paths
+
+    found: set[str] = set()
+    seen = 0
+    for folder in (p for p in mentioned_paths(request, Path.cwd()) if p.is_dir()):
+        for _, _, files in os.walk(folder):
+            found |= {os.path.splitext(f)[1] for f in files}
+            seen += len(files)
+            if seen >= MAX_SUFFIXES_LOOKED_AT:
+                return found
+    return found
+
+
+def any_case(code: str, suffixes: set[str]) -> tuple[str, bool]:
+    """`name.endswith(".pdf")` made `name.lower().endswith(".pdf")`, and `glob("*.pdf")` made
+    `glob("*.[pP][dD][fF]")`, for an extension the folder also holds in another case: asked for
+    the PDFs under invoices/, the code counted 22 of 24 (two were .PDF)."""
+    mixed = {x.lower() for x in suffixes if x and x != x.lower()}
+
+    def wanted(node: ast.expr) -> bool:
+        return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in mixed
+
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not isinstance(node.func, ast.Attribute) or len(node.args) != 1:
+            return None
+        arg, owner = node.args[0], ast.get_source_segment(code, node.func.value)
+        if owner is None:
+            return None
+        lower = all(isinstance(e, ast.Constant) and str(e.value) == str(e.value).lower()
+                    for e in (arg.elts if isinstance(arg, ast.Tuple) else [arg]))
+        if node.func.attr == "endswith" and lower and (wanted(arg) or isinstance(arg, ast.Tuple) and any(map(wanted, arg.elts))):
+            return f"{owner}.lower().endswith({ast.get_source_segment(code, arg)})"
+        if (node.func.attr in ("glob", "rglob") and isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                and arg.value.startswith("*.") and "." + arg.value[2:] in mixed):
+            pattern = "*." + "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in arg.value[2:])
+            return f"{owner}.{node.func.attr}({pattern!r})"
+        return None
+    if not mixed:
+        return code, False
+    return _rewrite_calls(code, edit)
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
@@ -259,7 +310,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     deep = False
     if _SUBFOLDERS_ASKED.search(turn.request):
         code, deep = recursive(code)
-    if not (names or archives or days or ordered or deep) or code == block.code:
+    cased = False
+    if re.search(r"\.[A-Za-z0-9]{2,4}\b", code):
+        code, cased = any_case(code, _suffixes_here(turn.request))
+    if not (names or archives or days or ordered or deep or cased) or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
@@ -270,6 +324,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("the folder is searched with its subfolders (rglob), as asked")
     if days:
         changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
+    if cased:
+        changes.append("file extensions are matched in any case (.pdf and .PDF), as the folder has both")
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
 
 
@@ -281,4 +337,5 @@ rule = Rule(
             "archives the folder x when there is one (not the whole working folder); asked for a day of the week, a "
             "`d.weekday()` that is only printed is printed by name (`d.strftime('%A')`); asked for an order, a sorted "
             "folder listing is sorted by the numbers in the names (chapter_2 before chapter_10); asked about every "
-            "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); the person is told")
+            "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); an extension the named folder also holds in "
+            "another case (.PDF beside .pdf) is matched in any case; the person is told")
