@@ -25,7 +25,11 @@ _STEMS = (  # verbs without a final e, so that one suffix list fits "save", "sav
     "download upload send appl appli patch resiz trim dedupl dedup lowercas uppercas capitaliz capitalis rotat crop "
     "tidy tidi organiz organis archiv backup back restor purg wip eras kill stop start restart chmod touch mkdir"
 ).split()
-_CHANGES = re.compile(r"\b(?:" + "|".join(_STEMS) + r")(?:e|es|ed|d|s|ing|ion|ions|y|ies|ied)?\b|"
+# Not the -s forms: they describe ("everyone adds one line per book", "the card machine adds them
+# in") or are nouns ("downloads", "parkruns"); a request to change says "add", "added", "adding". Read
+# as a change, "How many lines are in to_read.txt? Everyone adds one line per book" got an example
+# that appends, and the 0.5B model appended a line to the person's list for a question.
+_CHANGES = re.compile(r"\b(?:" + "|".join(_STEMS) + r")(?:e|ed|d|ing|ion|ions|y|ied)?\b|"
                       r"\b(?:written|wrote|made|kept|ran|put)\b", re.I)
 
 _SHELL_WRITERS = {"tee", "truncate", "dd"}

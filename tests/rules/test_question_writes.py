@@ -106,4 +106,9 @@ def test_paths_and_the_noun_a_question_asks_about_are_not_verbs() -> None:
     assert question("whats my net pay on the march payslip? HR sent them as payslips.zip")
     assert question("which crop gave us the most by weight? it's in harvest.csv")
     assert not question("which files are old? crop the photos in them")
+    # A verb that describes ("everyone adds") or a noun ("downloads") asks for no change.
+    assert question("How many lines are in to_read.txt? Everyone adds one line per book")
+    assert question("How many files in the downloads folder are bigger than 10 KB?")
+    assert not question("How many lines are in to_read.txt? Add one for Dune too")
+    assert not question("how many lines are there? then added up, save the totals")
     assert not question("zip the logs folder into logs.zip, what size is it?")

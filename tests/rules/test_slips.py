@@ -188,3 +188,19 @@ def test_an_extension_the_folder_also_has_in_capitals_is_matched_in_any_case(tmp
     for code in ('import os\nprint([f for f in os.listdir("invoices") if f.endswith(".txt")])',
                  'import os\nprint([f for f in os.listdir("invoices") if f.endswith((".pdf", ".PDF"))])'):
         assert slips.check(asked, block(code)) is None, code
+
+
+def test_lines_are_counted_with_splitlines(tmp_path: Path) -> None:
+    (tmp_path / "list.txt").write_text("".join(f"book {i}\n" for i in range(53)))
+    pieces = 'with open("list.txt") as f:\n    text = f.read()\nprint(len(text.split("\\n")))'
+    assert run(pieces, tmp_path).strip() == "54"  # as the model wrote it: one too many
+    b = block(pieces)
+    verdict = slips.check(make_turn("How many lines are in list.txt? Everyone adds one line per book"), b)
+    assert verdict is not None and "splitlines" in verdict.warning and run(b.code, tmp_path).strip() == "53"
+    words = 'print(len(open("list.txt").read().split()))'
+    assert run(words, tmp_path).strip() == "106"
+    b = block(words)
+    assert slips.check(make_turn("can you count the lines in list.txt for me?"), b) is not None
+    assert run(b.code, tmp_path).strip() == "53"
+    # Asked for words, split() is right.
+    assert slips.check(make_turn("How many words are in list.txt?"), block(words)) is None

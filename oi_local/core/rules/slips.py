@@ -19,6 +19,9 @@ by the numbers in the names.
 A folder searched at the top only: asked to delete junk files "in every subfolder", the code used
 `Path("usb_stick").glob("*.DS_Store")`, found one of eight and said done; asked for subfolders, it
 is `rglob`.
+Lines counted as pieces: `len(text.split("\\n"))` said 54 for a list of 53 lines (the final newline
+makes an empty last piece), and asked for lines, `len(f.read().split())` counted words; both are
+`len(text.splitlines())`.
 An extension in capitals: asked for the PDFs under invoices/, `f.endswith(".pdf")` missed two ".PDF"
 files; where the named folder holds an extension in another case, it is matched in any case.
 The person is told before it runs."""
@@ -247,6 +250,28 @@ def recursive(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+_LINES_ASKED = re.compile(r"\b(?:how\s+many|count|number\s+of)\b[^?.]*\blines?\b|\blines?\b[^?.]*\bcount\b", re.I)
+
+
+def line_counts(code: str, lines_asked: bool) -> tuple[str, bool]:
+    """`len(text.split("\\n"))` made `len(text.splitlines())` (a text ending in a newline has one line
+    fewer than it has pieces: 54 said for 53 lines); asked for lines, `len(text.split())`, which
+    counts words (273 said for 33 lines), is made `len(text.splitlines())` too."""
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1):
+            return None
+        inner = node.args[0]
+        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "split"
+                and not inner.keywords):
+            return None
+        newline = len(inner.args) == 1 and isinstance(inner.args[0], ast.Constant) and inner.args[0].value in ("\n", "\r\n")
+        if not (newline or (lines_asked and not inner.args)):
+            return None
+        owner = ast.get_source_segment(code, inner.func.value)
+        return f"len({owner}.splitlines())" if owner else None
+    return _rewrite_calls(code, edit)
+
+
 MAX_SUFFIXES_LOOKED_AT = 2000  # files under the named folders whose extensions are looked at
 
 
@@ -310,10 +335,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     deep = False
     if _SUBFOLDERS_ASKED.search(turn.request):
         code, deep = recursive(code)
+    code, counted = line_counts(code, bool(_LINES_ASKED.search(turn.request)))
     cased = False
     if re.search(r"\.[A-Za-z0-9]{2,4}\b", code):
         code, cased = any_case(code, _suffixes_here(turn.request))
-    if not (names or archives or days or ordered or deep or cased) or code == block.code:
+    if not (names or archives or days or ordered or deep or cased or counted) or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
@@ -324,6 +350,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("the folder is searched with its subfolders (rglob), as asked")
     if days:
         changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
+    if counted:
+        changes.append("lines are counted with splitlines() (a final newline ends a line, it does not start one)")
     if cased:
         changes.append("file extensions are matched in any case (.pdf and .PDF), as the folder has both")
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
@@ -337,5 +365,6 @@ rule = Rule(
             "archives the folder x when there is one (not the whole working folder); asked for a day of the week, a "
             "`d.weekday()` that is only printed is printed by name (`d.strftime('%A')`); asked for an order, a sorted "
             "folder listing is sorted by the numbers in the names (chapter_2 before chapter_10); asked about every "
-            "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); an extension the named folder also holds in "
+            "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); `len(text.split(\"\\n\"))`, and asked for lines "
+            "`len(text.split())`, count with `splitlines()`; an extension the named folder also holds in "
             "another case (.PDF beside .pdf) is matched in any case; the person is told")
