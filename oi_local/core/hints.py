@@ -162,7 +162,7 @@ def _file_preview(p: Path, name: str, base: Path | None = None) -> str | None:
     lines = lines[:MAX_LINES]
     if not lines:
         return f"({name} is empty.)"
-    if not cut and len(lines) == 1 and p.suffix.lower() in (".csv", ".tsv"):
+    if not cut and _header_only(p, lines):
         # Shown "night_log.csv contains: timestamp,temp_c", the 0.5B model answered "None" for the
         # highest temperature logged: say there is no data, not just what there is.
         return f"({name} has a header line and no rows of data: {lines[0]})"
@@ -177,6 +177,11 @@ def _file_preview(p: Path, name: str, base: Path | None = None) -> str | None:
             if fixed is not None and len(fixed) <= MAX_CHARS:  # and it copies a corrected version as readily
                 preview += f"\n\nWith that corrected, {name} would be:\n" + fixed.rstrip("\n")
     return preview
+
+
+def _header_only(p: Path, lines: list[str]) -> bool:
+    """A CSV or TSV whose whole text is these `lines`, and they are its header alone."""
+    return len(lines) == 1 and p.suffix.lower() in (".csv", ".tsv")
 
 
 def _folder_preview(p: Path, name: str, prefix: str = "") -> str | None:
@@ -235,26 +240,32 @@ _NOT_A_NAME = frozenset(
 MAX_NAMED_BYTES = 200_000  # files read whole to look for the names a request uses
 
 
-def _missing_names(text: str, files: list[tuple[Path, str]]) -> str | None:
+_TEXT_DATA = STEM_SUFFIXES - {".xlsx", ".xls"}  # data files a name in them is readable in as is
+
+
+def _missing_names(text: str, files: list[tuple[Path, str]]) -> list[str]:
+    """The names `text` uses that none of `files` holds (all of them readable, else none)."""
     first = _QUOTES.sub(" ", _PATH_WORDS.sub(" ", text.split("\n\n")[0]))
     names = [n for n in dict.fromkeys(_NAME.findall(first)) if n.lower() not in _NOT_A_NAME]
     if not names or not files:
-        return None
+        return []
     held = []
     for p, _ in files:
         try:
             if p.stat().st_size > MAX_NAMED_BYTES:
-                return None
+                return []
             held.append(p.read_bytes().decode("utf-8", errors="replace").lower())
         except OSError:
-            return None
+            return []
     whole = "\n".join(held)
     # A plural or possessive name is held in its plain form ("Mugs" in a file of "Mug").
-    missing = [n for n in names if not any(v in whole for v in (n.lower(), n.lower().rstrip("s")) if len(v) > 2)]
-    if not missing:
-        return None
-    where = " or ".join(name for _, name in files)
-    return f"({', '.join(missing)} {'appears' if len(missing) == 1 else 'appear'} nowhere in {where}.)"
+    return [n for n in names if not any(v in whole for v in (n.lower(), n.lower().rstrip("s")) if len(v) > 2)]
+
+
+def _not_held(missing: list[str], files: list[tuple[Path, str]], one: str, many: str) -> str:
+    """"Kofi appears nowhere in goals.json": `one` or `many` for the verb, as the names are one or more."""
+    verb = one if len(missing) == 1 else many
+    return f"{', '.join(missing)} {verb} in {' or '.join(name for _, name in files)}"
 
 
 def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str:
@@ -272,12 +283,12 @@ def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str
             preview = _size_line(p, name)
         else:
             preview = _file_preview(p, name, base.resolve())
-            if p.suffix.lower() in STEM_SUFFIXES - {".xlsx", ".xls"}:  # text: a name in it is readable as is
+            if p.suffix.lower() in _TEXT_DATA:
                 named.append((p, name))
         if preview:
             parts.append(preview)
-    missing = _missing_names(text, named) if parts and not sizes_only else None
-    return "\n\n".join(parts + ([missing] if missing else []))
+    missing = _missing_names(text, named) if parts and not sizes_only else []
+    return "\n\n".join(parts + ([f"({_not_held(missing, named, 'appears nowhere', 'appear nowhere')}.)"] if missing else []))
 
 
 def data_gaps(text: str, cwd: str | os.PathLike[str] | None = None) -> list[str]:
@@ -288,15 +299,15 @@ def data_gaps(text: str, cwd: str | os.PathLike[str] | None = None) -> list[str]
         return []
     gaps, named = [], []
     for p in mentioned_paths(text, base):
-        if not p.is_file() or p.suffix.lower() not in STEM_SUFFIXES - {".xlsx", ".xls"}:
+        if not p.is_file() or p.suffix.lower() not in _TEXT_DATA:
             continue
         name = os.path.relpath(p, base.resolve())
         named.append((p, name))
-        preview = _file_preview(p, name) if p.suffix.lower() in (".csv", ".tsv") else None
-        if preview and "no rows of data" in preview:
+        with open(p, "rb") as f:
+            head = f.read(MAX_CHARS + 1)
+        if len(head) <= MAX_CHARS and _header_only(p, head.decode("utf-8", errors="replace").splitlines()):
             gaps.append(f"{name} has a header line but no rows of data.")
     missing = _missing_names(text, named)
     if missing:
-        gaps.append(missing.strip("()").replace(" appears nowhere in ", " does not appear anywhere in ")
-                    .replace(" appear nowhere in ", " do not appear anywhere in "))
+        gaps.append(_not_held(missing, named, "does not appear anywhere", "do not appear anywhere") + ".")
     return gaps

@@ -337,7 +337,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         code, deep = recursive(code)
     code, counted = line_counts(code, bool(_LINES_ASKED.search(turn.request)))
     cased = False
-    if re.search(r"\.[A-Za-z0-9]{2,4}\b", code):
+    if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
     if not (names or archives or days or ordered or deep or cased or counted) or code == block.code:
         return None
