@@ -210,6 +210,7 @@ SETTINGS: list[Setting] = [
     S("check_outputs", bool, http=OPEN),
     S("correct_paths", bool, http=OPEN),
     S("repair_slips", bool, http=OPEN),
+    S("asked_column", bool, http=OPEN),
     S("honest_end", bool, http=OPEN),
     S("save_long_requests", bool, http=OPEN),
     S("skip_cut_off", bool, http=PRIV),  # cut-off code is not run

@@ -106,6 +106,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self.check_outputs: bool = True
         self.correct_paths: bool = True
         self.repair_slips: bool = True
+        self.asked_column: bool = True
         self.honest_end: bool = True
         self.save_long_requests: bool = True
         for key, value in settings.items():

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from oi_local.core.rules import (
     answers,
+    asked_column,
     code_first,
     copied_examples,
     counts,
@@ -59,6 +60,7 @@ RULES: tuple[Rule, ...] = (
     paths.rule,
     targets.rule,
     slips.rule,
+    asked_column.rule,
     copied_examples.rule,
     unknown_values.rule,
     made_up.rule,

@@ -1,0 +1,149 @@
+"""Asked column: asked "what's my average resting heart rate in health/resting_hr.csv?" (columns date,
+resting_bpm, hrv_ms, sleep_hours, steps), the 0.5B model averaged hrv_ms and answered 54.3 for 58.43.
+When the words after "average", "total", "highest"... name exactly one column of the CSV files the
+request names, and the code uses no such column but one column that no word of the request names,
+that column is swapped for the asked one before the code runs, and the person is told. Only columns
+of numbers, and only exact column names in string constants, are swapped; nothing is done when the words fit no column or more
+than one (asked for the "average tip" of a file without tips, the honest answer is that there is none)."""
+from __future__ import annotations
+
+import ast
+import csv
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = "Changed before it ran: the column {old} → {new} (the request asks for the {words}, which is {new})."
+SUFFIXES = {".csv", ".tsv"}
+MAX_ROWS = 200
+# "average resting heart rate in ...", "total weight of the parcels", "the highest score"
+_ASKED = re.compile(r"\b(?:average|mean|median|total|sum|highest|lowest|maximum|minimum|max|min|biggest|largest|"
+                    r"smallest)\s+((?:[A-Za-z][\w'-]*\s*){1,6})", re.I)
+_LEADING = {"of", "the", "my", "our", "your", "a", "an", "all"}
+_STOP = _LEADING | {"in", "per", "for", "over", "on", "by", "from", "across", "to", "at", "with", "this", "that",
+                    "last", "each", "every", "is", "was", "are", "were", "and", "or", "column", "field", "value",
+                    "values", "number", "amount", "so", "far", "when", "where", "which", "who", "do", "does", "did",
+                    "i", "we", "you", "it", "has", "have", "had", "be", "been", "there", "than", "between", "how", "much",
+                    "many", "what", "whats"}
+
+
+def _tokens(text: str) -> set[str]:
+    """Lower-case words of a column name or a phrase, split at _, - and case changes, plural s dropped."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", text)
+    return {w.lower().removesuffix("s") for w in words if len(w) > 1}
+
+
+def asked_words(request: str) -> list[str]:
+    """The words naming what is to be averaged, summed or compared: ["resting", "heart", "rate"]."""
+    found: list[str] = []
+    for m in _ASKED.finditer(request):
+        words = m.group(1).split()
+        while words and words[0].lower() in _LEADING:
+            words.pop(0)
+        for w in words:
+            if w.lower() in _STOP:
+                break
+            found.append(w.strip("'").lower())
+    return found
+
+
+def _table(p: Path) -> dict[str, list[str]]:
+    """The columns of a CSV file with their first values (up to MAX_ROWS rows)."""
+    try:
+        with p.open(encoding="utf-8", errors="replace", newline="") as f:
+            lines = [line for _, line in zip(range(MAX_ROWS + 1), f)]
+    except OSError:
+        return {}
+    first = lines[0] if lines else ""
+    delimiter = "\t" if p.suffix == ".tsv" or first.count("\t") > first.count(",") else ";" \
+        if first.count(";") > first.count(",") else ","
+    rows = list(csv.reader(lines, delimiter=delimiter))
+    if not rows:
+        return {}
+    header = [c.strip() for c in rows[0]]
+    return {c: [r[i].strip() for r in rows[1:] if i < len(r)] for i, c in enumerate(header) if c}
+
+
+def _numeric(values: list[str]) -> bool:
+    """A column of numbers (the only kind an average or total is taken of): a date is not one."""
+    filled = [v for v in values if v]
+    try:
+        for v in filled:
+            float(v.replace(",", ""))
+    except ValueError:
+        return False
+    return bool(filled)
+
+
+def asked_column(request: str, cwd: Path) -> tuple[str, list[str], str] | None:
+    """(the one column the request's asked words name, the named files' numeric columns, the words), or None."""
+    from oi_local.core.hints import mentioned_paths
+
+    words = asked_words(request)
+    if not words:
+        return None
+    wanted = _tokens(" ".join(words))
+    columns: dict[str, bool] = {}
+    for p in mentioned_paths(request, cwd):
+        if p.is_file() and p.suffix.lower() in SUFFIXES:
+            columns.update({c: _numeric(v) for c, v in _table(p).items()})
+    fits = [c for c in columns if _tokens(c) & wanted]
+    if len(fits) != 1 or not columns[fits[0]]:
+        return None
+    return fits[0], [c for c, number in columns.items() if number], " ".join(words)
+
+
+def _used(tree: ast.AST, columns: list[str]) -> list[str]:
+    """The columns the code names: as strings (`r["hrv_ms"]`) or attributes (`df.hrv_ms`)."""
+    names = set(columns)
+    found: list[str] = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in names:
+            found.append(n.value)
+        elif isinstance(n, ast.Attribute) and n.attr in names:
+            found.append(n.attr)
+    return list(dict.fromkeys(found))
+
+
+def swapped(code: str, old: str, new: str) -> str:
+    """`code` with each string constant equal to `old` replaced by `new` (same quotes)."""
+    tree = ast.parse(code)
+    lines = code.splitlines(keepends=True)
+    spots = [(n.lineno, n.col_offset, n.end_col_offset or 0) for n in ast.walk(tree)
+             if isinstance(n, ast.Constant) and n.value == old and n.lineno == n.end_lineno]
+    for line, col, end in sorted(spots, reverse=True):
+        s = lines[line - 1].encode()
+        lines[line - 1] = (s[:col] + repr(new).encode() + s[end:]).decode()
+    return "".join(lines)
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python":
+        return None
+    found = asked_column(turn.request, Path.cwd())
+    if found is None:
+        return None
+    column, numeric, words = found
+    try:
+        tree = ast.parse(block.code)
+    except SyntaxError:
+        return None
+    used = _used(tree, [column, *numeric])
+    if column in used:
+        return None
+    said = _tokens(turn.request)
+    others = [c for c in used if not _tokens(c) & said]
+    if len(others) != 1:
+        return None
+    block.message["content"] = swapped(block.code, others[0], column)
+    return Verdict(warning=NOTE.format(old=others[0], new=column, words=words))
+
+
+rule = Rule(
+    name="asked column", setting="asked_column", check=check,
+    summary="asked for the average, total, highest... of something that names exactly one column of the CSV files "
+            "the request names (\"average resting heart rate\": resting_bpm), Python code that uses no such column but "
+            "one column the request does not name (hrv_ms) has that column swapped for the asked one before it runs, "
+            "and the person is told")

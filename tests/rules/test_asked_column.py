@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import asked_column
+
+from .handmade import block, make_turn
+
+HR = "date,resting_bpm,hrv_ms,sleep_hours,steps\n2025-09-01,65,66,6.8,11123\n2025-09-02,59,49,7.4,5440\n2025-09-03,55,66,8.2,5918\n"
+PANDAS = 'import pandas as pd\ndf = pd.read_csv("health/resting_hr.csv")\nprint(df["hrv_ms"].mean())\n'
+PLAIN = ('import csv\nwith open("health/resting_hr.csv", newline="") as f:\n'
+         '    v = [float(r["hrv_ms"]) for r in csv.DictReader(f)]\nprint(sum(v) / len(v))\n')
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "health").mkdir()
+    (tmp_path / "health" / "resting_hr.csv").write_text(HR)
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "orders.csv").write_text(
+        "order_id,order_date,items,total_gbp,courier\n7301,2025-08-04,4,82.90,DPD\n7302,2025-08-08,2,12.50,Evri\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_words_after_average_total_highest() -> None:
+    assert asked_column.asked_words("what's my average resting heart rate in health/resting_hr.csv?") == \
+        ["resting", "heart", "rate"]
+    assert asked_column.asked_words("What is the total weight of the parcels?") == ["weight"]
+    assert asked_column.asked_words("the average rating for each genre") == ["rating"]
+    assert asked_column.asked_words("Who worked the most hours in total last week?") == []
+    assert asked_column.asked_words("how many lines are in notes.txt") == []
+
+
+def test_the_other_column_is_swapped_for_the_asked_one_and_the_code_computes_it(folder: Path) -> None:
+    turn = make_turn("what's my average resting heart rate in health/resting_hr.csv?")
+    for code in (PANDAS, PLAIN):
+        b = block(code)
+        verdict = asked_column.check(turn, b)
+        assert verdict is not None and "hrv_ms → resting_bpm" in verdict.warning and not verdict.again
+        assert "hrv_ms" not in b.code and "resting_bpm" in b.code
+        out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, cwd=folder)
+        if out.returncode == 0 or "pandas" not in out.stderr:
+            assert float(out.stdout) == pytest.approx(59.67, abs=0.01)
+
+
+def test_left_alone(folder: Path) -> None:
+    hr = "what's my average resting heart rate in health/resting_hr.csv?"
+    cases = [
+        (hr, PANDAS.replace("hrv_ms", "resting_bpm")),  # the asked column already
+        (hr, PANDAS.replace('df["hrv_ms"]', "df.resting_bpm")),  # named as an attribute
+        (hr, 'import pandas as pd\ndf = pd.read_csv("health/resting_hr.csv")\nprint(df.iloc[:, 1].mean())'),
+        (hr, PANDAS.replace("hrv_ms", "date")),  # not a column of numbers: never swapped
+        (hr, PANDAS.replace("hrv_ms", "steps") + 'print(df["hrv_ms"].mean())\n'),  # two others: which one?
+        # no column is about delivery: the honest answer is that there is none
+        ("whats our average delivery time? the orders are in shop/orders.csv",
+         'import pandas as pd\nprint(pd.read_csv("shop/orders.csv")["total_gbp"].mean())'),
+        # a column the request names ("items") is not swapped
+        ("what is the average total per order for orders with 4 items in shop/orders.csv?",
+         'import pandas as pd\ndf = pd.read_csv("shop/orders.csv")\nprint(df[df["items"] == 4]["total_gbp"].mean())'),
+        ("what's my average resting heart rate in health/missing.csv?", PANDAS),  # no such file
+    ]
+    for request, code in cases:
+        b = block(code)
+        assert asked_column.check(make_turn(request), b) is None and b.code == code, (request, code)
+    assert asked_column.check(make_turn(hr), block("cut -d, -f3 health/resting_hr.csv", "shell")) is None
+    assert asked_column.check(make_turn(hr), block("print(df['hrv_ms'")) is None  # not Python yet
+
+
+def test_in_the_loop_the_swapped_code_runs_and_the_person_is_told(folder: Path) -> None:
+    from scripted import scripted_interpreter
+
+    interp, model = scripted_interpreter(["```python\n" + PLAIN + "```", "The average is 59.67."])
+    try:
+        chunks = list(interp.chat("what's my average resting heart rate in health/resting_hr.csv?", display=False,
+                                  stream=True))
+        assert any("hrv_ms → resting_bpm" in str(c.get("content")) for c in chunks)  # shown, not stored
+        assert [m["content"].strip()[:5] for m in interp.messages if m["type"] == "console"] == ["59.66"]
+        assert "resting_bpm" in [m for m in interp.messages if m["type"] == "code"][0]["content"]
+    finally:
+        interp.close()
+
+
+def test_the_setting_switches_it_off(folder: Path) -> None:
+    from oi_local.core.rules import RULES
+
+    turn = make_turn("what's my average resting heart rate in health/resting_hr.csv?", asked_column=False)
+    rule = next(r for r in RULES if r.name == "asked column")
+    assert not rule.enabled(turn.engine)
