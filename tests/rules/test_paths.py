@@ -68,3 +68,33 @@ def test_shell_readers(folder: Path) -> None:
 
 def test_off_with_correct_paths() -> None:
     assert paths.rule not in active(make_turn("x", correct_paths=False).engine, "check")
+
+
+def test_a_folder_of_the_home_named_in_the_request_is_read_from_home(folder: Path, tmp_path_factory,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    (home / "Downloads").mkdir()
+    (home / "Downloads" / "big.bin").write_bytes(b"x" * 2_000_000)
+    (home / "Downloads" / "small.txt").write_text("hi")
+    request = "how many files in my Downloads folder are over 1 MB?"
+    code = 'from pathlib import Path\nprint(sum(1 for p in Path("Downloads").iterdir() if p.stat().st_size > 1024 * 1024))'
+    new, warning = _checked(code, request=request)
+    assert new == code.replace('"Downloads"', repr(str(home / "Downloads"))) and paths.HOME_NOTE[:30] in warning
+    assert subprocess.run([sys.executable, "-c", new], capture_output=True, text=True, cwd=folder).stdout == "1\n"
+    new, warning = _checked('import os\nprint(len(os.listdir("downloads/")))', request=request.lower())
+    assert repr(str(home / "Downloads/")) in new or repr(str(home / "Downloads")) in new
+    new, _ = _checked('find "Downloads" -type f -size +1M | wc -l', "shell", request)
+    assert new == 'find "$HOME/Downloads" -type f -size +1M | wc -l'
+    out = subprocess.run(["bash", "-c", new], capture_output=True, text=True, cwd=folder)
+    assert out.stdout.strip() == "1"
+    # left alone: not named in the request, a folder here of that name, one the code makes, print's text
+    for code, req in [(code, "how many files are over 1 MB?"),
+                      ('import os\nos.makedirs("Downloads", exist_ok=True)', request),
+                      ('print("Downloads")', request)]:
+        assert _checked(code, request=req) == (code, ""), code
+    (folder / "Downloads").mkdir()
+    assert _checked(code, request=request) == (code, "")

@@ -4,7 +4,11 @@ without its folder (`open("members.csv")` for bookclub/members.csv) or a placeho
 (`pd.read_csv("/path/to/sales.csv")`); the run fails with FileNotFoundError, and the 0.5B model's
 next try fails the same way more often than not. Only reads are corrected, only to a file of the
 very same name (never a close spelling: asked about week41.csv, reading week40.csv would be a wrong
-answer, not a fix), and the person is told before the code runs."""
+answer, not a fix), and the person is told before the code runs.
+A folder of the person's home: asked "how many files in my Downloads folder are over 1 MB?", the code
+listed `Path("Downloads")` in the working folder, which has none, and failed; ~/Downloads was there.
+A relative path whose first part the request names, that is not in the working folder but is in the
+home folder, is given its home path (in Python as the full path, in shell as ~/...)."""
 from __future__ import annotations
 
 import ast
@@ -16,6 +20,7 @@ from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn
 
 NOTE = "Path corrected before it ran: {changes} (no such file here; the one of that name is used)."
+HOME_NOTE = "Path corrected before it ran: {changes} (not in the working folder; the one in your home folder is used)."
 MAX_FILES = 2000  # files looked at under the working folder
 _READ_FUNCS = {"open", "loadtxt", "genfromtxt", "load_workbook", "imread", "Image.open"}
 _READ_METHODS = {"read_text", "read_bytes", "open"}
@@ -44,6 +49,26 @@ def corrected(path: str, folder: Path, files: list[str] | None = None) -> str | 
     if not same:
         same = [f for f in files if os.path.basename(f).lower() == name.lower()]
     return same[0] if len(same) == 1 and same[0] != path else None
+
+
+def at_home(path: str, folder: Path, request: str) -> str | None:
+    """The home folder path a relative `path` means ("Downloads/*.pdf": ~/Downloads/*.pdf) when its first
+    part is named in `request`, is not in `folder` and is in the home folder, else None."""
+    if not path or "\n" in path or path.startswith(("/", "~", ".")) or "\\" in path:
+        return None
+    first = path.split("/", 1)[0]
+    if not first or any(c in first for c in "*?[{$") or (folder / first).exists():
+        return None
+    if not re.search(rf"(?<![\w/.-]){re.escape(first)}(?![\w-])", request, re.I):
+        return None
+    try:
+        home = Path.home()
+        there = [e.name for e in home.iterdir() if e.name.lower() == first.lower() and e.is_dir()]
+    except (OSError, RuntimeError):
+        return None
+    if len(there) != 1 or home.resolve() == folder.resolve():
+        return None
+    return there[0] + path[len(first):]
 
 
 def _mode(call: ast.Call, at: int) -> str:
@@ -97,7 +122,13 @@ def _made(tree: ast.AST) -> set[str]:
     return found
 
 
-def _python(code: str, folder: Path) -> tuple[str, list[str]]:
+def _call_args(tree: ast.AST) -> list[ast.AST]:
+    """The arguments of every call but print's: where a path is used (Path(p), os.listdir(p), glob(p))."""
+    return [a for n in ast.walk(tree) if isinstance(n, ast.Call)
+            and not (isinstance(n.func, ast.Name) and n.func.id == "print") for a in n.args]
+
+
+def _python(code: str, folder: Path, request: str = "") -> tuple[str, list[str]]:
     from oi_local.core.writes import changed_paths
 
     try:
@@ -116,6 +147,15 @@ def _python(code: str, folder: Path) -> tuple[str, list[str]]:
             new = corrected(path, folder, files)
             if new:
                 edits[(const.lineno, const.col_offset, const.end_col_offset or 0)] = (path, new)
+    for expr in _call_args(tree) if request else []:
+        for const in _constants(tree, expr):
+            path = str(const.value)
+            spot = (const.lineno, const.col_offset, const.end_col_offset or 0)
+            if spot in edits or path in written or const.lineno != const.end_lineno:
+                continue
+            home = at_home(path, folder, request)
+            if home:
+                edits[spot] = (path, str(Path.home() / home))
     lines = code.splitlines(keepends=True)
     for (line, col, end), (_, new) in sorted(edits.items(), reverse=True):
         s = lines[line - 1].encode()
@@ -123,7 +163,7 @@ def _python(code: str, folder: Path) -> tuple[str, list[str]]:
     return "".join(lines), [f"{old} → {new}" for old, new in dict.fromkeys(edits.values())]
 
 
-def _shell(code: str, folder: Path) -> tuple[str, list[str]]:
+def _shell(code: str, folder: Path, request: str = "") -> tuple[str, list[str]]:
     from oi_local.core.deletions import _commands
     from oi_local.core.writes import changed_paths
 
@@ -140,6 +180,11 @@ def _shell(code: str, folder: Path) -> tuple[str, list[str]]:
             new = corrected(a, folder, files)
             if new:
                 changes[a] = new
+    for cmd, args in _commands(code) if request else []:
+        for a in args:
+            home = None if a.startswith("-") or a in written or a in changes else at_home(a, folder, request)
+            if home:
+                changes[a] = "$HOME/" + home  # $HOME: expanded in double quotes too, unlike ~
     for old, new in changes.items():
         code = re.sub(rf"(?<![\w./~-]){re.escape(old)}(?![\w./-])", new.replace("\\", "\\\\"), code)
     return code, [f"{old} → {new}" for old, new in changes.items()]
@@ -148,15 +193,20 @@ def _shell(code: str, folder: Path) -> tuple[str, list[str]]:
 def check(turn: Turn, block: Block) -> Verdict | None:
     folder = Path.cwd()
     if block.lang == "python":
-        new, changes = _python(block.code, folder)
+        new, changes = _python(block.code, folder, turn.request)
     elif block.lang in ("shell", "bash", "sh", "zsh"):
-        new, changes = _shell(block.code, folder)
+        new, changes = _shell(block.code, folder, turn.request)
     else:
         return None
     if not changes or new == block.code:
         return None
     block.message["content"] = new
-    return Verdict(warning=NOTE.format(changes=", ".join(changes)))
+    home = str(Path.home())
+    homes = [c for c in changes if c.split(" → ", 1)[-1].startswith((home, "$HOME/"))]
+    others = [c for c in changes if c not in homes]
+    notes = [NOTE.format(changes=", ".join(others))] if others else []
+    notes += [HOME_NOTE.format(changes=", ".join(homes))] if homes else []
+    return Verdict(warning=" ".join(notes))
 
 
 rule = Rule(
