@@ -105,6 +105,25 @@ def test_a_missing_named_file_is_the_error_named_not_a_later_one(tmp_path: Path,
     assert honest_end.finish(turn) == "This is not done: the last run failed with NameError: name 'rows' is not defined."
 
 
+def test_a_result_after_a_missing_named_file_is_not_shown_as_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # asked to add up receipts/2025-03.csv, which is not there, the model then typed in [3, 4, 5] and said "12"
+    monkeypatch.chdir(tmp_path)
+    request = "can you add up receipts/2025-03.csv for me?"
+    first = failed("open('receipts/2025-03.csv')",
+                   "FileNotFoundError: [Errno 2] No such file or directory: 'receipts/2025-03.csv'")
+    typed = ran("receipts = [3, 4, 5]\nprint(sum(receipts))", "12")
+    turn = make_turn(request, OUT, reply("12"), runs=(first, typed))
+    assert honest_end.finish(turn) == (
+        "This is not done: a run failed with FileNotFoundError: [Errno 2] No such file or directory: "
+        "'receipts/2025-03.csv', and it is still not there.")
+    turn = make_turn(request, OUT, reply("receipts/2025-03.csv does not exist."), runs=(first, typed))
+    assert honest_end.finish(turn) is None  # it says so itself
+    (tmp_path / "receipts").mkdir()
+    (tmp_path / "receipts" / "2025-03.csv").write_text("amount\n12\n")  # made since (a file asked for): done
+    turn = make_turn(request, OUT, reply("12"), runs=(first, typed))
+    assert honest_end.finish(turn) is None
+
+
 def test_printed_nothing_owns_up_to_an_empty_answer_not_to_a_missing_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "items.csv").write_text("sku,qty\na1,3\n")

@@ -1,4 +1,6 @@
-"""Honest end: a turn whose last run failed (an error, a time limit), whose newest code a rule refused
+"""Honest end: a turn whose last run failed (an error, a time limit), or that found a file the request
+names is not there (asked to add up receipts/2025-03.csv, the model then typed in [3, 4, 5] and
+answered 12), whose newest code a rule refused
 to run (and nothing ran after it), or whose files are not what the request asked for
 (core/rules/outputs.py), or a question whose last run printed no answer, ends with one plain sentence saying so, with the error, unless the model's
 own last reply already says it (for an error: quotes it). A small model often answers "Done." or
@@ -46,6 +48,9 @@ def failure(turn: Turn) -> str | None:
     if last is not None and last.failed:
         cause = _cause(turn)
         return f"{'the last' if cause is last else 'a'} run failed with {error_line(cause.output).rstrip('.')}"
+    gone = _still_missing(turn)
+    if gone is not None:  # asked to add up receipts/2025-03.csv, which is not there, the model typed in [3, 4, 5]
+        return f"a run failed with {error_line(gone.output).rstrip('.')}, and it is still not there"
     problems = outputs.problems(turn) if outputs.rule.enabled(turn.engine) else []
     if problems:
         return "; ".join(problems)
@@ -77,11 +82,18 @@ def _cause(turn: Turn) -> Run:
     last = turn.runs[-1]
     if missing_paths(error_line(last.output)):
         return last
-    for run in turn.runs[:-1]:
+    return _still_missing(turn) or last
+
+
+def _still_missing(turn: Turn) -> Run | None:
+    """A run that found a file the request names is not there, when it still is not."""
+    from oi_local.core.errors import missing_paths
+
+    for run in turn.runs:
         paths = missing_paths(error_line(run.output)) if run.failed else []
         if paths and _names(turn.request, paths[0]) and not os.path.exists(paths[0]):
             return run
-    return last
+    return None
 
 
 def _names_the_error(said: str, output: str) -> bool:
@@ -137,7 +149,8 @@ def _gaps(turn: Turn, said: str) -> str | None:
 
 rule = Rule(
     name="honest end", setting="honest_end", finish=finish,
-    summary="a turn whose last run failed or was stopped, whose newest code a rule refused to run, whose requested "
+    summary="a turn whose last run failed or was stopped, that found a file the request names is not there (and it "
+            "still is not, whatever ran after), whose newest code a rule refused to run, whose requested "
             "files are missing or wrong (outputs), a question whose last run printed nothing (or only `None`, `[]`), or "
             "whose answer only says back the request's own text, ends with one sentence saying so and naming the error, "
             "unless the model's last reply already says it (for a failed run: quotes the error); a question answered over "
