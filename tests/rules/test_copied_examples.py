@@ -130,3 +130,17 @@ def test_an_examples_numbers_that_nothing_here_has_are_copied_too() -> None:
                                            "if p.stat().st_size > 1024 * 1024))\n```"}]
     turn = make_turn("how many files in frost_log.csv are bigger than 10 KB?", examples=kb, recipes=2)
     assert copied_examples.copied(turn, block("print(10 * 1024)")) == []
+
+
+def test_the_note_of_code_not_run_does_not_make_its_words_known() -> None:
+    # the note quoted "1234", "5678"; the retry's same code then ran and was answered (7006652)
+    sums = [{"role": "user", "content": "What is 1234 * 5678?"},
+            {"role": "assistant", "content": "```python\nprint(1234 * 5678)\n```"}]
+    turn = make_turn("How many rows of frost_log.csv have notes?", examples=sums, recipes=2)
+    first = copied_examples.check(turn, block("print(1234 * 5678)"))
+    assert first is not None and first.note.startswith("Not run:") and '"1234"' in first.note
+    turn.engine.messages.append({"role": "computer", "type": "console", "format": "output", "content": first.note})
+    again = copied_examples.check(turn, block("print(1234 * 5678)"))
+    assert again is not None and again.ask is not None  # still the example's numbers
+    turn.engine.messages.append({"role": "computer", "type": "console", "format": "output", "content": "1234\n"})
+    assert copied_examples.copied(turn, block("print(1234 * 5678)")) == ["5678"]  # an output that showed 1234 does

@@ -81,6 +81,23 @@ def test_a_question_whose_code_only_printed_the_request_back_is_retried() -> Non
         assert fresh_retries.follow_up(turn) is None, output
 
 
+def test_a_list_of_numbers_where_one_answer_was_asked_for_is_retried() -> None:
+    # asked what the subscriptions cost a month, the code printed each price and the answer was that list
+    request = "How much am I paying a month for subscriptions? They're all in money/subscriptions.json"
+    prices = "10.99\n16.99\n24.99\n2.99\n"
+    turn = make_turn(request, reply("10.99 16.99 24.99 2.99"), runs=(ran("print(p)", prices),), fresh_retries=2)
+    ask = fresh_retries.follow_up(turn)
+    assert ask is not None and "printed 4 numbers, one per line, where one answer was asked for" in (ask.text or "")
+    for req, output in [(request, "55.96\n"), (request, "10.99\n16.99\n"),  # one answer; two may be two answers
+                        (request, "Netflix 10.99\nGym 24.99\nTotal 35.98\n"),
+                        ("How much did each person pay in bills.csv?", prices),
+                        ("How many rows have a price, and how much do they cost?", prices),
+                        ("Which prices in subs.json are over 5?", prices),
+                        ("I paid 3.50 today, add it to spend.txt. How much have I spent in total?", prices)]:
+        turn = make_turn(req, reply("x"), runs=(ran("print(x)", output),), fresh_retries=2)
+        assert fresh_retries.follow_up(turn) is None, (req, output)
+
+
 def test_a_long_pasted_text_with_careful_words_inside_still_gets_retries() -> None:
     manual = ("NORDVIK WASHER MANUAL\n\n" + "Remove the filter cover and clean the drain pump. " * 300
               + "\n\nthe screen says E21 and the drum is full of water. what does that mean?")

@@ -104,8 +104,11 @@ def known_text(turn: Turn) -> str:
     """Everything the words may rightly come from: the requests, the outputs, the named files."""
     from oi_local.core.hints import mentioned_paths
 
+    # Not the notes of code not run: they quote its words ("uses "1234", "5678" from a worked example"),
+    # and the retry's same `print(1234 * 5678)` then ran and was answered (7006652 runners under 25 minutes).
     parts = [str(m.get("content", "")) for m in turn.engine.messages
-             if m.get("role") in ("user", "computer") and isinstance(m.get("content"), str)]
+             if m.get("role") in ("user", "computer") and isinstance(m.get("content"), str)
+             and not (m.get("role") == "computer" and str(m.get("content")).startswith("Not run:"))]
     for m in turn.engine.messages:
         if m.get("role") != "user" or not isinstance(m.get("content"), str):
             continue

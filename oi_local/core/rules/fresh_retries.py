@@ -1,8 +1,8 @@
 """Fresh retries: after a failed run a small model explains the error, makes up a result or sends
 the same code again (at temperature 0 it writes the same code). A fresh answer to the request alone
 (the failed attempt hidden), sampled, with the error named, often works. Code that ran cleanly but
-printed nothing (or only `None`, `nan`, `[]`, or the request's own words back), asked a question, is
-retried the same way: it looked in the wrong place or forgot to print, and the 0.5B model then
+printed nothing (or only `None`, `nan`, `[]`, the request's own words back, or a list of numbers where
+one was asked for), asked a question, is retried the same way: it looked in the wrong place or forgot to print, and the 0.5B model then
 answers "The code ran and printed nothing." (or "The answer is None."). Never for a request that
 may be destructive (a retry would be a second try at wiping), nor after a failure no code can fix
 (core/beyond_code.py: no network, a program or the user's package missing, a damaged file)."""
@@ -38,13 +38,34 @@ _WORDS = re.compile(r"\w+")
 MIN_ECHO = 5  # words: a shorter output made of the request's words may be the answer ("notes.txt")
 
 
+# Asked "How much am I paying a month for subscriptions?", the code printed each price, one per line,
+# and the answer was that list. Only for a request that is one question (no "each", "which", "list";
+# a change and a question together would be done twice by a retry).
+MIN_LIST = 3
+_NUMBER = re.compile(r"[-+]?[£$€]?\d[\d,]*(?:\.\d+)?%?")
+_ONE = re.compile(r"\b(?:how (?:much|many|long)|total|sum|average|mean|median|highest|lowest|cheapest|biggest|largest|"
+                  r"smallest)\b", re.I)
+_MANY = re.compile(r"\b(?:each|every|per|list|all the|which|what are|show)\b|\?.*\?|"
+                   r"\b(?:how|what|who|when)\b.*\band\s+(?:how|what|who|when)\b", re.I | re.S)
+
+
+def _one_asked(request: str) -> bool:
+    from oi_local.core.writes import question
+
+    return bool(_ONE.search(request)) and not _MANY.search(request) and question(request)
+
+
 def printed_nothing(turn: Turn) -> str | None:
     """For a request that asks something, how the last (clean) run printed nothing useful: no output,
     or only empty values (`None`, `nan`, `[]`): the code looked in the wrong place or returned nothing."""
     last = turn.runs[-1] if turn.runs else None
-    if not (last and not last.failed and not last.interrupted and asks_something(turn.request)):
+    if not (last and not last.failed and not last.interrupted):
         return None
     lines = [ln.strip() for ln in last.output.splitlines() if ln.strip()]
+    if len(lines) >= MIN_LIST and all(_NUMBER.fullmatch(ln) for ln in lines) and _one_asked(turn.request):
+        return f"ran but printed {len(lines)} numbers, one per line, where one answer was asked for."
+    if not asks_something(turn.request):
+        return None
     if not lines:
         return "ran but printed nothing."
     if all(_NO_VALUE.fullmatch(ln) for ln in lines):
@@ -75,7 +96,8 @@ def follow_up(turn: Turn) -> Ask | None:
 rule = Rule(
     name="fresh retries", setting="fresh_retries", off=0, follow_up=follow_up, after_repeat=True, at_failure=True,
     summary="after a failed run that the model answers without a fix (or with the same code), or a question whose "
-            "code printed nothing (or only `None`, `nan`, `[]`, or the request's own words back), the request is asked "
+            "code printed nothing (or only `None`, `nan`, `[]`, the request's own words back, or one number a line "
+            "where one answer was asked for), the request is asked "
             "afresh (sampled, the error named), up to N times; never for possibly destructive requests nor after a "
             "failure no code can fix (no network, a program or the user's own package missing, a damaged file) "
             "(small set: 2)")
