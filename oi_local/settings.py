@@ -195,6 +195,7 @@ SETTINGS: list[Setting] = [
     S("file_hints", bool, http=OPEN),
     S("code_first", bool, http=OPEN),
     S("fresh_retries", int, 0, 5, http=OPEN),
+    S("max_failed_runs", int, 0, 100, http=OPEN),
     S("second_opinions", int, 0, 5, http=OPEN),
     S("recipes", int, 0, 5, http=OPEN),
     S("prefill_code", bool, http=OPEN),

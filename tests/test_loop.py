@@ -130,6 +130,30 @@ def test_consecutive_code_steps_are_capped(make):
     assert "max_code_steps" in "".join(m["content"] for m in new if m["type"] == "message")
 
 
+def test_failed_runs_are_capped_and_the_end_names_the_error(make):
+    counter = iter(range(1000))
+    interp, model = make([lambda _m: f"```python\nraise ValueError('bad {next(counter)}')\n```"], max_failed_runs=3)
+    new = interp.chat("parse the dates", display=False)
+    assert len([m for m in new if m["role"] == "computer"]) == 3
+    assert model.calls == 3  # no answer asked for after the third failure
+    said = [m["content"] for m in new if m["role"] == "assistant" and m["type"] == "message"]
+    assert "max_failed_runs" in said[0] and said[-1] == "This is not done: the last run failed with ValueError: bad 2."
+    interp, model = make([lambda _m: f"```python\nraise ValueError('bad {next(counter)}')\n```"], max_failed_runs=0,
+                         max_code_steps=4)
+    interp.chat("parse the dates", display=False)
+    assert len([m for m in interp.messages if m["role"] == "computer"]) > 3  # 0: no such limit
+
+
+def test_the_small_set_stops_after_three_failed_runs() -> None:
+    from oi_local.core.engine import Engine
+
+    engine = Engine()
+    engine.template = "small"
+    assert engine.max_failed_runs == 3
+    engine.template = "large"
+    assert not engine.max_failed_runs
+
+
 def test_same_output_twice_ends_the_task(make):
     codes = iter(["print(7)", "print(3 + 4)", "print(14 // 2)", "print(21 // 3)"])
     interp, model = make([lambda _m: f"```python\n{next(codes, 'print(7)')}\n```"])

@@ -50,6 +50,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
     file_hints = _TemplateSetting()
     code_first = _TemplateSetting()
     fresh_retries = _TemplateSetting()
+    max_failed_runs = _TemplateSetting()
     second_opinions = _TemplateSetting()
     recipes = _TemplateSetting()
     prefill_code = _TemplateSetting()

@@ -21,6 +21,7 @@ TEMPLATE_KEYS = (
     "file_hints",  # true: show the first lines of files (and the names in folders) a request names
     "code_first",  # true: a first reply without code (not a question, not a risky request) is asked for code once
     "fresh_retries",  # N: after a failed run answered without a fix, up to N fresh sampled answers
+    "max_failed_runs",  # N: a turn stops after N failed runs (0: only max_code_steps stops it)
     "second_opinions",  # N: a question answered cleanly only after a failed run is asked afresh up to N times, until two runs agree
     "recipes",  # N: show the N worked examples from templates/recipes.yaml most like the request
     "prefill_code",  # true: a reply the loop asks code for starts with a code fence (back ends that can continue a reply)

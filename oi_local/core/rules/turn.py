@@ -92,7 +92,13 @@ class Turn:
 
     @property
     def steps_left(self) -> bool:
-        return self.steps < self.engine.max_code_steps
+        return self.steps < self.engine.max_code_steps and not self.failed_out
+
+    @property
+    def failed_out(self) -> bool:
+        """As many runs failed as `max_failed_runs` allows a turn (0 or None: no such limit)."""
+        cap = int(getattr(self.engine, "max_failed_runs", None) or 0)
+        return cap > 0 and sum(r.failed for r in self.runs) >= cap
 
     @property
     def failure(self) -> str | None:
