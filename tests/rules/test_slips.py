@@ -204,3 +204,32 @@ def test_lines_are_counted_with_splitlines(tmp_path: Path) -> None:
     assert run(b.code, tmp_path).strip() == "53"
     # Asked for words, split() is right.
     assert slips.check(make_turn("How many words are in list.txt?"), block(words)) is None
+
+
+def test_a_copy_into_a_folder_that_is_not_there_makes_the_folder_first(folder: Path) -> None:
+    (folder / "items.csv").write_bytes("name;price\r\ncafé;2\r\n".encode())
+    code = 'import shutil\nshutil.copy("items.csv", "backup_folder")\nprint("copied items.csv to backup_folder")'
+    b = block(code)
+    verdict = slips.check(make_turn("copy items.csv into a new backup folder"), b)
+    assert verdict is not None and "the folder backup_folder is made first" in verdict.warning
+    assert b.code.startswith("import os\n") and 'os.makedirs(\'backup_folder\', exist_ok=True)\nshutil.copy(' in b.code
+    run(b.code, folder)
+    assert (folder / "backup_folder" / "items.csv").read_bytes() == (folder / "items.csv").read_bytes()
+    nested = 'import os, shutil\nfor f in ["items.csv"]:\n    shutil.move(f, "archive/")\n'
+    b = block(nested)
+    assert slips.check(make_turn("move items.csv into an archive folder"), b) is not None
+    assert b.code == 'import os, shutil\nfor f in ["items.csv"]:\n    os.makedirs(\'archive\', exist_ok=True)\n' \
+                     '    shutil.move(f, "archive/")\n'
+    run(b.code, folder)
+    assert (folder / "archive" / "items.csv").is_file()
+    # left alone: no folder asked for, a file name, a folder that is there, a one-line if, shell
+    (folder / "old").mkdir()
+    for request, code in [("copy items.csv to backup", 'import shutil\nshutil.copy("items.csv", "backup")'),
+                          ("copy items.csv into the backup folder as items_old.csv",
+                           'import shutil\nshutil.copy("items.csv", "backup/items_old.csv")'),
+                          ("copy items.csv into the old folder", 'import shutil\nshutil.copy("items.csv", "old")'),
+                          ("copy items.csv into a new backup folder",
+                           'import shutil\nif True: shutil.copy("items.csv", "backup")')]:
+        b = block(code)
+        assert slips.check(make_turn(request), b) is None and b.code == code, code
+    assert slips.check(make_turn("copy items.csv into a backup folder"), block("cp items.csv backup", "shell")) is None

@@ -24,6 +24,9 @@ makes an empty last piece), and asked for lines, `len(f.read().split())` counted
 `len(text.splitlines())`.
 An extension in capitals: asked for the PDFs under invoices/, `f.endswith(".pdf")` missed two ".PDF"
 files; where the named folder holds an extension in another case, it is matched in any case.
+A copy into a folder that is not there: asked to copy items.csv into a new backup folder,
+`shutil.copy("items.csv", "backup_folder")` made a file called backup_folder; asked for a folder, a copy
+or move to a path with no extension that is not there gets the folder made first.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -272,6 +275,50 @@ def line_counts(code: str, lines_asked: bool) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+_COPIERS = {"copy", "copy2", "move"}
+_FOLDER_ASKED = re.compile(r"\b(?:folders?|director(?:y|ies)|dir)\b", re.I)
+
+
+def copy_into_folder(code: str, folder_asked: bool) -> tuple[str, list[str]]:
+    """Asked to copy into a new folder, `shutil.copy("items.csv", "backup_folder")` wrote a file named
+    backup_folder (there was no such folder): a copy or move to a path with no extension that is not
+    there gets that folder made first (`os.makedirs(..., exist_ok=True)` on the line before)."""
+    if not folder_asked:
+        return code, []
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    inserts: dict[int, tuple[int, str]] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _COPIERS
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "shutil" and len(node.args) == 2):
+            continue
+        dst = node.args[1]
+        if not (isinstance(dst, ast.Constant) and isinstance(dst.value, str)):
+            continue
+        folder = dst.value.rstrip("/")
+        if not folder or Path(folder).suffix or Path(folder).exists() or any(c in folder for c in "*?$~\n"):
+            continue
+        statement: ast.AST = node
+        while not isinstance(statement, ast.stmt):
+            statement = parents[id(statement)]
+        inserts[statement.lineno] = (statement.col_offset, folder)
+    if not inserts:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    inserts = {n: (col, f) for n, (col, f) in inserts.items() if not lines[n - 1][:col].strip()}  # not `if x: copy(...)`
+    if not inserts:
+        return code, []
+    for line, (col, folder) in sorted(inserts.items(), reverse=True):
+        lines.insert(line - 1, lines[line - 1][:col] + f"os.makedirs({folder!r}, exist_ok=True)\n")
+    new = "".join(lines)
+    if not re.search(r"^import os\b", new, re.M):
+        new = "import os\n" + new
+    return new, sorted({folder for _, folder in inserts.values()})
+
+
 MAX_SUFFIXES_LOOKED_AT = 2000  # files under the named folders whose extensions are looked at
 
 
@@ -336,10 +383,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if _SUBFOLDERS_ASKED.search(turn.request):
         code, deep = recursive(code)
     code, counted = line_counts(code, bool(_LINES_ASKED.search(turn.request)))
+    code, folders = copy_into_folder(code, bool(_FOLDER_ASKED.search(turn.request)))
     cased = False
     if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
-    if not (names or archives or days or ordered or deep or cased or counted) or code == block.code:
+    if not (names or archives or days or ordered or deep or cased or counted or folders) or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
@@ -352,6 +400,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
     if counted:
         changes.append("lines are counted with splitlines() (a final newline ends a line, it does not start one)")
+    changes += [f"the folder {f} is made first (a copy to a path that is not there makes a file of that name)"
+                for f in folders]
     if cased:
         changes.append("file extensions are matched in any case (.pdf and .PDF), as the folder has both")
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
@@ -367,4 +417,5 @@ rule = Rule(
             "folder listing is sorted by the numbers in the names (chapter_2 before chapter_10); asked about every "
             "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); `len(text.split(\"\\n\"))`, and asked for lines "
             "`len(text.split())`, count with `splitlines()`; an extension the named folder also holds in "
-            "another case (.PDF beside .pdf) is matched in any case; the person is told")
+            "another case (.PDF beside .pdf) is matched in any case; asked for a folder, `shutil.copy`/`move` to a path "
+            "with no extension that is not there gets that folder made first; the person is told")
