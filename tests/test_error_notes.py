@@ -304,20 +304,3 @@ def test_a_copy_looked_for_in_os_is_sent_to_shutil(folder: Path) -> None:
     assert "shutil.copy(...)" in got and "import copy`" not in got
     assert "import copy" in (note("NameError: name 'copy' is not defined", "", code="x = copy.deepcopy(y)") or "")
 
-
-def test_a_name_the_script_to_fix_defines_sends_the_change_to_that_script(folder: Path) -> None:
-    # asked to fix grades.py, the 0.5B model ran `average(scores)` in the session, four times
-    (folder / "grades.py").write_text(
-        'scores = {"Ana": 78, "Ben": 92}\n\n\ndef average(values):\n    return sum(values) / len(values)\n\n'
-        'print("Class average:", average(list(scores.values())))\n')
-    code = 'print("Class average:", sum(scores.values()) / len(scores))'
-    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
-    request = "grades.py says the class average is 62.0, which can't be right. Can you fix it?"
-    got = note(run.stderr + "(exit code 1)", request, code=code) or ""
-    assert got.startswith("Note: scores is defined in grades.py, which this code does not run.")
-    assert "python3 grades.py" in got
-    got = note("NameError: name 'average' is not defined", request, code="print(average([1]))") or ""
-    assert "average is defined in grades.py" in got
-    # a name the script does not define at its top level (a parameter), or no script named: no such note
-    assert "grades.py" not in (note("NameError: name 'values' is not defined", request, code="print(values)") or "")
-    assert "grades.py" not in (note("NameError: name 'scores' is not defined", "What is the average?", code=code) or "")

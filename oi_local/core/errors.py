@@ -65,34 +65,6 @@ def _data_file(name: str, files: list[str], request: str) -> str | None:
     return pick[0] if len(pick) == 1 or named else None
 
 
-def _top_level_names(tree: ast.Module) -> set[str]:
-    """Names a script binds at its top level: assignments, defs, classes, imports, for targets."""
-    names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        else:
-            targets = node.targets if isinstance(node, ast.Assign) else \
-                [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)) else []
-            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    return names
-
-
-def _script_of(name: str, request: str, base: Path) -> str | None:
-    """The Python script the request names that defines `name` at its top level, or None."""
-    for word in re.findall(r"[\w./-]+\.py\b", request):
-        p = base / word
-        try:
-            if p.is_file() and p.stat().st_size <= MAX_JSON and name in _top_level_names(ast.parse(p.read_text(
-                    encoding="utf-8", errors="replace"))):
-                return word
-        except (OSError, SyntaxError, ValueError):
-            continue
-    return None
-
-
 def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None, code: str = "") -> str | None:
     """Advice for the error in `output` (from running `code`), or None."""
     if "Error" not in output:
@@ -107,10 +79,6 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
         if name in sys.stdlib_module_names:
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
-        script = _script_of(name, request, base)
-        if script:  # asked to fix grades.py, the 0.5B model ran `average(scores)` in the session, four times
-            return (f"Note: {name} is defined in {script}, which this code does not run. Make the change in {script} "
-                    f"itself: write the corrected script to {script}, then run it with `python3 {script}`.")
         f = _data_file(name, folder_files(base, MAX_FILES), request)
         if f:
             loader = _LOADERS.get(Path(f).suffix.lower(), _TEXT_LOADER).format(f=f, v=name)

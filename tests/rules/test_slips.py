@@ -233,3 +233,36 @@ def test_a_copy_into_a_folder_that_is_not_there_makes_the_folder_first(folder: P
         b = block(code)
         assert slips.check(make_turn(request), b) is None and b.code == code, code
     assert slips.check(make_turn("copy items.csv into a backup folder"), block("cp items.csv backup", "shell")) is None
+
+
+def test_asked_for_an_order_a_glob_takes_the_numbered_files_not_the_notes(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "novel").mkdir()
+    for i in range(1, 12):
+        (tmp_path / "novel" / f"ch{i}.txt").write_text(f"Chapter {i}\n")
+    (tmp_path / "novel" / "notes.txt").write_text("kill the ferry scene\n")
+    code = ('from pathlib import Path\nparts = sorted(Path("novel").glob("*.txt"))\n'
+            'with open("novel/full_draft.txt", "w") as out:\n    for p in parts:\n        out.write(p.read_text())\n')
+    b = block(code)
+    verdict = slips.check(make_turn("join the chapter files in novel/ into novel/full_draft.txt, in chapter order "
+                                    "(1, 2, 3...)? leave my notes file out of it"), b)
+    assert verdict is not None and "the numbered files only are taken" in verdict.warning
+    assert "glob('ch*.txt')" in b.code
+    run(b.code, tmp_path)
+    assert (tmp_path / "novel" / "full_draft.txt").read_text() == "".join(f"Chapter {i}\n" for i in range(1, 12))
+    # left alone: no order asked, only numbered files, two prefixes, a pattern that is not "*" or "*.ext"
+    for request, c in [("join the files in novel/ into one", code),
+                       ("join the chapters in novel/ in order", code.replace('glob("*.txt")', 'glob("ch*.txt")'))]:
+        b = block(c)
+        slips.check(make_turn(request), b)
+        assert "glob('ch" not in b.code, request
+    (tmp_path / "novel" / "notes.txt").unlink()
+    (tmp_path / "novel" / "full_draft.txt").unlink()  # unnumbered too: it would be left out as well
+    b = block(code)
+    slips.check(make_turn("join the chapters in novel/ in order"), b)
+    assert 'glob("*.txt")' in b.code
+    (tmp_path / "novel" / "part1.txt").write_text("x")
+    (tmp_path / "novel" / "notes.txt").write_text("x")
+    b = block(code)
+    slips.check(make_turn("join the chapters in novel/ in order"), b)
+    assert 'glob("*.txt")' in b.code

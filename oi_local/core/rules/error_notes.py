@@ -42,7 +42,6 @@ rule = Rule(
     name="error notes", setting="error_notes", on_failure=on_failure, follow_up=follow_up, at_failure=True,
     summary="a failed run's output ends with one line on what to do for a few errors with one likely cause: a "
             "made-up variable standing for a data file the request names (`sales` for sales.csv: how to read it), "
-            "a name the script to fix defines (`scores` of grades.py: change and run the script), "
             "a stdlib module not imported, arithmetic on strings read from a CSV (with the model's code shown back "
             "with those values wrapped in `float()`), a file object where its text was meant, a missing file with a "
             "close name elsewhere, a write into a folder that does not exist (the code shown back with the folder made "

@@ -15,7 +15,9 @@ A weekday printed as a number: asked what day of the week 3 October is, the code
 `d.weekday()`, 5, and the answer was "Day of the week: 5"; printed only, it is printed by name.
 Numbered files sorted as text: asked to join chapters "in the right order", `sorted(Path("novel").glob(...))`
 put chapter_10 and chapter_11 before chapter_2; asked for an order, a sorted folder listing is sorted
-by the numbers in the names.
+by the numbers in the names; and where the folder's matches are numbered files of one prefix (ch1.txt ...
+ch11.txt) beside unnumbered ones, the pattern takes the numbered ones: "*.txt" also took notes.txt, which
+the request said to leave out, and the draft being written into that folder.
 A folder searched at the top only: asked to delete junk files "in every subfolder", the code used
 `Path("usb_stick").glob("*.DS_Store")`, found one of eight and said done; asked for subfolders, it
 is `rglob`.
@@ -233,6 +235,41 @@ def natural_order(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+_NUMBERED = re.compile(r"(\D+)\d+")
+MAX_LISTED = 2000  # files of a folder looked at for numbered names
+
+
+def numbered_only(code: str) -> tuple[str, list[str]]:
+    """Asked for numbered files in order, `Path("novel").glob("*.txt")` also took notes.txt (and the
+    draft being written there): where a folder's matches are numbered files of one prefix (ch1.txt ...
+    ch11.txt) and files with no number, the pattern is narrowed to that prefix ("ch*.txt")."""
+    import fnmatch
+
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr == "glob" and len(node.args) == 1
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                and isinstance(node.func.value, ast.Call) and isinstance(node.func.value.func, ast.Name)
+                and node.func.value.func.id == "Path" and len(node.func.value.args) == 1
+                and isinstance(node.func.value.args[0], ast.Constant) and isinstance(node.func.value.args[0].value, str)):
+            return None
+        pattern, folder = node.args[0].value, Path(node.func.value.args[0].value)
+        if not re.fullmatch(r"\*(?:\.\w+)?", pattern) or not folder.is_dir():
+            return None
+        try:
+            names = [e.name for e in folder.iterdir() if e.is_file() and fnmatch.fnmatch(e.name, pattern)][:MAX_LISTED]
+        except OSError:
+            return None
+        stems = [Path(n).stem for n in names]
+        numbered = [m.group(1) for st in stems if (m := _NUMBERED.fullmatch(st))]
+        plain = [st for st in stems if not re.search(r"\d", st)]
+        if len(numbered) < 2 or len(set(numbered)) != 1 or not plain or len(numbered) + len(plain) != len(stems):
+            return None
+        owner = ast.get_source_segment(code, node.func.value)
+        return f"{owner}.glob({numbered[0] + pattern!r})" if owner else None
+    new, changed = _rewrite_calls(code, edit)
+    return new, ["the numbered files only are taken (not the other files in the folder)"] if changed else []
+
+
 _SUBFOLDERS_ASKED = re.compile(r"\b(?:(?:every|all|any|each)\s+(?:the\s+|of\s+the\s+)?(?:sub-?folders?|sub-?dir\w*|nested\s+folders?)"
                                r"|recursive(?:ly)?|and\s+(?:in\s+)?(?:its|their)\s+sub-?(?:folders?|dir\w*))\b", re.I)
 
@@ -377,8 +414,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if _DAY_ASKED.search(turn.request):
         code, days = day_names(code)
     ordered = False
+    numbered: list[str] = []
     if _ORDER_ASKED.search(turn.request):
         code, ordered = natural_order(code)
+        code, numbered = numbered_only(code)
     deep = False
     if _SUBFOLDERS_ASKED.search(turn.request):
         code, deep = recursive(code)
@@ -387,7 +426,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     cased = False
     if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
-    if not (names or archives or days or ordered or deep or cased or counted or folders) or code == block.code:
+    if not (names or archives or days or ordered or numbered or deep or cased or counted or folders) \
+            or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
@@ -400,6 +440,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
     if counted:
         changes.append("lines are counted with splitlines() (a final newline ends a line, it does not start one)")
+    changes += numbered
     changes += [f"the folder {f} is made first (a copy to a path that is not there makes a file of that name)"
                 for f in folders]
     if cased:
@@ -414,7 +455,9 @@ rule = Rule(
             "is read into a list first; `make_archive(\"x.zip\", \"zip\")`, which writes x.zip.zip, gets \"x\", and "
             "archives the folder x when there is one (not the whole working folder); asked for a day of the week, a "
             "`d.weekday()` that is only printed is printed by name (`d.strftime('%A')`); asked for an order, a sorted "
-            "folder listing is sorted by the numbers in the names (chapter_2 before chapter_10); asked about every "
+            "folder listing is sorted by the numbers in the names (chapter_2 before chapter_10), and a folder's "
+            "`glob(\"*.txt\")` that takes numbered files of one prefix and unnumbered ones (notes.txt) takes the "
+            "numbered ones only; asked about every "
             "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); `len(text.split(\"\\n\"))`, and asked for lines "
             "`len(text.split())`, count with `splitlines()`; an extension the named folder also holds in "
             "another case (.PDF beside .pdf) is matched in any case; asked for a folder, `shutil.copy`/`move` to a path "
