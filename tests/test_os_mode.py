@@ -163,11 +163,15 @@ def test_ctrl_c_stops_os_mode_at_once(app, xserver, tmp_path):
 
 
 def _why_still_running(proc: subprocess.Popen) -> str:
-    """What to look at when the stop hangs (seen in two fresh-clone whole-suite runs, never alone): whether the
+    """What to look at when the stop hangs (seen in three fresh-clone whole-suite runs, never alone): whether the
     process itself is still there or only something holding its pipes, and where its threads are."""
     import signal
 
     exited = proc.poll()
+    try:  # whether SIGINT was ignored (SigIgn bit 2), blocked or caught in that process
+        masks = [ln for ln in open(f"/proc/{proc.pid}/status").read().splitlines() if ln.startswith(("SigBlk", "SigIgn", "SigCgt"))]
+    except OSError:
+        masks = []
     ps = subprocess.run(["ps", "-eo", "pid,pgid,sid,ppid,stat,etime,args"], capture_output=True, text=True).stdout.splitlines()
     ours = [ln for ln in ps[1:] if ln.split()[2] == str(proc.pid)]
     if exited is None:
@@ -182,5 +186,5 @@ def _why_still_running(proc: subprocess.Popen) -> str:
         _, err = proc.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         err = "(its pipes stayed open)"
-    return (f"no exit 30 s after SIGINT; exit code now {exited}; its session:\n" + "\n".join(ps[:1] + ours)
+    return (f"no exit 30 s after SIGINT; exit code now {exited}; {' '.join(masks)}; its session:\n" + "\n".join(ps[:1] + ours)
             + f"\nstderr:\n{err[-4000:]}")
