@@ -303,4 +303,3 @@ def test_a_copy_looked_for_in_os_is_sent_to_shutil(folder: Path) -> None:
     got = note("NameError: name 'copy' is not defined\n(exit code 1)", "", code=code) or ""
     assert "shutil.copy(...)" in got and "import copy`" not in got
     assert "import copy" in (note("NameError: name 'copy' is not defined", "", code="x = copy.deepcopy(y)") or "")
-
