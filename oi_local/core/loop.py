@@ -75,8 +75,7 @@ def _turn(turn: Turn) -> Iterator[Message]:
             if outcome == RAN and (engine.one_block_per_turn or ask is not None):
                 break
         if turn.failed_out:  # no answer asked for: the honest end names the error
-            yield from _say(engine, f"Stopped after {len(turn.runs)} runs, {sum(r.failed for r in turn.runs)} of them "
-                                    "failed (max_failed_runs).")
+            yield from _say(engine, f"Stopped after {turn.failures} failed tries (max_failed_runs).")
             return
         if not turn.steps_left:
             yield from _final_answer(turn, note=f"Stopped after {turn.steps} code steps (max_code_steps).")

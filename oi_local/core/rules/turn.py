@@ -95,10 +95,16 @@ class Turn:
         return self.steps < self.engine.max_code_steps and not self.failed_out
 
     @property
+    def failures(self) -> int:
+        """Failed tries: failed runs, and replies stopped as an endless repetition (their code was not
+        run; the 0.5B model's next tries after one failed too, and took 9 s of a 30-task run)."""
+        return sum(r.failed for r in self.runs) + self.counts["degenerate"]
+
+    @property
     def failed_out(self) -> bool:
-        """As many runs failed as `max_failed_runs` allows a turn (0 or None: no such limit)."""
+        """As many tries failed as `max_failed_runs` allows a turn (0 or None: no such limit)."""
         cap = int(getattr(self.engine, "max_failed_runs", None) or 0)
-        return cap > 0 and sum(r.failed for r in self.runs) >= cap
+        return cap > 0 and self.failures >= cap
 
     @property
     def failure(self) -> str | None:
