@@ -29,8 +29,13 @@ _STEMS = (  # verbs without a final e, so that one suffix list fits "save", "sav
 # in") or are nouns ("downloads", "parkruns"); a request to change says "add", "added", "adding". Read
 # as a change, "How many lines are in to_read.txt? Everyone adds one line per book" got an example
 # that appends, and the 0.5B model appended a line to the person's list for a question.
+# "mark that one as done", "tick it off": a change to a list, though "mark" alone is mostly a noun
+# ("every mark is between 71 and 92"). Asked "..., can you mark that one as done in the file?", the
+# write was refused as code for a question.
+_MARK = (r"\b(?:mark|tick|cross)(?:s|ing)?\s+(?:[\w'-]+\s+){0,4}?(?:as\b|done\b|off\b|complete)|"
+         r"\bcheck(?:s|ing)?\s+(?:[\w'-]+\s+){0,4}?off\b")
 _CHANGES = re.compile(r"\b(?:" + "|".join(_STEMS) + r")(?:e|ed|d|ing|ion|ions|y|ied)?\b|"
-                      r"\b(?:written|wrote|made|kept|ran|put)\b", re.I)
+                      r"\b(?:written|wrote|made|kept|ran|put)\b|" + _MARK, re.I)
 
 _SHELL_WRITERS = {"tee", "truncate", "dd"}
 _REDIRECT = re.compile(r"(?<![0-9&<])>>?\s*([^\s;&|<>]+)")

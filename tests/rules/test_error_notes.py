@@ -26,6 +26,11 @@ def test_corrected_code_in_a_note_is_offered_once() -> None:
     ask = error_notes.follow_up(turn)
     assert ask is not None and ask.text == error_notes.OFFER_NOTE.format(block=block)
     assert error_notes.follow_up(turn) is None  # the same block is offered once a turn
+    assert ask.sampling["reply_prefix"] == block + "\n"  # the reply starts with the block
+    large = make_turn("What is the square root of 2?", reply("The error means math is missing."), template="large",
+                      runs=(failed("print(math.sqrt(2))", "NameError: name 'math' is not defined", note),))
+    ask = error_notes.follow_up(large)
+    assert ask is not None and "reply_prefix" not in ask.sampling  # the large set: the model is asked
 
 
 def test_nothing_is_offered_after_a_clean_run() -> None:

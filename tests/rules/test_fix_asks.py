@@ -6,7 +6,7 @@ import pytest
 
 from oi_local.core.rules import fix_asks
 
-from .handmade import make_turn, ran, reply
+from .handmade import block, make_turn, ran, reply
 
 
 @pytest.fixture
@@ -46,3 +46,62 @@ def test_a_fixed_script_and_requests_that_may_destroy_are_left_alone(folder: Pat
     careful = make_turn("Fix sum_to.py and delete the logs", reply("Done."))
     fix_asks.start(careful)
     assert careful.state["fixing"] == {}
+
+
+RUN_IT = "import subprocess\nsubprocess.run(['python3', 'sum_to.py'])"
+FIXED = "def sum_to(n):\n    return sum(range(n + 1))\nprint(sum_to(4))\n"
+
+
+def test_a_ready_block_starts_the_reply_where_the_back_end_allows(folder: Path) -> None:
+    fixed = FIXED.strip()
+    turn = make_turn("sum_to.py prints 6 but it should print 10, fix it", reply("It prints 10 now."),
+                     runs=(ran(fixed, "10\n"),), template="small")
+    fix_asks.start(turn)
+    ask = fix_asks.follow_up(turn)
+    assert ask is not None and ask.sampling["reply_prefix"].startswith("```python\nfixed = ")
+    assert ask.sampling["reply_prefix"].rstrip().endswith("```") and ask.sampling["reply_prefix"] in (ask.text or "") + "\n"
+    # with no block to send back, only the fence (and a sampled reply)
+    turn = make_turn("sum_to.py prints 6 but it should print 10, fix it", reply("Done."),
+                     runs=(ran("print(1)", "1\n"),), template="small")
+    fix_asks.start(turn)
+    ask = fix_asks.follow_up(turn)
+    assert ask is not None and ask.sampling["reply_prefix"] == "```python\n" and ask.sampling["temperature"] > 0
+
+
+def test_a_rewrite_that_keeps_the_text_but_few_lines_is_offered_for_saving(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    old = 'numbers = [2, 4, 6, 8]\ntotal = 0\ncount = 0\nfor n in numbers:\n    total += n\nprint("Average:", total / count)\n'
+    (tmp_path / "average.py").write_text(old)
+    rewrite = 'numbers = [2, 4, 6, 8]\ntotal = sum(numbers)\ncount = len(numbers)\nprint("Average:", total / count)'
+    turn = make_turn('average.py should print "Average: 5.0" but it crashes. Fix it.', reply("It is 5.0."),
+                     runs=(ran(rewrite, "Average: 5.0\n"),))
+    fix_asks.start(turn)
+    ask = fix_asks.follow_up(turn)
+    assert ask is not None and "Save the working code into average.py" in (ask.text or "") and rewrite in (ask.text or "")
+    # code that has little of the script is not a version of it
+    turn = make_turn('average.py should print "Average: 5.0" but it crashes. Fix it.', reply("It is 5.0."),
+                     runs=(ran('print("Average:", 5.0)', "Average: 5.0\n"),))
+    fix_asks.start(turn)
+    ask = fix_asks.follow_up(turn)
+    assert ask is not None and "Save the working code" not in (ask.text or "")
+
+
+def test_a_script_fixed_and_run_cleanly_is_not_written_again(folder: Path) -> None:
+    request = "sum_to.py prints 6 but it should print 10, fix it"
+    again = block("with open('sum_to.py', 'w') as f:\n    f.write('print(10')\n")
+    turn = make_turn(request)
+    fix_asks.start(turn)
+    (folder / "sum_to.py").write_text(FIXED)
+    turn.runs.append(ran(RUN_IT, "10\n"))
+    verdict = fix_asks.check(turn, again)
+    assert verdict is not None and verdict.repeated
+    assert fix_asks.check(turn, block("print(sum(range(5)))")) is None  # code that does not write it
+    # not yet run cleanly, or printing the wrong thing, or someone confirms: left alone
+    for runs, approve in (([], None), ([ran(RUN_IT, "6\n")], None), ([ran(RUN_IT, "10\n")], lambda *a: True)):
+        turn = make_turn(request, approve=approve)
+        (folder / "sum_to.py").write_text("def sum_to(n):\n    return sum(range(n))\nprint(sum_to(4))\n")
+        fix_asks.start(turn)
+        (folder / "sum_to.py").write_text(FIXED if runs and runs[0].output == "10\n" else FIXED.replace("n + 1", "n + 0"))
+        turn.runs.extend(runs)
+        assert fix_asks.check(turn, again) is None

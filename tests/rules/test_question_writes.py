@@ -112,3 +112,9 @@ def test_paths_and_the_noun_a_question_asks_about_are_not_verbs() -> None:
     assert not question("How many lines are in to_read.txt? Add one for Dune too")
     assert not question("how many lines are there? then added up, save the totals")
     assert not question("zip the logs folder into logs.zip, what size is it?")
+    # marking an item of a list done is a change, asked politely or not
+    assert not question("I phoned the dentist, can you mark that one as done in the file?")
+    assert not question("could you tick the milk off the list?")
+    assert question("what's the highest mark in grades.csv?")
+    assert question("which tasks are marked as done in todo.csv?")
+    assert question("can you check how many are done?")

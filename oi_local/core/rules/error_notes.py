@@ -2,15 +2,15 @@
 likely cause (core/errors.py); shown and stored with the output.
 
 When the note holds the model's code corrected and the model answers with an explanation only, it
-is asked once to run that code: shown the block in the newest message and with the fence
-prefilled, the 0.5B model copies it; left to itself, it explains the note back.
+is asked once to run that code: shown the block in the newest message, and with the reply starting
+with it where the back end allows (left to itself, the 0.5B model explains the note back).
 """
 from __future__ import annotations
 
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, code_prefix
+from oi_local.core.rules.turn import Turn, block_prefix
 
 OFFER_NOTE = "Run the corrected code: reply with this ```python block.\n{block}"
 _BLOCK = re.compile(r"```python\n.*?\n```", re.S)
@@ -35,7 +35,7 @@ def follow_up(turn: Turn) -> Ask | None:
     if not offered or offered in offers or not turn.steps_left:
         return None
     offers.add(offered)
-    return Ask(OFFER_NOTE.format(block=offered), code_prefix(turn.engine))
+    return Ask(OFFER_NOTE.format(block=offered), block_prefix(turn.engine, offered))
 
 
 rule = Rule(

@@ -4,15 +4,21 @@ says what it should print) printed something else, it is asked again. A note wit
 copy is answered sampled: at temperature 0 the 0.5B model sends the same wrong fix back each time."""
 from __future__ import annotations
 
-from oi_local.core.rules.base import Ask, Rule
+import re
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import (
     RETRY_TEMPERATURE,
+    Block,
     Turn,
     asks_back,
+    block_prefix,
     careful,
     code_prefix,
 )
 
+_BLOCK = re.compile(r"```python\n.*?\n```", re.S)
+_WRITES = re.compile(r"\bopen\([^)]*['\"][wa]|write_text|>\s*\S+\.py\b")
 MAX_ASKS = 3  # "not fixed yet" at most three times a turn: more only repeats itself
 
 
@@ -43,14 +49,33 @@ def follow_up(turn: Turn) -> Ask | None:
     text = unfixed(fixing, worked, want=expected(turn.request), runs=[(r.code, r.output) for r in turn.runs])
     if not text:
         return None
-    sampling = code_prefix(turn.engine)
-    if "```python\n" not in text:  # no ready block to copy
-        sampling |= {"temperature": RETRY_TEMPERATURE, "seed": turn.counts["fix ask"]}
+    ready = _BLOCK.search(text)
+    if ready:  # a block to send back: the reply starts with it where the back end allows
+        return Ask(text, block_prefix(turn.engine, ready.group(0)))
+    sampling = code_prefix(turn.engine) | {"temperature": RETRY_TEMPERATURE, "seed": turn.counts["fix ask"]}
     return Ask(text, sampling)
 
 
+def check(turn: Turn, block: Block) -> Verdict | None:
+    """Code that writes a script this turn has already fixed (changed, run cleanly, printing what it
+    should) is not run: the turn ends with an answer. The 0.5B model, its fix of prices.py saved and
+    run, sent a broken copy of the saving code, then wrote the dict's repr into prices.py."""
+    fixing = turn.state.get("fixing")
+    if not fixing or turn.approve is not None or not _WRITES.search(block.code):
+        return None
+    from oi_local.core.fixes import expected, verified
+
+    runs = [(r.code, r.output, r.failed) for r in turn.runs]
+    for path, old in fixing.items():
+        if path.name in block.code and verified(path, old, runs, expected(turn.request)):
+            return Verdict(repeated=True)
+    return None
+
+
 rule = Rule(
-    name="fix asks", setting="check_fixes", start=start, follow_up=follow_up, after_repeat=True,
+    name="fix asks", setting="check_fixes", start=start, check=check, follow_up=follow_up, after_repeat=True,
     summary=f"a request to fix a named Python script ends with the script changed: if the model stops while the file "
             f"still has its old code or a fault pyflakes can see, or the script's last run printed something other "
-            f"than the request says it should, it is asked again (at most {MAX_ASKS} times a turn)")
+            f"than the request says it should, it is asked again (at most {MAX_ASKS} times a turn); code that writes a "
+            f"script already fixed this turn (changed, run cleanly, printing what it should) is not run, where no one "
+            f"confirms: the turn ends with an answer")

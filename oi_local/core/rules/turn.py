@@ -150,6 +150,13 @@ def code_prefix(engine: Any) -> dict[str, Any]:
     return {"reply_prefix": "```python\n"} if getattr(engine, "prefill_code", None) else {}
 
 
+def block_prefix(engine: Any, block: str) -> dict[str, Any]:
+    """When the loop asks the model to send a ready ```python block back, the reply may start with
+    that block whole: told "reply with this block", the 0.5B model sent it back in 34 of 58 recorded
+    asks, and rewrote it (often wrongly) in the others."""
+    return {"reply_prefix": block.rstrip("\n") + "\n"} if getattr(engine, "prefill_code", None) else {}
+
+
 def error_line(output: str) -> str:
     """The line of a failed run's output that names the error (e.g. "NameError: ...")."""
     lines = [ln.strip() for ln in output.splitlines() if ln.strip() and not ln.startswith("(exit code")]
