@@ -8,6 +8,7 @@ asks once more: with the code that worked ready to save, when there is such code
 """
 from __future__ import annotations
 
+import ast
 import difflib
 import json
 import os
@@ -145,6 +146,15 @@ def _save_block(name: str, code: str) -> str:
     return f"```python\n{save_code(name, code)}\n```"
 
 
+def _parses(code: str) -> bool:
+    """Python that compiles (a block cut short never ran the script it names)."""
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def verified(path: Path, old: str, runs: list[tuple[str, str, bool]], want: list[str] | None = None,
              cwd: str | os.PathLike[str] | None = None) -> bool:
     """The script was changed, shows no problem pyflakes can see, and the last time this turn's code
@@ -163,7 +173,8 @@ def verified(path: Path, old: str, runs: list[tuple[str, str, bool]], want: list
     if problems(now, name, base):
         return False
     last = next(((out, failed) for code, out, failed in reversed(runs)
-                 if os.path.basename(name) in code and re.search(r"subprocess|\bpython3?\b", code)), None)
+                 if os.path.basename(name) in code and re.search(r"subprocess|\bpython3?\b", code) and _parses(code)),
+                None)
     return last is not None and not last[1] and not _missing(want or [], last[0])
 
 

@@ -53,8 +53,13 @@ def unnegated(text: str) -> str:
 
 # Words that are not verbs there: a path ("archive/site_backup.tar.gz" read as "archive it") and
 # the noun a question word asks about ("which crop gave the most?" read as "crop the picture").
+# and a verb that says what the person (or others) do: "i keep one seed packet per line" is a habit,
+# not an ask; read as one, the 0.5B model's `open(..., "w")` emptied seed_notes.txt for a line count.
+# "can i add ..." still asks.
 _NOT_VERBS = re.compile(r"[\w.-]*/[\w./-]*|\b[\w-]+\.[A-Za-z]\w{0,4}\b|"
-                        r"\b(?:which|what|whose|how\s+many|how\s+much)\s+\w+", re.I)
+                        r"\b(?:which|what|whose|how\s+many|how\s+much)\s+\w+|"
+                        r"(?<!can )(?<!could )(?<!should )(?<!may )\b(?:i|we|they)\s+"
+                        r"(?:(?:always|usually|normally|just|only|also|still|then)\s+)?\w+(?:\s+(?:or|and)\s+\w+)?", re.I)
 
 
 def question(request: str) -> bool:

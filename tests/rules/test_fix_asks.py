@@ -6,7 +6,7 @@ import pytest
 
 from oi_local.core.rules import fix_asks
 
-from .handmade import block, make_turn, ran, reply
+from .handmade import block, failed, make_turn, ran, reply
 
 
 @pytest.fixture
@@ -97,6 +97,8 @@ def test_a_script_fixed_and_run_cleanly_is_not_written_again(folder: Path) -> No
     verdict = fix_asks.check(turn, again)
     assert verdict is not None and verdict.repeated
     assert fix_asks.check(turn, block("print(sum(range(5)))")) is None  # code that does not write it
+    turn.runs.append(failed("fixed = \"\"\"x\nsubprocess.run(['python3', 'sum_to.py'])", "SyntaxError: unterminated"))
+    assert fix_asks.check(turn, again) is not None  # a block that did not compile ran nothing
     # not yet run cleanly, or printing the wrong thing, or someone confirms: left alone
     for runs, approve in (([], None), ([ran(RUN_IT, "6\n")], None), ([ran(RUN_IT, "10\n")], lambda *a: True)):
         turn = make_turn(request, approve=approve)

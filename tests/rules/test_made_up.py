@@ -121,3 +121,26 @@ def test_a_typed_in_answer_for_a_named_folder_is_asked_afresh(folder: Path) -> N
     verdict = made_up.check(turn, block("print(0)  # TODO: You should write the code to count TODO comments"))
     assert verdict is not None and verdict.ask is not None and "weather_bot/" in verdict.ask.text
     assert made_up.check(make_turn("how many files are in the current folder?"), block("print(3)")) is None
+
+
+def test_a_shell_block_that_only_echoes_typed_in_text_is_made_up(folder: Path) -> None:
+    assert made_up.typed_in_shell('echo "Total spent in 2025-10: £123.45"') == ["Total spent in 2025-10: £123.45"]
+    assert made_up.typed_in_shell("# the total\nprintf 'a %s\\n' b") == ["a %s\\n", "b"]
+    for code in ('echo "$HOME"', "echo hi > a.txt", "bash report.sh", "echo `date`", "wc -l notes.txt", "echo 'x' | wc -c"):
+        assert made_up.typed_in_shell(code) is None, code
+    turn = make_turn("which customer spent the most? it's in shop/orders.csv")
+    verdict = made_up.check(turn, block('echo "Marlow Farm Shop"', "shell"))
+    assert verdict is not None and verdict.ask is not None and "shop/orders.csv" in (verdict.ask.text or "")
+
+
+def test_asked_to_run_a_script_a_typed_in_answer_is_retried_by_running_it(folder: Path) -> None:
+    (folder / "monthly_report.sh").write_text("#!/bin/sh\necho report\n")
+    turn = make_turn("can you run monthly_report.sh and tell me what it says i spent in october?", template="small")
+    verdict = made_up.check(turn, block('echo "Total spent in 2025-10: £123.45"', "shell"))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert "run monthly_report.sh" in verdict.note
+    assert verdict.ask.sampling["reply_prefix"] == "```shell\nbash monthly_report.sh\n```\n"
+    # only asked about, not asked to run: read it, as for any named file
+    turn = make_turn("what does monthly_report.sh say i spent in october?", template="small")
+    verdict = made_up.check(turn, block('echo "Total spent in 2025-10: £123.45"', "shell"))
+    assert verdict is not None and verdict.ask is not None and "bash" not in verdict.ask.sampling.get("reply_prefix", "")

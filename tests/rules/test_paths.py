@@ -98,3 +98,26 @@ def test_a_folder_of_the_home_named_in_the_request_is_read_from_home(folder: Pat
         assert _checked(code, request=req) == (code, ""), code
     (folder / "Downloads").mkdir()
     assert _checked(code, request=request) == (code, "")
+
+
+def test_git_outside_a_repository_runs_in_the_one_the_request_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    from oi_local.core.rules import paths
+
+    subprocess.run(["git", "init", "-q", str(tmp_path / "garden_planner")], check=True)
+    (tmp_path / "garden_planner" / "seeds.csv").write_text("name\n")
+    monkeypatch.chdir(tmp_path)
+    request = "which files in the garden_planner repo have i changed or added since my last commit?"
+    turn = make_turn(request)
+    b = block("git log --oneline garden_planner/\ngit status --short garden_planner/seeds.csv", "shell")
+    verdict = paths.check(turn, b)
+    assert verdict is not None and "git -C garden_planner" in verdict.warning
+    assert b.code == "git -C garden_planner log --oneline .\ngit -C garden_planner status --short seeds.csv"
+    out = subprocess.run(["bash", "-c", b.code], capture_output=True, text=True)
+    assert out.returncode == 0 and "?? seeds.csv" in out.stdout  # it runs, in the repository
+    # code that goes there itself, a request not about git, or inside a repository: left alone
+    assert paths.check(turn, block("cd garden_planner && git status", "shell")) is None
+    assert paths.check(make_turn("how big is garden_planner?"), block("git status", "shell")) is None
+    monkeypatch.chdir(tmp_path / "garden_planner")
+    assert paths.check(make_turn("what changed in the repo?"), block("git status", "shell")) is None

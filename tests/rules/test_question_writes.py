@@ -118,3 +118,9 @@ def test_paths_and_the_noun_a_question_asks_about_are_not_verbs() -> None:
     assert question("what's the highest mark in grades.csv?")
     assert question("which tasks are marked as done in todo.csv?")
     assert question("can you check how many are done?")
+    # what the person does is not what they ask for
+    assert question("how many lines are there in garden/seed_notes.txt? i keep one seed packet per line")
+    assert question("which files did we change last week?")
+    assert question("which files in the garden_planner repo have i changed or added since my last commit?")
+    assert not question("can i add a line to notes.txt?")
+    assert not question("how do I do it? I want to add a line to notes.txt")

@@ -266,3 +266,18 @@ def test_asked_for_an_order_a_glob_takes_the_numbered_files_not_the_notes(tmp_pa
     b = block(code)
     slips.check(make_turn("join the chapters in novel/ in order"), b)
     assert 'glob("*.txt")' in b.code
+
+
+def test_a_file_opened_for_writing_and_only_read_is_opened_for_reading() -> None:
+    from oi_local.core.rules.slips import read_not_write
+
+    code = ('with open("garden/seed_notes.txt", "w") as f:\n    text = f.read()\n'
+            '    with open("garden/seed_notes.txt", "a") as f:\n        f.write("call mum\\n")\n')
+    fixed, paths = read_not_write(code)
+    assert fixed.startswith('with open("garden/seed_notes.txt", "r") as f:') and '"a") as f:' in fixed
+    assert paths == ['"garden/seed_notes.txt"']
+    assert read_not_write('with open(p, "w") as f:\n    for line in f:\n        print(line)\n')[0].startswith('with open(p, "r")')
+    for code in ('with open("a.txt", "w") as f:\n    f.write("x")\n',  # written: left alone
+                 'with open("a.txt", "w") as f:\n    print("x", file=f)\n    f.read()\n',
+                 'with open("a.txt", "a") as f:\n    f.read()\n'):
+        assert read_not_write(code) == (code, []), code

@@ -40,6 +40,7 @@ from oi_local.core.rules import (
     second_opinions,
     shell_relabel,
     slips,
+    sources,
     targets,
     unknown_values,
     unused_numbers,
@@ -71,6 +72,7 @@ RULES: tuple[Rule, ...] = (
     safety_review.rule,
     destructive.rule,
     question_writes.rule,
+    sources.rule,
     deletions.rule,
     # after a run (and error notes: a reply without code, below)
     second_opinions.rule,

@@ -17,12 +17,15 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, code_retry
+from oi_local.core.rules.turn import Block, Turn, block_prefix, code_retry
 
 NOTE = ("(Write one ```python block that does what I asked: it must read {path} and compute the answer from "
         "what is in it. A first try only printed a typed-in answer. If {path} is not there, print that.)")
 SHOWN = "Not run: the code only prints a typed-in answer; asked afresh to compute it from {path}."
 LOADED = "Changed before it ran: {name} is loaded from {path} (the code had typed in {count} of its records)."
+NOTE_RUN = ("(Run {path} and show what it printed: a first try only printed a typed-in answer. If {path} fails, "
+            "say that it failed and why.)")
+SHOWN_RUN = "Not run: the code only prints a typed-in answer; asked afresh to run {path}."
 TYPED = "Not run: the code types in data from {path} instead of reading it; asked afresh to read the file."
 # A file named in a request, there or not: "contacts/trades.csv", "notes.txt" (the honest answer may
 # be that it is missing, which only reading it shows).
@@ -49,6 +52,29 @@ def typed_in(code: str) -> list[str] | None:
                 return None
             if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) and not isinstance(node.value, bool):
                 values.append(str(node.value))
+    return values if values else None
+
+
+def typed_in_shell(code: str) -> list[str] | None:
+    """The text a shell block prints when all it does is `echo`/`printf` fixed words (no `$`, no
+    backquotes, pipes or redirections), else None. Asked to run monthly_report.sh and say what it
+    printed, the 0.5B model wrote `echo "Total spent in 2025-10: £123.45"`."""
+    import shlex
+
+    values: list[str] = []
+    for line in code.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if any(c in line for c in "$`|><;&"):
+            return None
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            return None
+        if not words or words[0] not in ("echo", "printf"):
+            return None
+        values += [w for w in words[1:] if not w.startswith("-")]
     return values if values else None
 
 
@@ -190,9 +216,9 @@ def _seen(values: list[str], turn: Turn) -> bool:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or turn.counts["made up"] >= 1 or not turn.steps_left:
+    if block.lang not in ("python", *_SHELLS) or turn.counts["made up"] >= 1 or not turn.steps_left:
         return None
-    copied = copied_from_file(turn, block.code)
+    copied = copied_from_file(turn, block.code) if block.lang == "python" else None
     if copied:
         loaded = loaded_instead(block.code, copied)
         if loaded is not None:
@@ -203,21 +229,40 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return Verdict(note=TYPED.format(path=copied),
                        ask=Ask(NOTE.format(path=copied).replace("only printed a typed-in answer", "typed the data in"),
                                code_retry(turn.engine, 13), hide=True))
-    values = typed_in(block.code)
+    values = typed_in(block.code) if block.lang == "python" else typed_in_shell(block.code)
     if values is None or _seen(values, turn):
         return None
     path = named_file(turn)
     if path is None:
         return None
     turn.counts["made up"] += 1
+    run = _run_line(path, turn.request)
+    if run:  # a script the request asks to run: the retry starts by running it
+        return Verdict(note=SHOWN_RUN.format(path=path),
+                       ask=Ask(NOTE_RUN.format(path=path), block_prefix(turn.engine, f"```shell\n{run}\n```"), hide=True))
     return Verdict(note=SHOWN.format(path=path),
                    ask=Ask(NOTE.format(path=path), code_retry(turn.engine, 13), hide=True))
 
 
+_SHELLS = ("shell", "bash", "sh", "zsh")
+_RUN_ASKED = re.compile(r"\b(?:run|rerun|execute|start|launch)\b", re.I)
+_RUNNERS = {".sh": "bash", ".py": "python3"}
+
+
+def _run_line(path: str, request: str) -> str | None:
+    """`bash report.sh` / `python3 tool.py` when `path` is a script there that the request asks to run."""
+    import shlex
+
+    runner = _RUNNERS.get(Path(path).suffix)
+    if runner is None or not Path(path).is_file() or not _RUN_ASKED.search(request):
+        return None
+    return f"{runner} {shlex.quote(path)}"
+
+
 rule = Rule(
     name="made-up results", setting="computed_answers", check=check,
-    summary="code that only prints typed-in values (`print(\"Marlow Farm Shop\")`) for a request that names a file "
-            "is not run, unless an earlier output showed those values, nor is code that types in records copied from a "
+    summary="code that only prints typed-in values (`print(\"Marlow Farm Shop\")`, `echo \"Total: £123.45\"`) for a "
+            "request that names a file is not run (asked to run a named script, the retry starts by running it), unless an earlier output showed those values, nor is code that types in records copied from a "
             "named data file (`games = [{\"name\": \"Catan\", ...}]`) instead of reading it (from a JSON file of such records, the "
             "code is changed to load them from it, and the person told); the request is asked afresh once (sampled, "
             "the try hidden), told to read that file and compute the answer, or print that it is not there "

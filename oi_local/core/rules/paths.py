@@ -8,7 +8,8 @@ answer, not a fix), and the person is told before the code runs.
 A folder of the person's home: asked "how many files in my Downloads folder are over 1 MB?", the code
 listed `Path("Downloads")` in the working folder, which has none, and failed; ~/Downloads was there.
 A relative path whose first part the request names, that is not in the working folder but is in the
-home folder, is given its home path (in Python as the full path, in shell as ~/...)."""
+home folder, is given its home path (in Python as the full path, in shell as ~/...).
+Git run outside a repository, for a request about the one repository here, runs in it (`git -C repo`)."""
 from __future__ import annotations
 
 import ast
@@ -20,6 +21,7 @@ from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn
 
 NOTE = "Path corrected before it ran: {changes} (no such file here; the one of that name is used)."
+REPO_NOTE = "Changed before it ran: {changes} (the working folder is not a git repository)."
 HOME_NOTE = "Path corrected before it ran: {changes} (not in the working folder; the one in your home folder is used)."
 MAX_FILES = 2000  # files looked at under the working folder
 _READ_FUNCS = {"open", "loadtxt", "genfromtxt", "load_workbook", "imread", "Image.open"}
@@ -190,15 +192,64 @@ def _shell(code: str, folder: Path, request: str = "") -> tuple[str, list[str]]:
     return code, [f"{old} → {new}" for old, new in changes.items()]
 
 
+_GIT = re.compile(r"(^|&&|\|\||;|\||\$\(|`)(\s*)git\s+(?!-C\b)", re.M)
+_PATH_TAKERS = re.compile(r"\bgit\s+(?:status|log|diff|ls-files|add|blame|shortlog)\b")
+_REPO_WORDS = re.compile(r"\b(?:git|repo\w*|commit\w*|branch\w*)\b", re.I)
+
+
+def _in_repo(folder: Path) -> bool:
+    return any((p / ".git").exists() for p in (folder, *folder.parents))
+
+
+def named_repo(folder: Path, request: str) -> str | None:
+    """The git repository a request about git names, when the working folder is not in one: a
+    folder the request names that has a .git, else the only such folder one or two levels down."""
+    from oi_local.core.hints import mentioned_paths
+
+    if not _REPO_WORDS.search(request) or _in_repo(folder):
+        return None
+    named = [p for p in mentioned_paths(request, folder) if p.is_dir() and (p / ".git").exists()]
+    if not named:
+        try:
+            named = [g.parent for g in [*folder.glob("*/.git"), *folder.glob("*/*/.git")]][:2]
+        except OSError:
+            return None
+    return os.path.relpath(named[0], folder.resolve()) if len(named) == 1 else None
+
+
+def _git(code: str, folder: Path, request: str) -> tuple[str, list[str]]:
+    """Git commands run where there is no repository, for a request about the one repository here,
+    run in it (`git -C repo ...`, its own path given as "."). Asked which files in the garden_planner
+    repo had changed, the 0.5B model ran `git log --oneline garden_planner/` in the folder above it:
+    "fatal: not a git repository", then it wrote into the repository's .gitattributes."""
+    if not _GIT.search(code):
+        return code, []
+    repo = named_repo(folder, request)
+    if repo is None or re.search(r"\bcd\s", code):  # code that changes folder finds its own way
+        return code, []
+    out = []
+    for line in code.splitlines(keepends=True):
+        if _GIT.search(line):
+            # its own path, as a path: "repo/" anywhere, "repo" after a command that takes paths
+            bare = "?" if _PATH_TAKERS.search(line) else ""
+            line = re.sub(rf"(?<![\w./-]){re.escape(repo)}/{bare}(?=[\s;&|)]|$)", ".", line)
+            line = re.sub(rf"(?<![\w./-]){re.escape(repo)}/(?=[\w.])", "", line)
+            line = _GIT.sub(lambda m: f"{m.group(1)}{m.group(2)}git -C {repo} ", line)
+        out.append(line)
+    return "".join(out), [f"git runs in the repository {repo} (git -C {repo})"]
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     folder = Path.cwd()
+    in_repo: list[str] = []
     if block.lang == "python":
         new, changes = _python(block.code, folder, turn.request)
     elif block.lang in ("shell", "bash", "sh", "zsh"):
         new, changes = _shell(block.code, folder, turn.request)
+        new, in_repo = _git(new, folder, turn.request)
     else:
         return None
-    if not changes or new == block.code:
+    if not (changes or in_repo) or new == block.code:
         return None
     block.message["content"] = new
     home = str(Path.home())
@@ -206,6 +257,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     others = [c for c in changes if c not in homes]
     notes = [NOTE.format(changes=", ".join(others))] if others else []
     notes += [HOME_NOTE.format(changes=", ".join(homes))] if homes else []
+    notes += [REPO_NOTE.format(changes=", ".join(in_repo))] if in_repo else []
     return Verdict(warning=" ".join(notes))
 
 
@@ -213,4 +265,6 @@ rule = Rule(
     name="paths", setting="correct_paths", check=check,
     summary="code that reads a file by a path that does not exist (`open(\"members.csv\")`, `/path/to/sales.csv`), "
             "when exactly one file of that very name is in the working folder or under it, reads that one; the person "
-            "is told before it runs (never a close spelling)")
+            "is told before it runs (never a close spelling); a relative path the request names that is only in the "
+            "home folder gets its home path; git commands run where there is no repository, for a request about git "
+            "and the one repository here (named, or the only one), run in it (`git -C repo`)")

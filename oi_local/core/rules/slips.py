@@ -29,6 +29,8 @@ files; where the named folder holds an extension in another case, it is matched 
 A copy into a folder that is not there: asked to copy items.csv into a new backup folder,
 `shutil.copy("items.csv", "backup_folder")` made a file called backup_folder; asked for a folder, a copy
 or move to a path with no extension that is not there gets the folder made first.
+A file opened for writing and only read: `with open("seed_notes.txt", "w") as f: text = f.read()`
+empties the file before the read fails; it is opened for reading.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -405,10 +407,71 @@ def any_case(code: str, suffixes: set[str]) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+_READS = {"read", "readline", "readlines"}
+_WRITES = {"write", "writelines", "truncate"}
+
+
+def _handle_use(body: list[ast.stmt], name: str) -> tuple[bool, bool]:
+    """(read, written): how the statements use the file handle `name`, leaving out nested `with`
+    blocks that bind the same name again."""
+    read = written = False
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.With) and any(isinstance(i.optional_vars, ast.Name) and i.optional_vars.id == name
+                                              for i in node.items):
+            todo += [i.context_expr for i in node.items]
+            continue
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name:
+            read |= node.attr in _READS
+            written |= node.attr in _WRITES
+        elif isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.iter, ast.Name) and node.iter.id == name:
+            read = True
+        elif isinstance(node, ast.Call) and any(k.arg == "file" and isinstance(k.value, ast.Name) and k.value.id == name
+                                                for k in node.keywords):
+            written = True
+        todo += list(ast.iter_child_nodes(node))
+    return read, written
+
+
+def read_not_write(code: str) -> tuple[str, list[str]]:
+    """`code` with `with open(p, "w") as f:` blocks that only read f opened for reading, and the
+    paths changed. Opened "w", the file is emptied before the read fails: asked how many lines a
+    notes file had, the 0.5B model wrote `with open("garden/seed_notes.txt", "w") as f: text = f.read()`
+    and then counted 0 lines in the emptied file."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits, paths = [], []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.With):
+            continue
+        for item in node.items:
+            call, var = item.context_expr, item.optional_vars
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "open"
+                    and isinstance(var, ast.Name) and len(call.args) >= 2):
+                continue
+            mode = call.args[1]
+            if not (isinstance(mode, ast.Constant) and mode.value in ("w", "wt", "w+")):
+                continue
+            read, written = _handle_use(node.body, var.id)
+            if read and not written and mode.lineno == mode.end_lineno:
+                edits.append((mode.lineno, mode.col_offset, mode.end_col_offset or mode.col_offset))
+                first = call.args[0]
+                paths.append(ast.get_source_segment(code, first) or "the file")
+    for line, start, end in sorted(edits, reverse=True):
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:start] + b'"r"' + raw[end:]).decode()
+    return "".join(lines), paths
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
-    code, names = read_twice(block.code)
+    code, emptied = read_not_write(block.code)
+    code, names = read_twice(code)
     code, archives = archive_names(code)
     days = False
     if _DAY_ASKED.search(turn.request):
@@ -426,11 +489,12 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     cased = False
     if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
-    if not (names or archives or days or ordered or numbered or deep or cased or counted or folders) \
+    if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders) \
             or code == block.code:
         return None
     block.message["content"] = code
-    changes = [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
+    changes = [f"{p} is opened for reading (opened with \"w\", only read, it would have been emptied)" for p in emptied]
+    changes += [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
     changes += archives
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
@@ -450,7 +514,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 rule = Rule(
     name="slips", setting="repair_slips", check=check,
-    summary="Python slips with one repair that keeps the code's meaning are repaired before it runs: a one-pass "
+    summary="Python slips with one repair that keeps the code's meaning are repaired before it runs: a file opened "
+            "with \"w\" that the block only reads (which empties it) is opened for reading; a one-pass "
             "iterator (`csv.DictReader(f)`, map, zip, a generator) walked twice, which leaves the second walk empty, "
             "is read into a list first; `make_archive(\"x.zip\", \"zip\")`, which writes x.zip.zip, gets \"x\", and "
             "archives the folder x when there is one (not the whole working folder); asked for a day of the week, a "
