@@ -82,3 +82,27 @@ def test_code_that_looks_for_another_file_is_told_where_the_pasted_text_is() -> 
     assert long_request.on_failure(turn, "python", "", missing.replace("backup-jobs", name)) is None
     assert long_request.on_failure(turn, "python", "", "KeyError: 'job'\n(exit code 1)") is None
     assert long_request.on_failure(make_turn("which job failed the most?"), "python", "", missing) is None
+
+
+def test_a_read_of_a_file_that_is_not_there_reads_the_pasted_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from oi_local.core.rules import paths, unused_numbers
+
+    from .handmade import block, make_turn
+
+    monkeypatch.chdir(tmp_path)
+    log = "".join(f"2026-02-{i % 28 + 1:02d} 06:41 ERROR F28 lockout; heating off {i % 40 + 5} min\n" for i in range(400))
+    request = "I exported the boiler log, here it is:\n" + log + "\nhow many F28 lockouts were there?"
+    turn = make_turn(request)
+    turn.engine.build_prompt()  # the pasted text is saved
+    name = long_request.pasted_file(turn.engine, request)
+    assert name is not None and (tmp_path / name).read_text() == log
+    b = block('count = 0\nwith open("log.txt", "r") as f:\n    for line in f:\n        count += "F28" in line\nprint(count)')
+    verdict = paths.check(turn, b)
+    assert verdict is not None and f"log.txt → {name}" in verdict.warning and "the text you pasted" in verdict.warning
+    assert f"open('{name}', \"r\")" in b.code
+    # a file the person's own words name is theirs to mean; a short request has no pasted file
+    named = "compare with yesterday.log, I exported the boiler log, here it is:\n" + log + "\nhow many F28 lockouts?"
+    assert paths.check(make_turn(named), block('print(open("yesterday.log").read())')) is None
+    assert paths.check(make_turn("how many lockouts are in log.txt?"), block('print(open("log.txt").read())')) is None
+    # the pasted log's numbers are not a calculation the code must use
+    assert unused_numbers.check(make_turn(request), block("print(sum([5, 6]))")) is None

@@ -88,6 +88,15 @@ def _long(engine: Any, request: str) -> bool:
     return len(request) > max(limit(engine), HEAD + TAIL + 200)
 
 
+def pasted_file(engine: Any, request: str, folder: str | None = None) -> str | None:
+    """The file this long request's pasted text was saved to, when it was split and the file is there."""
+    parts = split(request) if _long(engine, request) else None
+    if parts is None:
+        return None
+    name = _name(parts[1] + "\n", "pasted")
+    return name if os.path.isfile(os.path.join(folder or os.getcwd(), name)) else None
+
+
 MISSING_NOTE = "There is no {path} here: the text I pasted is in the file {name}. Read it with open(\"{name}\")."
 
 

@@ -21,6 +21,7 @@ from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn
 
 NOTE = "Path corrected before it ran: {changes} (no such file here; the one of that name is used)."
+PASTED_NOTE = "Path corrected before it ran: {changes} (no such file here; the text you pasted is in that file)."
 REPO_NOTE = "Changed before it ran: {changes} (the working folder is not a git repository)."
 HOME_NOTE = "Path corrected before it ran: {changes} (not in the working folder; the one in your home folder is used)."
 MAX_FILES = 2000  # files looked at under the working folder
@@ -130,7 +131,18 @@ def _call_args(tree: ast.AST) -> list[ast.AST]:
             and not (isinstance(n.func, ast.Name) and n.func.id == "print") for a in n.args]
 
 
-def _python(code: str, folder: Path, request: str = "") -> tuple[str, list[str]]:
+def _pasted_for(path: str, folder: Path, request: str, pasted: str | None) -> str | None:
+    """The pasted text's file for a read of a file that is not there and that the person's own words
+    do not name. Told "There is no log.txt here: the text I pasted is in the file pasted-df43690e.txt",
+    the 0.5B model read log.txt three times more."""
+    from oi_local.core.rules.turn import instruction
+
+    if not pasted or path == pasted or (folder / path).exists() or os.path.basename(path) in instruction(request):
+        return None
+    return pasted
+
+
+def _python(code: str, folder: Path, request: str = "", pasted: str | None = None) -> tuple[str, list[str]]:
     from oi_local.core.writes import changed_paths
 
     try:
@@ -146,7 +158,7 @@ def _python(code: str, folder: Path, request: str = "") -> tuple[str, list[str]]
             if path in written or const.lineno != const.end_lineno:
                 continue
             files = _files(folder) if files is None else files
-            new = corrected(path, folder, files)
+            new = corrected(path, folder, files) or _pasted_for(path, folder, request, pasted)
             if new:
                 edits[(const.lineno, const.col_offset, const.end_col_offset or 0)] = (path, new)
     for expr in _call_args(tree) if request else []:
@@ -242,8 +254,12 @@ def _git(code: str, folder: Path, request: str) -> tuple[str, list[str]]:
 def check(turn: Turn, block: Block) -> Verdict | None:
     folder = Path.cwd()
     in_repo: list[str] = []
+    pasted: str | None = None
     if block.lang == "python":
-        new, changes = _python(block.code, folder, turn.request)
+        from oi_local.core.rules.long_request import pasted_file
+
+        pasted = pasted_file(turn.engine, turn.request, str(folder))
+        new, changes = _python(block.code, folder, turn.request, pasted)
     elif block.lang in ("shell", "bash", "sh", "zsh"):
         new, changes = _shell(block.code, folder, turn.request)
         new, in_repo = _git(new, folder, turn.request)
@@ -254,8 +270,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     block.message["content"] = new
     home = str(Path.home())
     homes = [c for c in changes if c.split(" → ", 1)[-1].startswith((home, "$HOME/"))]
-    others = [c for c in changes if c not in homes]
+    pastes = [c for c in changes if pasted and c.endswith(" → " + pasted)]
+    others = [c for c in changes if c not in homes and c not in pastes]
     notes = [NOTE.format(changes=", ".join(others))] if others else []
+    notes += [PASTED_NOTE.format(changes=", ".join(pastes))] if pastes else []
     notes += [HOME_NOTE.format(changes=", ".join(homes))] if homes else []
     notes += [REPO_NOTE.format(changes=", ".join(in_repo))] if in_repo else []
     return Verdict(warning=" ".join(notes))
