@@ -106,3 +106,24 @@ def test_a_read_of_a_file_that_is_not_there_reads_the_pasted_text(tmp_path: Path
     assert paths.check(make_turn("how many lockouts are in log.txt?"), block('print(open("log.txt").read())')) is None
     # the pasted log's numbers are not a calculation the code must use
     assert unused_numbers.check(make_turn(request), block("print(sum([5, 6]))")) is None
+
+
+def test_the_note_about_the_saved_text_held_as_the_text_reads_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from .handmade import block, make_turn
+
+    monkeypatch.chdir(tmp_path)
+    story = "".join(f"The harbour was quiet on day {i}.\n" for i in range(600))
+    request = "Here is a story my grandmother wrote down:\n\n" + story + "\nHow many times does the word \"harbour\" appear?"
+    turn = make_turn(request)
+    seen = turn.engine.build_prompt()[-1]["content"]
+    name = long_request.pasted_file(turn.engine, request)
+    assert name is not None and name in seen
+    note = seen[seen.index("The text I pasted"):seen.index("read it from there.") + len("read it from there.")]
+    b = block(f'text = "{note}"\nprint(text.count("harbour"))')
+    verdict = long_request.check(turn, b)
+    assert verdict is not None and name in verdict.warning
+    assert b.code == f"text = open('{name}', encoding='utf-8').read()\nprint(text.count(\"harbour\"))"
+    ns: dict = {}
+    exec(b.code, ns)  # noqa: S102 - the changed code reads the story
+    assert ns["text"] == story
+    assert long_request.check(turn, block('print("hello")')) is None

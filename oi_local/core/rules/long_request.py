@@ -9,13 +9,14 @@ in that. A message that cannot be split (no question before or after the pasted 
 and shown by its start and end."""
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
 from typing import Any
 
-from oi_local.core.rules.base import Addition, Rule
-from oi_local.core.rules.turn import Turn
+from oi_local.core.rules.base import Addition, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
 
 HEAD, TAIL = 1200, 800  # characters of an unsplit request the model sees around the note
 MIN_TOKENS = 1500  # a request over this (or over a quarter of the context budget) is saved
@@ -141,12 +142,46 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
     return Addition(request=request[:HEAD] + NOTE.format(n=len(request), name=name) + request[-TAIL:])
 
 
+READ_NOTE = "Changed before it ran: the text is read from {name} (the code had the note about that file as the text)."
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    """Code that holds the note about the saved text as if it were the text is changed to read the
+    file: asked how often "harbour" was in a pasted story, the 0.5B model wrote `text = "The text I
+    pasted (71 lines, 20341 characters) is saved in the file pasted-9fef5457.txt; ..."` and counted 0."""
+    if block.lang != "python" or "is saved in the file" not in block.code:
+        return None
+    try:
+        tree = ast.parse(block.code)
+    except SyntaxError:
+        return None
+    spots = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.lineno == node.end_lineno:
+            m = _SAVED_IN.search(node.value)
+            if m and os.path.isfile(m.group(1)):
+                spots.append((node.lineno, node.col_offset, node.end_col_offset or 0, m.group(1)))
+    if not spots:
+        return None
+    lines = block.code.splitlines(keepends=True)
+    for line, col, end, name in sorted(spots, reverse=True):
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:col] + f"open({name!r}, encoding='utf-8').read()".encode() + raw[end:]).decode()
+    block.message["content"] = "".join(lines)
+    return Verdict(warning=READ_NOTE.format(name=spots[0][3]))
+
+
+_SAVED_IN = re.compile(r"is saved in the file ((?:pasted|message)-[0-9a-f]{8}\.txt)")
+
+
 rule = Rule(
-    name="long requests", setting="save_long_requests", prompt=prompt, on_failure=on_failure,
+    name="long requests", setting="save_long_requests", prompt=prompt, check=check, on_failure=on_failure,
     summary="a request too long for the context (over about 1,500 tokens, or a quarter of the budget) is split into "
             "the user's own words and the pasted text; the pasted text is saved to pasted-<hash>.txt in the working "
             "folder and the model sees the user's words, that file's name and, for pasted records (a log, a table), its "
             "first lines, and is told that file's "
             "name when its code looks for another file (a message with no "
             "question outside the pasted part is saved whole to message-<hash>.txt, shown by its start and end), "
-            "instead of a prompt with its middle cut out")
+            "instead of a prompt with its middle cut out; code that holds the note about that file as if it were the "
+            "text reads the file instead, and a read of a file that is not there and that the person's words do not "
+            "name reads the pasted text's file (rule paths); the person is told")
