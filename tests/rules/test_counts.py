@@ -60,3 +60,20 @@ def test_a_short_result_is_left_to_the_answers_rule() -> None:
     turn = make_turn("How many hours did Priya work?", reply("Priya is the one who worked most."),
                      runs=(ran("print(totals)", "{'Priya': 36.75, 'Marco': 21.75}\nPriya\n"),))
     assert counts.follow_up(turn) is None
+
+
+def test_a_printed_list_is_counted_by_its_length_in_the_session() -> None:
+    code = "import re\ntext = open('story.txt').read()\ncount = re.findall(r'harbour', text)\nprint(count)"
+    output = str(["harbour"] * 23) + "\n"
+    assert counts.printed_list(code, output) == "count"
+    assert counts.printed_list("print(len(x))", "23\n") is None  # a number, not a list
+    assert counts.printed_list("print(x, y)", "[1] [2]\n") is None
+    turn = make_turn('How many times does the word "harbour" appear in story.txt?', reply("['harbour', …"),
+                     runs=(ran(code, output),), template="small")
+    ask = counts.follow_up(turn)
+    assert ask is not None and ask.sampling["reply_prefix"] == "```python\nprint(len(count))\n```\n"
+    # a list printed by other code: asked for code that prints the count, as before
+    turn = make_turn('How many times does the word "harbour" appear in story.txt?', reply("['harbour', …"),
+                     runs=(ran("for w in found:\n    print(w)", "harbour\n" * 23),), template="small")
+    ask = counts.follow_up(turn)
+    assert ask is not None and ask.sampling["reply_prefix"] == "```python\n"

@@ -8,6 +8,7 @@ results are left to the answers rule: asked here, "how many hours did Priya work
 total per person was led astray."""
 from __future__ import annotations
 
+import ast
 import re
 
 from oi_local.core.rules.answers import MAX_SHORT_OUTPUT
@@ -15,12 +16,14 @@ from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import (
     Turn,
     asks_back,
+    block_prefix,
     code_retry,
     instruction,
     newest_reply,
 )
 
 NOTE = "(Not answered yet: I asked how many, and the answer gives {what}. Write one ```python block that prints the count.)"
+LENGTH_NOTE = "(Not answered yet: I asked how many, and the answer gives {what}. The code printed a list: print its length with this ```python block.\n{block})"
 _HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+(?:the|how|of|all)\b|\bhow\s+(?:long|big)\s+is\b.*\bin\s+lines\b", re.I)
 _NUMBER = re.compile(r"\d|\b(?:zero|none|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                      r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|hundred|thousand)\b", re.I)
@@ -53,11 +56,33 @@ def uncounted(turn: Turn) -> str | None:
     return None
 
 
+def printed_list(code: str, output: str) -> str | None:
+    """The name whose list the code printed last, when all it printed is one list (or tuple, set): the
+    session still holds it, so its length is the count. Asked how often "harbour" was in a story, the
+    0.5B model printed `re.findall(...)`, 23 items, and, asked for the count, wrote code that said 0."""
+    try:
+        shown = ast.literal_eval(output.strip())
+        tree = ast.parse(code)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    last = tree.body[-1] if tree.body else None
+    call = last.value if isinstance(last, ast.Expr) else None
+    if not (isinstance(shown, (list, tuple, set)) and isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            and call.func.id == "print" and len(call.args) == 1 and isinstance(call.args[0], ast.Name)):
+        return None
+    return call.args[0].id
+
+
 def follow_up(turn: Turn) -> Ask | None:
     what = uncounted(turn) if turn.steps and turn.steps_left and turn.counts["counts"] < 1 else None
     if not what:
         return None
     turn.counts["counts"] += 1
+    last = turn.runs[-1]
+    name = printed_list(last.code, last.output) if last.lang == "python" else None
+    if name:  # the list is still there: the count is its length
+        block = f"```python\nprint(len({name}))\n```"
+        return Ask(LENGTH_NOTE.format(what=what, block=block), block_prefix(turn.engine, block))
     return Ask(NOTE.format(what=what), code_retry(turn.engine, 1))
 
 
@@ -65,4 +90,5 @@ rule = Rule(
     name="counts", setting="check_answers", follow_up=follow_up,
     summary="a question that asks how many, answered after a clean run that printed more than a short result with "
             "no number or with a list over a printed list, or after a short output with no number that the answer gives none "
-            "either, is asked once for code that prints the count")
+            "either, is asked once for code that prints the count (when it printed one list, the reply starts with "
+            "`print(len(that_list))`: the session still holds it)")
