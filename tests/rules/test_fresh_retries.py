@@ -150,3 +150,13 @@ def test_a_question_after_pasted_lines_is_a_question() -> None:
     assert fresh_retries.asks_something(paste + "\n\nhow many days were ok?")
     assert not fresh_retries.asks_something(paste + "\n\ncopy the ok lines to ok.txt")
     assert not fresh_retries.asks_something("which days were ok?\n" + paste)  # the last line is pasted text
+
+
+def test_a_list_of_matches_for_a_how_many_question_is_not_words_said_back() -> None:
+    code = "import re\ncount = re.findall(r'harbour', open('story.txt').read())\nprint(count)"
+    output = str(["harbour"] * 23) + "\n"
+    request = 'How many times does the word "harbour" appear in story.txt?'
+    turn = make_turn(request, runs=(ran(code, output),))
+    assert fresh_retries.printed_nothing(turn) is None  # the counts rule asks for its length
+    turn = make_turn('Which word is in story.txt, "harbour"?', runs=(ran(code, output),))
+    assert fresh_retries.printed_nothing(turn) is not None  # not asked how many: said back

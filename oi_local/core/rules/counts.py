@@ -24,7 +24,7 @@ from oi_local.core.rules.turn import (
 
 NOTE = "(Not answered yet: I asked how many, and the answer gives {what}. Write one ```python block that prints the count.)"
 LENGTH_NOTE = "(Not answered yet: I asked how many, and the answer gives {what}. The code printed a list: print its length with this ```python block.\n{block})"
-_HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+(?:the|how|of|all)\b|\bhow\s+(?:long|big)\s+is\b.*\bin\s+lines\b", re.I)
+HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+(?:the|how|of|all)\b|\bhow\s+(?:long|big)\s+is\b.*\bin\s+lines\b", re.I)
 _NUMBER = re.compile(r"\d|\b(?:zero|none|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                      r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|hundred|thousand)\b", re.I)
 LIST_LINES = 3  # an answer of this many lines over an output of as many is a list, not a count
@@ -42,7 +42,7 @@ def uncounted(turn: Turn) -> str | None:
     reply = newest_reply(turn.engine)
     asked = instruction(turn.request)
     if not (last and not last.failed and not last.interrupted and reply and question(asked)
-            and _HOW_MANY.search(asked)) or asks_back(turn.engine):
+            and HOW_MANY.search(asked)) or asks_back(turn.engine):
         return None
     said = str(reply.get("content", ""))
     if len(last.output) <= MAX_SHORT_OUTPUT:

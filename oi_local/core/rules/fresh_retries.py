@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, careful, code_retry
+from oi_local.core.rules.turn import Turn, careful, code_retry, instruction
 
 NOTE = "(Write one ```python block that does this and prints the result. A first try {what} Write different code.)"
 # Sentences end at . ! ? and at line breaks: after pasted lines with no such marks (a log, a list)
@@ -55,6 +55,15 @@ def _one_asked(request: str) -> bool:
     return bool(_ONE.search(request)) and not _MANY.search(request) and question(request)
 
 
+def _counted_list(turn: Turn) -> bool:
+    """Asked how many, the code printed one list of matches (["harbour", "harbour", ...]): the count is
+    its length (the counts rule asks for it), not words of the request said back."""
+    from oi_local.core.rules.counts import HOW_MANY, printed_list
+
+    last = turn.runs[-1]
+    return bool(HOW_MANY.search(instruction(turn.request))) and printed_list(last.code, last.output) is not None
+
+
 def printed_nothing(turn: Turn) -> str | None:
     """For a request that asks something, how the last (clean) run printed nothing useful: no output,
     or only empty values (`None`, `nan`, `[]`): the code looked in the wrong place or returned nothing."""
@@ -71,7 +80,7 @@ def printed_nothing(turn: Turn) -> str | None:
     if all(_NO_VALUE.fullmatch(ln) for ln in lines):
         return f"ran but printed only {' '.join(lines)[:40]}, no answer."
     said = _WORDS.findall(last.output.lower())
-    if len(said) >= MIN_ECHO and set(said) <= set(_WORDS.findall(turn.request.lower())):
+    if len(said) >= MIN_ECHO and set(said) <= set(_WORDS.findall(turn.request.lower())) and not _counted_list(turn):
         return "ran but only printed words of the request back, no answer."  # print("The screen says E21 ...")
     return None
 
