@@ -77,3 +77,9 @@ def test_a_printed_list_is_counted_by_its_length_in_the_session() -> None:
                      runs=(ran("for w in found:\n    print(w)", "harbour\n" * 23),), template="small")
     ask = counts.follow_up(turn)
     assert ask is not None and ask.sampling["reply_prefix"] == "```python\n"
+
+
+def test_a_how_many_question_after_a_story_someone_wrote_is_still_asked_for_the_count() -> None:
+    request = "Here is a story my grandmother wrote down:\n\nThe harbour was quiet.\n\nHow many times does \"harbour\" appear?"
+    turn = make_turn(request, reply("['harbour', …"), runs=(ran("print(found)", str(["harbour"] * 23) + "\n"),))
+    assert counts.uncounted(turn) == "no number"

@@ -36,13 +36,16 @@ def _lines(text: str) -> list[str]:
 
 def uncounted(turn: Turn) -> str | None:
     """How the newest reply fails a how-many question after a clean run, or None."""
+    from oi_local.core.rules.fresh_retries import asks_something
     from oi_local.core.writes import question
 
+    # asks_something: "Here is a story my grandmother wrote down: ... How many times does 'harbour'
+    # appear?" is a question in its last sentence ("wrote" made the whole a task)
     last = turn.runs[-1] if turn.runs else None
     reply = newest_reply(turn.engine)
     asked = instruction(turn.request)
-    if not (last and not last.failed and not last.interrupted and reply and question(asked)
-            and HOW_MANY.search(asked)) or asks_back(turn.engine):
+    if not (last and not last.failed and not last.interrupted and reply and HOW_MANY.search(asked)
+            and (question(asked) or asks_something(turn.request))) or asks_back(turn.engine):
         return None
     said = str(reply.get("content", ""))
     if len(last.output) <= MAX_SHORT_OUTPUT:
