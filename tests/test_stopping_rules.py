@@ -168,27 +168,27 @@ def test_an_answer_with_the_result_or_a_request_to_do_something_is_left_alone(tm
     assert fn.calls["n"] == 2
 
 
+def _chat(fn, request: str, **settings: Any) -> list[dict]:
+    oi = make(fn)
+    for k, v in settings.items():
+        setattr(oi, k, v)
+    try:
+        return oi.chat(request, display=False)
+    finally:
+        oi.close()
+
+
 def test_a_repetition_counts_as_a_failed_try():
     # a repetition, then two failed runs: with max_failed_runs 3 the turn ends there
     fn = scripted(["```python\nprint('a')\n", "```python\nraise ValueError('one')\n```",
                    "```python\nraise ValueError('two')\n```", "```python\nprint('three')\n```"],
                   endless="print('a')\n", endless_at=0)
-    oi = make(fn)
-    oi.max_failed_runs = 3
-    try:
-        msgs = oi.chat("print a", display=False)
-    finally:
-        oi.close()
+    msgs = _chat(fn, "print a", max_failed_runs=3)
     assert fn.calls["n"] == 3  # no fourth try, no answer asked for
     said = [m["content"] for m in msgs if m["role"] == "assistant" and m["type"] == "message"]
     assert "3 failed tries" in said[0] and "ValueError: two" in said[-1]
     # without the repetition two failed runs leave a third try
     fn = scripted(["```python\nraise ValueError('one')\n```", "```python\nraise ValueError('two')\n```",
                    "```python\nprint('three')\n```", "It printed three."])
-    oi = make(fn)
-    oi.max_failed_runs = 3
-    try:
-        msgs = oi.chat("print a", display=False)
-    finally:
-        oi.close()
+    msgs = _chat(fn, "print a", max_failed_runs=3)
     assert "three\n" in [m["content"] for m in msgs if m["role"] == "computer"]
