@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, asks_back, instruction, newest_reply
+from oi_local.core.rules.turn import (
+    Turn,
+    asks_back,
+    asks_something,
+    instruction,
+    newest_reply,
+)
 
 MAX_SHORT_OUTPUT = 200
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][\w.@-]*\w", re.U)
@@ -179,7 +185,6 @@ def dumped(turn: Turn) -> bool:
     decide?". (Said back from an output alone it may be the answer: "which lines mention ERROR?")"""
     from difflib import SequenceMatcher
 
-    from oi_local.core.rules.fresh_retries import asks_something
 
     reply = newest_reply(turn.engine)
     last = turn.runs[-1] if turn.runs else None

@@ -16,6 +16,7 @@ from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import (
     Turn,
     asks_back,
+    asks_something,
     block_prefix,
     code_retry,
     instruction,
@@ -36,7 +37,6 @@ def _lines(text: str) -> list[str]:
 
 def uncounted(turn: Turn) -> str | None:
     """How the newest reply fails a how-many question after a clean run, or None."""
-    from oi_local.core.rules.fresh_retries import asks_something
     from oi_local.core.writes import question
 
     # asks_something: "Here is a story my grandmother wrote down: ... How many times does 'harbour'

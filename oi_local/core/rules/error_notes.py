@@ -7,13 +7,10 @@ with it where the back end allows (left to itself, the 0.5B model explains the n
 """
 from __future__ import annotations
 
-import re
-
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, block_prefix
+from oi_local.core.rules.turn import READY_BLOCK, Turn, block_prefix
 
 OFFER_NOTE = "Run the corrected code: reply with this ```python block.\n{block}"
-_BLOCK = re.compile(r"```python\n.*?\n```", re.S)
 
 
 def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
@@ -29,7 +26,7 @@ def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
 
 def follow_up(turn: Turn) -> Ask | None:
     last = turn.runs[-1] if turn.runs else None
-    found = _BLOCK.search(last.note or "") if last is not None and last.failed else None
+    found = READY_BLOCK.search(last.note or "") if last is not None and last.failed else None
     offered = found.group(0) if found else None
     offers = turn.state.setdefault("offered", set())  # each corrected block is offered once a turn
     if not offered or offered in offers or not turn.steps_left:

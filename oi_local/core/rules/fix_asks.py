@@ -8,6 +8,7 @@ import re
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import (
+    READY_BLOCK,
     RETRY_TEMPERATURE,
     Block,
     Turn,
@@ -17,7 +18,6 @@ from oi_local.core.rules.turn import (
     code_prefix,
 )
 
-_BLOCK = re.compile(r"```python\n.*?\n```", re.S)
 _WRITES = re.compile(r"\bopen\([^)]*['\"][wa]|write_text|>\s*\S+\.py\b")
 MAX_ASKS = 3  # "not fixed yet" at most three times a turn: more only repeats itself
 
@@ -49,7 +49,7 @@ def follow_up(turn: Turn) -> Ask | None:
     text = unfixed(fixing, worked, want=expected(turn.request), runs=[(r.code, r.output) for r in turn.runs])
     if not text:
         return None
-    ready = _BLOCK.search(text)
+    ready = READY_BLOCK.search(text)
     if ready:  # a block to send back: the reply starts with it where the back end allows
         return Ask(text, block_prefix(turn.engine, ready.group(0)))
     sampling = code_prefix(turn.engine) | {"temperature": RETRY_TEMPERATURE, "seed": turn.counts["fix ask"]}

@@ -11,22 +11,15 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, careful, code_retry, instruction
+from oi_local.core.rules.turn import (
+    Turn,
+    asks_something,
+    careful,
+    code_retry,
+    instruction,
+)
 
 NOTE = "(Write one ```python block that does this and prints the result. A first try {what} Write different code.)"
-# Sentences end at . ! ? and at line breaks: after pasted lines with no such marks (a log, a list)
-# the "last sentence" was the whole paste, and a word in it ("backup") made the question a task.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
-
-
-def asks_something(request: str) -> bool:
-    """The request's last sentence asks a question ("I wrote it down somewhere. Can you find it?"):
-    a task phrased as one ("Can you copy a.csv into backup?") does not count (core/writes.py)."""
-    from oi_local.core.writes import question
-
-    sentences = [s for s in _SENTENCE_END.split(request.strip()) if s.strip()]
-    return bool(sentences) and question(sentences[-1])
-
 
 # Lines that stand for no value at all: what `print(result)` shows when the code found nothing.
 _NO_VALUE = re.compile(r"(?:None|nan|NaN|\[\]|\{\}|\(\)|set\(\)|''|\"\"|Empty DataFrame.*|Columns: \[\]|Index: \[\]"

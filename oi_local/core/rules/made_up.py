@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, block_prefix, code_retry
+from oi_local.core.rules.turn import SHELLS, Block, Turn, block_prefix, code_retry
 
 NOTE = ("(Write one ```python block that does what I asked: it must read {path} and compute the answer from "
         "what is in it. A first try only printed a typed-in answer. If {path} is not there, print that.)")
@@ -216,7 +216,7 @@ def _seen(values: list[str], turn: Turn) -> bool:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang not in ("python", *_SHELLS) or turn.counts["made up"] >= 1 or not turn.steps_left:
+    if block.lang not in ("python", *SHELLS) or turn.counts["made up"] >= 1 or not turn.steps_left:
         return None
     copied = copied_from_file(turn, block.code) if block.lang == "python" else None
     if copied:
@@ -244,7 +244,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
                    ask=Ask(NOTE.format(path=path), code_retry(turn.engine, 13), hide=True))
 
 
-_SHELLS = ("shell", "bash", "sh", "zsh")
 _RUN_ASKED = re.compile(r"\b(?:run|rerun|execute|start|launch)\b", re.I)
 _RUNNERS = {".sh": "bash", ".py": "python3"}
 

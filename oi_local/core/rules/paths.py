@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import SHELLS, Block, Turn
 
 NOTE = "Path corrected before it ran: {changes} (no such file here; the one of that name is used)."
 PASTED_NOTE = "Path corrected before it ran: {changes} (no such file here; the text you pasted is in that file)."
@@ -260,7 +260,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
         pasted = pasted_file(turn.engine, turn.request, str(folder))
         new, changes = _python(block.code, folder, turn.request, pasted)
-    elif block.lang in ("shell", "bash", "sh", "zsh"):
+    elif block.lang in SHELLS:
         new, changes = _shell(block.code, folder, turn.request)
         new, in_repo = _git(new, folder, turn.request)
     else:

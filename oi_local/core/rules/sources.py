@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, instruction
+from oi_local.core.rules.turn import SHELLS, Block, Turn, instruction
 
 NOTE = ("Not run: this code writes over {paths}, which the request gives as what to read; it asks for {outputs}. "
         "Write code that reads {paths} and writes {outputs}.")
@@ -57,7 +57,7 @@ def overwritten_sources(request: str, lang: str, code: str, folder: Path) -> tup
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.rules.question_writes import refuse
 
-    if block.lang not in ("python", "shell", "bash", "sh", "zsh"):
+    if block.lang not in ("python", *SHELLS):
         return None
     folder = Path.cwd()
     hit, new = overwritten_sources(turn.request, block.lang, block.code, folder)

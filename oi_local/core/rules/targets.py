@@ -13,13 +13,12 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import SHELLS, Block, Turn
 
 NOTE = "Changed before it ran: {changes}."
 _FOLDER_WORD = re.compile(r"\b(?:folder|directory|dir)\b", re.I)
 _NAMED = re.compile(r"(?<![\w/.-])((?:[\w-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/-])")
 _COPIERS = {"copy", "copy2", "move"}  # a folder as destination is fine for these (not copyfile)
-_SHELL = ("shell", "bash", "sh", "zsh")
 
 
 def _folder_named(dest: str, request: str) -> bool:
@@ -61,7 +60,7 @@ def new_folders(lang: str, code: str, request: str) -> list[str]:
             targets = _python_copy_targets(ast.parse(code))
         except SyntaxError:
             return []
-    elif lang in _SHELL:
+    elif lang in SHELLS:
         targets = _shell_copy_targets(code)
     else:
         return []

@@ -30,6 +30,24 @@ def instruction(request: str) -> str:
     return parts[0][:LONG // 2] + "\n\n" + parts[-1][-LONG:] if len(parts) > 1 else request[:LONG // 2] + "\n\n" + request[-LONG // 2:]
 
 
+# Sentences end at . ! ? and at line breaks: after pasted lines with no such marks (a log, a list)
+# the "last sentence" was the whole paste, and a word in it ("backup") made the question a task.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
+
+
+def asks_something(request: str) -> bool:
+    """The request's last sentence asks a question ("I wrote it down somewhere. Can you find it?"):
+    a task phrased as one ("Can you copy a.csv into backup?") does not count (core/writes.py)."""
+    from oi_local.core.writes import question
+
+    sentences = [s for s in _SENTENCE_END.split(request.strip()) if s.strip()]
+    return bool(sentences) and question(sentences[-1])
+
+
+SHELLS = ("shell", "bash", "sh", "zsh")  # the names a shell block's language goes by
+READY_BLOCK = re.compile(r"```python\n.*?\n```", re.S)  # a ready block in a note the loop gives the model
+
+
 def careful(request: str) -> bool:
     """The request may ask for something destructive (CAREFUL_WORDS in the person's own words)."""
     return bool(CAREFUL_WORDS.search(instruction(request)))
