@@ -281,3 +281,50 @@ def test_a_file_opened_for_writing_and_only_read_is_opened_for_reading() -> None
                  'with open("a.txt", "w") as f:\n    print("x", file=f)\n    f.read()\n',
                  'with open("a.txt", "a") as f:\n    f.read()\n'):
         assert read_not_write(code) == (code, []), code
+
+
+def test_asked_for_a_backup_files_are_copied_not_moved(folder: Path) -> None:
+    # asked to back up a photos folder, the 0.5B model moved every photo out of it
+    (folder / "photos").mkdir()
+    for name in ("a.jpg", "b.jpg"):
+        (folder / "photos" / name).write_bytes(b"\xff\xd8" + name.encode())
+    code = ('import shutil\nfrom pathlib import Path\nPath("backups").mkdir(exist_ok=True)\n'
+            'for p in sorted(Path("photos").glob("*.jpg")):\n    shutil.move(str(p), "backups/" + p.name)\n')
+    b = block(code)
+    verdict = slips.check(make_turn("Can you back up my photos folder into backups?"), b)
+    assert verdict is not None and "the files are copied, not moved" in verdict.warning
+    assert 'shutil.copy2(str(p), "backups/" + p.name)' in b.code and "shutil.move" not in b.code
+    run(b.code, folder)
+    assert sorted(p.name for p in (folder / "photos").iterdir()) == ["a.jpg", "b.jpg"]
+    assert (folder / "backups" / "a.jpg").read_bytes() == b"\xff\xd8a.jpg"
+    # left alone: asked to move; a folder moved (copy2 copies files only); no copy asked for
+    for request, code in [("move the photos into backups and keep a copy", code),
+                          ("back up the photos folder", 'import shutil\nshutil.move("photos", "backups")'),
+                          ("put the photos in backups", code)]:
+        b = block(code)
+        assert slips.check(make_turn(request), b) is None and b.code == code, request
+
+
+def test_a_compared_value_the_data_has_in_another_case_is_written_as_the_data_writes_it(tmp_path: Path, monkeypatch) -> None:
+    # `== "takeaway"` over a column of "Takeaway" picked no rows; the 0.5B model answered 0
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "statement.csv").write_text(
+        "date,description,category,amount\n2025-04-02,\"JUST EAT, DRAGON\",Takeaway,-18.45\n"
+        "2025-04-04,ALDI,Groceries,-62.37\n2025-04-09,DELIVEROO,Takeaway,-23.10\n")
+    request = "how much did we spend on takeaway in April? it's bank/statement.csv"
+    code = ('import csv\nwith open("bank/statement.csv", newline="") as f:\n'
+            '    rows = [r for r in csv.DictReader(f) if r["category"] == "takeaway" and r["date"].startswith("2025-04")]\n'
+            'print(round(-sum(float(r["amount"]) for r in rows), 2))\n')
+    b = block(code)
+    verdict = slips.check(make_turn(request), b)
+    assert verdict is not None and "'takeaway' is written 'Takeaway', as the data writes it" in verdict.warning
+    assert 'r["category"] == \'Takeaway\' and' in b.code
+    assert run(b.code, tmp_path).strip() == "41.55"
+    for same in ('rows = [r for r in csv.DictReader(open("bank/statement.csv")) if r["category"].lower() == "takeaway"]',
+                 'rows = [r for r in csv.DictReader(open("bank/statement.csv")) if r["category"] == "Takeaway"]',
+                 'rows = [r for r in csv.DictReader(open("bank/statement.csv")) if r["category"] == "eating out"]'):
+        b = block("import csv\n" + same)
+        assert slips.check(make_turn(request), b) is None, same
+    b = block('import csv\nrows = [r for r in csv.DictReader(open("bank/statement.csv")) if r["category"] in ("takeaway", "GROCERIES")]')
+    assert slips.check(make_turn(request), b) is not None and "in ('Takeaway', 'Groceries')" in b.code

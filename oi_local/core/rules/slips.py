@@ -31,6 +31,10 @@ A copy into a folder that is not there: asked to copy items.csv into a new backu
 or move to a path with no extension that is not there gets the folder made first.
 A file opened for writing and only read: `with open("seed_notes.txt", "w") as f: text = f.read()`
 empties the file before the read fails; it is opened for reading.
+A value in another case: `r["category"] == "takeaway"` over a column of "Takeaway" picked no rows and
+the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
+A move for a copy: asked to back up a photos folder, the code moved every photo out of it; asked to
+back up or copy (and not to move), `shutil.move` is `shutil.copy2`.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -40,7 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import Block, Turn, instruction
 
 NOTE = "Changed before it ran: {changes}."
 _ONE_PASS = {"reader", "DictReader", "map", "filter", "zip", "open"}
@@ -358,6 +362,83 @@ def copy_into_folder(code: str, folder_asked: bool) -> tuple[str, list[str]]:
     return new, sorted({folder for _, folder in inserts.values()})
 
 
+# "back up my photos", "copy the reports into archive/", unless it also says to move them ("move ... and
+# keep a copy" still moves): a backup that moves the originals out loses them from where the person keeps them.
+_COPY_ASKED = re.compile(r"\bback(?:ing|ed)?\s+(?:it\s+|them\s+|this\s+|these\s+|that\s+)?up\b|"
+                         r"\bbackup\s+(?:my|the|all|these|this|them|it|everything|of)\b|\ba\s+backup\b|"
+                         r"\bcop(?:y|ies|ying)\b|\bduplicat\w*", re.I)
+_MOVE_ASKED = re.compile(r"\b(?:move|moving|relocate|rename|tidy|sort|organi[sz]e|put\s+away|clear\s+out|archive)\b", re.I)
+
+
+def copy_not_move(code: str) -> tuple[str, bool]:
+    """`shutil.move(a, b)` made `shutil.copy2(a, b)`: asked to back up a photos folder to the NAS, the
+    0.5B model moved every photo out of it. Not when `a` is a folder here (copy2 copies files only)."""
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "move" and isinstance(func.value, ast.Name)
+                and func.value.id == "shutil" and node.args):
+            return None
+        src = node.args[0]
+        if isinstance(src, ast.Constant) and isinstance(src.value, str) and Path(src.value).is_dir():
+            return None
+        segment = ast.get_source_segment(code, node) or ""
+        return segment.replace("shutil.move", "shutil.copy2", 1) if segment.startswith("shutil.move") else None
+
+    return _rewrite_calls(code, edit)
+
+
+_CASED = {"lower", "upper", "casefold", "title", "capitalize"}
+
+
+def _cells(request: str) -> set[str]:
+    """The values in the CSV files the request names (their first rows)."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.asked_column import SUFFIXES, _table
+
+    cells: set[str] = set()
+    for p in mentioned_paths(request, Path.cwd()):
+        if p.is_file() and p.suffix.lower() in SUFFIXES:
+            for values in _table(p).values():
+                cells.update(values)
+    return cells
+
+
+def value_case(code: str, cells: set[str]) -> tuple[str, list[tuple[str, str]]]:
+    """`code` with a string it compares data with (`r["category"] == "takeaway"`) written as the data
+    writes it ("Takeaway") when the data has it only in another case, and the pairs changed. The
+    0.5B model's lower-case value picked no rows and it answered 0. Not where the data side is
+    itself case-folded (`.lower() == "takeaway"`)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    by_case: dict[str, set[str]] = {}
+    for c in cells:
+        by_case.setdefault(c.strip().casefold(), set()).add(c.strip())
+    spots: list[tuple[ast.Constant, str]] = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Compare) or len(n.comparators) != 1 or not isinstance(n.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+            continue
+        sides = [n.left, n.comparators[0]]
+        if any(isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr in _CASED for x in sides):
+            continue
+        for side in sides:
+            items: list[ast.expr] = [side] if isinstance(side, ast.Constant) else \
+                list(side.elts) if isinstance(side, (ast.List, ast.Tuple, ast.Set)) else []
+            for item in items:
+                if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value and item.value not in cells:
+                    seen = by_case.get(item.value.strip().casefold(), set())
+                    if len(seen) == 1 and item.lineno == item.end_lineno:
+                        spots.append((item, next(iter(seen))))
+    if not spots:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    for spot, new in sorted(spots, key=lambda x: (x[0].lineno, x[0].col_offset), reverse=True):
+        raw = lines[spot.lineno - 1].encode()
+        lines[spot.lineno - 1] = (raw[:spot.col_offset] + repr(new).encode() + raw[spot.end_col_offset or spot.col_offset:]).decode()
+    return "".join(lines), list(dict.fromkeys((str(spot.value), new) for spot, new in spots))
+
+
 MAX_SUFFIXES_LOOKED_AT = 2000  # files under the named folders whose extensions are looked at
 
 
@@ -486,10 +567,18 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         code, deep = recursive(code)
     code, counted = line_counts(code, bool(_LINES_ASKED.search(turn.request)))
     code, folders = copy_into_folder(code, bool(_FOLDER_ASKED.search(turn.request)))
+    recased: list[tuple[str, str]] = []
+    if re.search(r"==|!=|\bin\b", code):
+        code, recased = value_case(code, _cells(turn.request))
+    kept = False
+    if "shutil.move" in code and _COPY_ASKED.search(instruction(turn.request)) \
+            and not _MOVE_ASKED.search(instruction(turn.request)):
+        code, kept = copy_not_move(code)
     cased = False
     if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
-    if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders) \
+    if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
+            or recased) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -507,6 +596,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     changes += numbered
     changes += [f"the folder {f} is made first (a copy to a path that is not there makes a file of that name)"
                 for f in folders]
+    changes += [f"{old!r} is written {new!r}, as the data writes it (compared as {old!r}, no row matched)" for old, new in recased]
+    if kept:
+        changes.append("the files are copied, not moved (the request asks for a copy; a move takes the originals away)")
     if cased:
         changes.append("file extensions are matched in any case (.pdf and .PDF), as the folder has both")
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
@@ -526,4 +618,6 @@ rule = Rule(
             "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); `len(text.split(\"\\n\"))`, and asked for lines "
             "`len(text.split())`, count with `splitlines()`; an extension the named folder also holds in "
             "another case (.PDF beside .pdf) is matched in any case; asked for a folder, `shutil.copy`/`move` to a path "
-            "with no extension that is not there gets that folder made first; the person is told")
+            "with no extension that is not there gets that folder made first; asked to back up or copy (not to move), "
+            "`shutil.move` of files is `shutil.copy2`; a string compared with the data (`== \"takeaway\"`) that the named CSV "
+            "files hold only in another case (\"Takeaway\") is written as they do; the person is told")
