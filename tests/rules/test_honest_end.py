@@ -118,6 +118,13 @@ def test_a_result_after_a_missing_named_file_is_not_shown_as_done(tmp_path: Path
         "'receipts/2025-03.csv', and it is still not there.")
     turn = make_turn(request, OUT, reply("receipts/2025-03.csv does not exist."), runs=(first, typed))
     assert honest_end.finish(turn) is None  # it says so itself
+    # the code caught the error itself: a vague "an error occurred" does not say the file is not there
+    caught = ran("try:\n    open('receipts/2025-04.csv')\nexcept Exception as e:\n    print(f'An error occurred: {e}')",
+                 "An error occurred: 'amount'")
+    turn = make_turn(request, OUT, reply("An error occurred: 'amount'. Please check your folder."), runs=(first, caught))
+    assert (honest_end.finish(turn) or "").endswith("'receipts/2025-03.csv', and it is still not there.")
+    turn = make_turn(request, OUT, reply("I couldn't find receipts/2025-03.csv."), runs=(first, caught))
+    assert honest_end.finish(turn) is None
     (tmp_path / "receipts").mkdir()
     (tmp_path / "receipts" / "2025-03.csv").write_text("amount\n12\n")  # made since (a file asked for): done
     turn = make_turn(request, OUT, reply("12"), runs=(first, typed))
@@ -151,3 +158,19 @@ def test_an_answer_over_data_that_lacks_what_was_asked_ends_with_a_note(tmp_path
     turn = make_turn("how many goals did Kojo score? see goals.json", OUT, reply("1"), runs=(ran("print(1)", "1\n"),))
     assert honest_end.finish(turn) is None
     assert honest_end.finish(make_turn(asked, reply("Kofi scored 0."))) is None
+
+
+def test_a_missing_key_is_said_in_the_persons_words() -> None:
+    note = "Note: there is no key 'star_rating'. The keys are: 'title', 'author', 'pages'."
+    code = "import csv\nrows = list(csv.DictReader(open('books.csv')))\nprint(rows[0]['star_rating'])"
+    run = failed(code, "KeyError: 'star_rating'", note)
+    turn = make_turn("What is my average star rating in books.csv?", OUT, reply("Stopped."), runs=(run,))
+    assert honest_end.finish(turn) == (
+        "This is not done: the last run failed with KeyError: 'star_rating': there is no column 'star_rating' in the "
+        "data (its columns are 'title', 'author', 'pages').")
+    run = failed("print(data['star_rating'])", "KeyError: 'star_rating'", note)  # not a table: a record's fields
+    turn = make_turn("What is my average star rating in books.json?", OUT, reply("Stopped."), runs=(run,))
+    assert "there is no field 'star_rating' in the data (its fields are 'title'" in (honest_end.finish(turn) or "")
+    run = failed("print(data['star_rating'])", "KeyError: 'star_rating'")  # no note: the error alone
+    turn = make_turn("What is my average star rating in books.json?", OUT, reply("Stopped."), runs=(run,))
+    assert honest_end.finish(turn) == "This is not done: the last run failed with KeyError: 'star_rating'."

@@ -24,6 +24,11 @@ NO_ERRORS = re.compile(r"\b(?:without|no|with no)\s+(?:any\s+)?(?:errors?|proble
 ADMITS_EMPTY = re.compile(r"\b(printed nothing|no output|nothing was printed|empty)\b", re.I)
 
 
+# Saying that a file is not there.
+MISSING_SAID = re.compile(r"\b(not (?:found|there|exist\w*)|no such|does ?n[o']t exist|missing|is ?n[o']t there|"
+                          r"(?:can ?n[o']t|could ?n[o']t|cannot|unable to) (?:find|locate|open)|no (?:file|csv))\b", re.I)
+
+
 DUMPED = "the answer only says back the text of the request, it does not answer the question"
 
 
@@ -47,7 +52,7 @@ def failure(turn: Turn) -> str | None:
         return "the last run was stopped before it finished (time limit or interrupt)"
     if last is not None and last.failed:
         cause = _cause(turn)
-        return f"{'the last' if cause is last else 'a'} run failed with {error_line(cause.output).rstrip('.')}"
+        return f"{'the last' if cause is last else 'a'} run failed with {error_line(cause.output).rstrip('.')}{_plainly(cause)}"
     gone = _still_missing(turn)
     if gone is not None:  # asked to add up receipts/2025-03.csv, which is not there, the model typed in [3, 4, 5]
         return f"a run failed with {error_line(gone.output).rstrip('.')}, and it is still not there"
@@ -60,6 +65,19 @@ def failure(turn: Turn) -> str | None:
     empty = printed_nothing(turn)  # a question whose last code printed no answer: any answer is made up
     # (Printing the request's own text back is reading it: the answer may come from it.)
     return f"the code {empty.rstrip('.')}" if empty and "request back" not in empty else None
+
+
+_NO_KEY = re.compile(r"Note: there is no key '([^'\n]+)'\. The keys are: ([^\n]+?)\.?$", re.M)
+
+
+def _plainly(run: Run) -> str:
+    """What a KeyError means, in the person's words: the record has no such field (the error note
+    lists the ones it has). Told only "KeyError: 'star_rating'", a person cannot tell the file lacks it."""
+    m = _NO_KEY.search(run.note or "")
+    if not m:
+        return ""
+    field = "column" if re.search(r"\bcsv\b|\.csv\b|read_csv", run.code) else "field"
+    return f": there is no {field} '{m.group(1)}' in the data (its {field}s are {m.group(2)})"
 
 
 def _names(request: str, path: str) -> bool:
@@ -120,6 +138,9 @@ def finish(turn: Turn) -> str | None:
     last = turn.runs[-1] if turn.runs else None
     if not turn.not_run and last is not None and last.failed:  # "with the error": a vague "there was an error" is not enough
         return None if _names_the_error(said, _cause(turn).output) else f"This is not done: {why}."
+    if not turn.not_run and not (last is not None and last.interrupted) and _still_missing(turn) is not None:
+        # The code caught the error: "An error occurred: 'hours'. Please check your folder." does not say the file is not there.
+        return None if MISSING_SAID.search(said) else f"This is not done: {why}."
     said = NO_ERRORS.sub("", said)  # "ran without errors" owns up to nothing
     if ADMITS.search(said) or why.startswith("the code ran but printed") and ADMITS_EMPTY.search(said):
         return None
@@ -152,6 +173,8 @@ rule = Rule(
     summary="a turn whose last run failed or was stopped, that found a file the request names is not there (and it "
             "still is not, whatever ran after), whose newest code a rule refused to run, whose requested "
             "files are missing or wrong (outputs), a question whose last run printed nothing (or only `None`, `[]`), or "
-            "whose answer only says back the request's own text, ends with one sentence saying so and naming the error, "
-            "unless the model's last reply already says it (for a failed run: quotes the error); a question answered over "
+            "whose answer only says back the request's own text, ends with one sentence saying so and naming the error (a "
+            "`KeyError` also in plain words: there is no column 'x'; its columns are ...), "
+            "unless the model's last reply already says it (for a failed run: quotes the error; for a missing file: says "
+            "it is not there, not only \"an error occurred\"); a question answered over "
             "data that lacks what it asks about (a CSV with no rows, a name no named file holds) ends with a note saying so")
