@@ -35,3 +35,15 @@ def test_in_a_long_text_only_a_destroying_word_near_a_broad_one_counts() -> None
     assert len(manual) > destructive.SHORT and not destructive.destructive_request(manual)
     assert destructive.destructive_request(filler + "Now delete every file on this computer.")
     assert destructive.destructive_request("Delete everything in my home folder, please. " + filler)
+
+
+def test_a_pasted_log_is_data_the_words_around_it_are_the_request() -> None:
+    # a pasted backup log says "deleted ... on the drive"; the person only asks a question about it
+    log = "\n".join(f"Mar {d:2d} 02:00:0{d % 10} nas backup.sh: pruned 2 old snapshots, deleted them from the usb drive; "
+                    f"backup finished OK: {d * 3} files" for d in range(1, 30))
+    code = block("print(open('pasted.txt').read().count('OK'))")
+    asked = f"My NAS backs up every night. Here is its log:\n\n{log}\n\nHow many nights did the backup fail?"
+    assert destructive.check(make_turn(asked), code) is None
+    told = f"Here is my NAS log:\n\n{log}\n\nNow wipe the whole drive."
+    assert destructive.check(make_turn(told), code) is not None  # the person's own words ask for it
+    assert destructive.check(make_turn(log), code) is not None  # no words of the person's own: read whole

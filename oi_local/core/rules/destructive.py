@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import Block, Turn, own_words
 
 NOTE = (
     "Not run: this request asks to delete, wipe or encrypt files broadly, and code for such a request "
@@ -43,7 +43,9 @@ def destructive_request(text: str) -> bool:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if turn.approve is None and destructive_request(turn.request):
+    # A pasted log or manual is data: its "deleted 3 old snapshots ... drive" asks for nothing. The
+    # person's words around it are what is asked; a long message with none of its own is read whole.
+    if turn.approve is None and destructive_request(own_words(turn.request) or turn.request):
         return Verdict(note=NOTE, stop=True)
     return None
 

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from oi_local.core.rules.base import Addition, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import Block, Turn, split
 
 HEAD, TAIL = 1200, 800  # characters of an unsplit request the model sees around the note
 MIN_TOKENS = 1500  # a request over this (or over a quarter of the context budget) is saved
@@ -24,13 +24,7 @@ NOTE = ("\n\n[... The whole message ({n} characters) is saved in the file {name}
         "Read that file with code to use all of it. ...]\n\n")
 PASTED = "[The text I pasted ({lines} lines, {n} characters) is saved in the file {name}; read it from there.{first}]"
 FIRST = " Its first lines:\n{lines}\n"
-OWN_WORDS = 600  # characters: the user's words before or after the pasted text are at most this long
 FIRST_LINES, LINE_CHARS = 6, 160
-_ASKS = re.compile(r"\?|^\W*(?:what|which|how|who|whom|when|where|why|can|could|would|will|please|count|find|list|"
-                   r"tell|give|show|sum|total|summari[sz]e|make|write|check|is|are|was|were|do|does|did|ok|okay|so|now)\b",
-                   re.I | re.M)
-
-
 def limit(engine: Any) -> int:
     """The longest request, in characters, that goes to the model whole."""
     try:
@@ -55,34 +49,6 @@ def save(text: str, folder: str, prefix: str = "message") -> str | None:
     except OSError:
         return None
     return name
-
-
-def _own(lines: list[str]) -> int:
-    """How many of `lines` (read from their start) are the user's words: the first paragraph if short,
-    else the first line if it is short and leads into the pasted text ("...in this log:")."""
-    blank = next((i for i, ln in enumerate(lines) if not ln.strip()), len(lines))
-    if 0 < blank <= 4 and len("\n".join(lines[:blank])) <= OWN_WORDS:
-        return blank
-    first = lines[0].rstrip() if lines else ""
-    return 1 if len(first) <= OWN_WORDS // 2 and first.endswith(":") else 0
-
-
-def split(request: str) -> tuple[str, str, str] | None:
-    """(the user's words before, the pasted text, the user's words after), or None when the message
-    has no question or instruction of its own outside a pasted part."""
-    lines = request.strip("\n").splitlines()
-    head = _own(lines)
-    rest = lines[head:]
-    tail = _own(rest[::-1])
-    if not tail and rest and len(rest[-1]) <= OWN_WORDS // 2 and _ASKS.search(rest[-1]):
-        tail = 1  # a last line that asks ("How many are there?")
-    before, after = "\n".join(lines[:head]).strip(), "\n".join(rest[len(rest) - tail:]).strip()
-    pasted = "\n".join(rest[:len(rest) - tail]).strip("\n")
-    if tail and not _ASKS.search(after):  # a short last paragraph of the pasted text, not a question
-        pasted, after = (pasted + "\n\n" + after).strip("\n"), ""
-    if not _ASKS.search(before + "\n" + after) or len(pasted) < len(request) // 2:
-        return None
-    return before, pasted, after
 
 
 def _long(engine: Any, request: str) -> bool:

@@ -20,12 +20,56 @@ CAREFUL_WORDS = re.compile(
 LONG = 600  # characters: a longer request is mostly pasted text (a manual, a log), not the person's words
 
 
+OWN_WORDS = 600  # characters: the user's words before or after the pasted text are at most this long
+_ASKS = re.compile(r"\?|^\W*(?:what|which|how|who|whom|when|where|why|can|could|would|will|please|count|find|list|"
+                   r"tell|give|show|sum|total|summari[sz]e|make|write|check|is|are|was|were|do|does|did|ok|okay|so|now)\b",
+                   re.I | re.M)
+
+
+def _own(lines: list[str]) -> int:
+    """How many of `lines` (read from their start) are the user's words: the first paragraph if short,
+    else the first line if it is short and leads into the pasted text ("...in this log:")."""
+    blank = next((i for i, ln in enumerate(lines) if not ln.strip()), len(lines))
+    if 0 < blank <= 4 and len("\n".join(lines[:blank])) <= OWN_WORDS:
+        return blank
+    first = lines[0].rstrip() if lines else ""
+    return 1 if len(first) <= OWN_WORDS // 2 and first.endswith(":") else 0
+
+
+def split(request: str) -> tuple[str, str, str] | None:
+    """(the user's words before, the pasted text, the user's words after), or None when the message
+    has no question or instruction of its own outside a pasted part."""
+    lines = request.strip("\n").splitlines()
+    head = _own(lines)
+    rest = lines[head:]
+    tail = _own(rest[::-1])
+    if not tail and rest and len(rest[-1]) <= OWN_WORDS // 2 and _ASKS.search(rest[-1]):
+        tail = 1  # a last line that asks ("How many are there?")
+    before, after = "\n".join(lines[:head]).strip(), "\n".join(rest[len(rest) - tail:]).strip()
+    pasted = "\n".join(rest[:len(rest) - tail]).strip("\n")
+    if tail and not _ASKS.search(after):  # a short last paragraph of the pasted text, not a question
+        pasted, after = (pasted + "\n\n" + after).strip("\n"), ""
+    if not _ASKS.search(before + "\n" + after) or len(pasted) < len(request) // 2:
+        return None
+    return before, pasted, after
+
+
+def own_words(request: str) -> str | None:
+    """The person's words around the text a long request pastes (split), or None when it has none."""
+    parts = split(request) if len(request) > LONG else None
+    return (parts[0] + "\n\n" + parts[2]).strip() if parts else None
+
+
 def instruction(request: str) -> str:
     """The person's own words in a request: all of a short one; of a long one (a manual pasted with a
-    question) its first and last paragraphs, where people write what they want. A pasted 20,000-
-    character manual says "remove" and "clean" somewhere, and every retry was off for it."""
+    question) the words around the pasted text, else its first and last paragraphs, where people write
+    what they want. A pasted 20,000-character manual says "remove" and "clean" somewhere, and every
+    retry was off for it; a pasted log's first paragraph is the log."""
     if len(request) <= LONG:
         return request
+    own = own_words(request)
+    if own:
+        return own
     parts = [p for p in re.split(r"\n\s*\n", request.strip()) if p.strip()]
     return parts[0][:LONG // 2] + "\n\n" + parts[-1][-LONG:] if len(parts) > 1 else request[:LONG // 2] + "\n\n" + request[-LONG // 2:]
 
@@ -45,7 +89,7 @@ def asks_something(request: str) -> bool:
 
 
 SHELLS = ("shell", "bash", "sh", "zsh")  # the names a shell block's language goes by
-READY_BLOCK = re.compile(r"```python\n.*?\n```", re.S)  # a ready block in a note the loop gives the model
+READY_BLOCK = re.compile(r"```(?:python|shell)\n.*?\n```", re.S)  # a ready block in a note the loop gives the model
 
 
 def careful(request: str) -> bool:

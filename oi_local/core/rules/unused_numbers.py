@@ -10,7 +10,7 @@ import ast
 import re
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import LONG, Block, Turn, code_retry, instruction
+from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
 
 NOTE = "(Write one ```python block that does what I asked, using every number I gave: {numbers}.)"
 SHOWN = "Not run: the code leaves out {missing} from the request; asked afresh."
@@ -67,10 +67,7 @@ def missing(request: str, code: str) -> list[str]:
 def _own_words(request: str) -> str:
     """The person's words of a request: a pasted log's numbers are data, not a calculation asked for
     (asked about a pasted boiler log, the first code was refused for leaving out 63 of its readings)."""
-    from oi_local.core.rules.long_request import split
-
-    parts = split(request) if len(request) > LONG else None
-    return parts[0] + "\n\n" + parts[2] if parts else instruction(request)
+    return instruction(request)
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
