@@ -149,6 +149,13 @@ def test_with_retry_at_once_the_corrected_code_is_offered_before_the_model_expla
         assert "TypeError" in consoles[0] and consoles[-1].strip() == "15.5"
         assert [m["type"] for m in out if m["role"] != "user"] == ["code", "console", "code", "console", "message"]
         assert out[-1]["content"] == "The amounts add up to 15.5." and model.calls == 3
+        # the corrected code is run even when that failure reached max_failed_runs: it is a fix, not a guess
+        interp.messages = []
+        interp.max_failed_runs = 1
+        model.replies += [model.replies[0], copy_block, "The amounts add up to 15.5."]
+        out = interp.chat("What is the total amount in sales.csv?", display=False)
+        assert [m["content"] for m in out if m["type"] == "console"][-1].strip() == "15.5" and model.calls == 6
+        assert out[-1]["content"] == "The amounts add up to 15.5."  # asked for its answer, not "Stopped after ..."
     finally:
         interp.close()
 
@@ -303,3 +310,48 @@ def test_a_copy_looked_for_in_os_is_sent_to_shutil(folder: Path) -> None:
     got = note("NameError: name 'copy' is not defined\n(exit code 1)", "", code=code) or ""
     assert "shutil.copy(...)" in got and "import copy`" not in got
     assert "import copy" in (note("NameError: name 'copy' is not defined", "", code="x = copy.deepcopy(y)") or "")
+
+
+def test_a_script_named_as_python_is_run_not_read(folder: Path) -> None:
+    # `sync_photos.sh` sent as Python: told to read the file, the 0.5B model printed the script's lines
+    (folder / "sync_photos.sh").write_text("echo synced > synced.txt\necho 3 photos synced\n")
+    got = note("NameError: name 'sync_photos' is not defined", "can you run sync_photos.sh?", None, "sync_photos.sh") or ""
+    assert got == "Note: sync_photos.sh is a script, not a name in Python. To run it:\n```shell\nbash sync_photos.sh\n```"
+    assert "f.read()" in (note("NameError: name 'sync_photos' is not defined", "what does sync_photos.sh do?", None,
+                                "print(sync_photos)") or "")  # not asked to run it: the text is the data
+
+    def copy_block(messages: list[dict]) -> str:
+        last = str(messages[-1]["content"])
+        assert last.startswith("Run the corrected code: reply with this ```shell block")
+        return last[last.index("```shell\n"):]
+
+    interp, model = scripted_interpreter([
+        "```python\nsync_photos.sh\n```",
+        "The script could not be found.",   # explains, no code
+        copy_block,
+        "3 photos were synced.",
+    ])
+    interp.template = "small"
+    interp.retry_at_once = False
+    interp.second_opinions = 0
+    try:
+        out = interp.chat("can you run sync_photos.sh for me?", display=False)
+        assert (folder / "synced.txt").read_text() == "synced\n" and model.calls == 4
+        assert [m["content"].strip() for m in out if m["type"] == "console"][-1] == "3 photos synced"
+    finally:
+        interp.close()
+
+
+def test_a_made_up_name_used_as_data_reads_the_one_data_file_the_request_names(folder: Path) -> None:
+    # asked about money/subscriptions.json, the 0.5B model wrote `for s in data["subscriptions"]` three times
+    (folder / "money").mkdir()
+    (folder / "money" / "subscriptions.json").write_text('{"subscriptions": [{"name": "Spotify", "price": 11.99}]}')
+    code = 'total = 0\nfor s in data["subscriptions"]:\n    total += s["price"]\nprint(total)'
+    request = "what am I paying each month for subscriptions? they're all in money/subscriptions.json"
+    got = note("NameError: name 'data' is not defined", request, None, code) or ""
+    assert got.startswith("Note: nothing called data exists yet. The data is in the file money/subscriptions.json.")
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True).stdout == "11.99\n"
+    # not used as data (`total += 1` before it is set), or two data files named: no note
+    assert note("NameError: name 'total' is not defined", request, None, "for s in []:\n    total += 1") is None
+    assert note("NameError: name 'data' is not defined", request + " and sales.csv", None, code) is None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from oi_local.core.pycheck import corrected, problems
+from oi_local.core.pycheck import corrected, likely_file, problems
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -50,3 +50,14 @@ def test_files_opened_for_reading_must_exist_in_the_folder_it_runs_in(tmp_path) 
     fixed = corrected(code, "read.py", tmp_path)
     assert 'open("config.ini")' in fixed and 'open("data/sales.csv")' in fixed and 'open("nowhere.bin")' in fixed
     assert problems(code, "read.py") == []  # no folder given: not checked
+
+
+def test_another_number_is_another_file_not_a_misspelling(tmp_path):
+    # Pointed from week_23.csv to week_24.csv, the 0.5B model added up the wrong week.
+    (tmp_path / "timesheets").mkdir()
+    (tmp_path / "timesheets" / "week_24.csv").write_text("day,hours\n")
+    (tmp_path / "timesheets" / "week_23.cvs").write_text("day,hours\n")
+    assert likely_file("timesheets/week_23.csv", tmp_path) == "timesheets/week_23.cvs"
+    (tmp_path / "timesheets" / "week_23.cvs").unlink()
+    assert likely_file("timesheets/week_23.csv", tmp_path) is None
+    assert likely_file("timesheets/wek_24.csv", tmp_path) == "timesheets/week_24.csv"

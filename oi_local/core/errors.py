@@ -65,6 +65,37 @@ def _data_file(name: str, files: list[str], request: str) -> str | None:
     return pick[0] if len(pick) == 1 or named else None
 
 
+_RUN_ASKED = re.compile(r"\b(?:run|rerun|execute|start|launch)\b", re.I)
+_RUNNERS = {".sh": "bash", ".py": "python3"}
+
+
+def run_line(path: str, request: str, cwd: Path | None = None) -> str | None:
+    """`bash report.sh` / `python3 tool.py` when `path` is a script there that the request asks to run."""
+    import shlex
+
+    runner = _RUNNERS.get(Path(path).suffix)
+    if runner is None or not (cwd or Path.cwd()).joinpath(path).is_file() or not _RUN_ASKED.search(request):
+        return None
+    return f"{runner} {shlex.quote(path)}"
+
+
+_DATA_SUFFIXES = {".csv", ".json", ".txt", ".log", ".tsv"}
+
+
+def _only_data_file(name: str, code: str, request: str, base: Path) -> str | None:
+    """The one data file the request names, for a made-up name the code uses as data (`data["items"]`,
+    `for s in data`, `len(rows)`) that fits no file's name: asked about money/subscriptions.json, the
+    0.5B model wrote `for s in data["subscriptions"]` three times without reading the file."""
+    from oi_local.core.hints import mentioned_paths
+
+    n = re.escape(name)
+    if name == "df" or not re.search(rf"(?<![\w.]){n}\[|\bin\s+{n}\b|\b(?:len|sum|sorted|list|enumerate)\({n}\)|"
+                                     rf"(?<![\w.]){n}\.(?:items|values|keys|get)\(", code):
+        return None
+    files = [p for p in mentioned_paths(request, base) if p.is_file() and p.suffix.lower() in _DATA_SUFFIXES]
+    return files[0].relative_to(base.resolve()).as_posix() if len(files) == 1 else None
+
+
 def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None, code: str = "") -> str | None:
     """Advice for the error in `output` (from running `code`), or None."""
     if "Error" not in output:
@@ -79,7 +110,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
         if name in sys.stdlib_module_names:
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
-        f = _data_file(name, folder_files(base, MAX_FILES), request)
+        f = _data_file(name, folder_files(base, MAX_FILES), request) or _only_data_file(name, code, request, base)
+        run = run_line(f, request, base) if f and re.search(rf"(?<![\w/.]){re.escape(Path(f).name)}\b", code) else None
+        if f and run:  # `sync_photos.sh` typed as Python: told to read it, the model printed the script's lines
+            return f"Note: {f} is a script, not a name in Python. To run it:\n```shell\n{run}\n```"
         if f:
             loader = _LOADERS.get(Path(f).suffix.lower(), _TEXT_LOADER).format(f=f, v=name)
             if code and len(code) <= MAX_CODE:  # shown the whole corrected code, a small model runs it

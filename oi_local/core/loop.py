@@ -74,10 +74,16 @@ def _turn(turn: Turn) -> Iterator[Message]:
                 break
             if outcome == RAN and (engine.one_block_per_turn or ask is not None):
                 break
-        if turn.failed_out:  # no answer asked for: the honest end names the error
-            yield from _say(engine, f"Stopped after {turn.failures} failed tries (max_failed_runs).")
+        ready = ask is not None and ask.ready and turn.steps < engine.max_code_steps
+        if ready:
+            turn.state["ready"] = True
+        elif turn.failed_out:
+            if turn.state.pop("ready", False) and not turn.runs[-1].failed:  # the loop's fix ran cleanly
+                yield from _final_answer(turn)
+                return
+            yield from _say(engine, f"Stopped after {turn.failures} failed tries (max_failed_runs).")  # the honest end names the error
             return
-        if not turn.steps_left:
+        if not turn.steps_left and not ready:
             yield from _final_answer(turn, note=f"Stopped after {turn.steps} code steps (max_code_steps).")
             return
 

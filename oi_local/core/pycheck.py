@@ -173,5 +173,8 @@ def likely_file(path: str, folder: Path) -> str | None:
     same = [f for f in files if Path(f).name == name]
     if len(same) == 1:
         return same[0]
-    close = difflib.get_close_matches(path, files, n=1, cutoff=0.8)
+    # Another number is another file, not a misspelling: pointed from timesheets/week_23.csv to
+    # week_24.csv, the 0.5B model added up the wrong week.
+    numbers = re.findall(r"\d+", path)
+    close = difflib.get_close_matches(path, [f for f in files if re.findall(r"\d+", f) == numbers], n=1, cutoff=0.8)
     return close[0] if close else None

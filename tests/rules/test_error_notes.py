@@ -24,7 +24,7 @@ def test_corrected_code_in_a_note_is_offered_once() -> None:
     turn = make_turn("What is the square root of 2?", reply("The error means math is missing."),
                      runs=(failed("print(math.sqrt(2))", "NameError: name 'math' is not defined", note),))
     ask = error_notes.follow_up(turn)
-    assert ask is not None and ask.text == error_notes.OFFER_NOTE.format(block=block)
+    assert ask is not None and ask.text == error_notes.OFFER_NOTE.format(lang="python", block=block)
     assert error_notes.follow_up(turn) is None  # the same block is offered once a turn
     assert ask.sampling["reply_prefix"] == block + "\n"  # the reply starts with the block
     large = make_turn("What is the square root of 2?", reply("The error means math is missing."), template="large",

@@ -42,6 +42,7 @@ class Ask:
     store: bool = False  # kept in `messages` as the user's and counted as a step (loop mode)
     final: bool = False  # the reply is dropped and a plain final answer asked for
     drop_recipes: bool = False  # the worked examples picked for the request are left out for the rest of the turn
+    ready: bool = False  # the loop's own corrected code: sent even when max_failed_runs is reached (a fix, not a guess)
 
 
 @dataclass(frozen=True)

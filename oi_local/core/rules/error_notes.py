@@ -10,7 +10,7 @@ from __future__ import annotations
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import READY_BLOCK, Turn, block_prefix
 
-OFFER_NOTE = "Run the corrected code: reply with this ```python block.\n{block}"
+OFFER_NOTE = "Run the corrected code: reply with this ```{lang} block.\n{block}"
 
 
 def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
@@ -29,10 +29,13 @@ def follow_up(turn: Turn) -> Ask | None:
     found = READY_BLOCK.search(last.note or "") if last is not None and last.failed else None
     offered = found.group(0) if found else None
     offers = turn.state.setdefault("offered", set())  # each corrected block is offered once a turn
-    if not offered or offered in offers or not turn.steps_left:
+    # Past max_failed_runs too: the note's block is the failed code corrected, not the model's next guess
+    # (the third failed try's note held `subscriptions = json.load(f)`, and the turn stopped there).
+    if not offered or offered in offers or turn.steps >= turn.engine.max_code_steps:
         return None
     offers.add(offered)
-    return Ask(OFFER_NOTE.format(block=offered), block_prefix(turn.engine, offered))
+    lang = offered[3:offered.index("\n")]
+    return Ask(OFFER_NOTE.format(lang=lang, block=offered), block_prefix(turn.engine, offered), ready=True)
 
 
 rule = Rule(

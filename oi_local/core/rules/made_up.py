@@ -16,6 +16,7 @@ import os
 import re
 from pathlib import Path
 
+from oi_local.core.errors import run_line
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import SHELLS, Block, Turn, block_prefix, code_retry
 
@@ -236,26 +237,12 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if path is None:
         return None
     turn.counts["made up"] += 1
-    run = _run_line(path, turn.request)
+    run = run_line(path, turn.request)
     if run:  # a script the request asks to run: the retry starts by running it
         return Verdict(note=SHOWN_RUN.format(path=path),
                        ask=Ask(NOTE_RUN.format(path=path), block_prefix(turn.engine, f"```shell\n{run}\n```"), hide=True))
     return Verdict(note=SHOWN.format(path=path),
                    ask=Ask(NOTE.format(path=path), code_retry(turn.engine, 13), hide=True))
-
-
-_RUN_ASKED = re.compile(r"\b(?:run|rerun|execute|start|launch)\b", re.I)
-_RUNNERS = {".sh": "bash", ".py": "python3"}
-
-
-def _run_line(path: str, request: str) -> str | None:
-    """`bash report.sh` / `python3 tool.py` when `path` is a script there that the request asks to run."""
-    import shlex
-
-    runner = _RUNNERS.get(Path(path).suffix)
-    if runner is None or not Path(path).is_file() or not _RUN_ASKED.search(request):
-        return None
-    return f"{runner} {shlex.quote(path)}"
 
 
 rule = Rule(
