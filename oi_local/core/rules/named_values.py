@@ -1,0 +1,75 @@
+"""Named values: a request about some rows of a table ("how many hours did Priya work? it's all in
+timesheet.csv", "what did we spend on takeaways in April?") names a value the named CSV holds (Priya in
+its employee column, Takeaway in its category column). The 0.5B model's code often reads the file and
+adds up every row: 73.5 hours for Priya's 36.75. In the development runs, the first code of all 5 such
+requests that used none of the named values failed the task; all 3 that used one passed. Code that
+reads the file and uses none of the values is not run; the request is asked afresh once (sampled,
+the try hidden), naming the values and their columns."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_retry
+
+NOTE = ("(Write one ```python block that does what I asked. I asked about {values} ({where}); the first try "
+        "used every row. Pick the rows with {those} in the code.)")
+SHOWN = "Not run: the code never uses {values}, which the request asks about ({where}); asked afresh."
+SUFFIXES = {".csv", ".tsv"}
+_WORDS = re.compile(r"[A-Za-z][A-Za-z '&-]{2,40}")  # a value of words only: not a date, an id or a number
+_PATHISH = re.compile(r"\S*[/.]\S*")  # a path or file name in the request ("bank/statement_q2.csv")
+
+
+def named(request: str, cwd: Path) -> list[tuple[str, str, str]]:
+    """(file, column, value) for each value of a text column of a named CSV file that the request
+    names as words (case aside, "takeaways" for Takeaway), in the file's order."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.asked_column import _numeric, _table
+
+    said = _PATHISH.sub(" ", request).lower()
+    found: list[tuple[str, str, str]] = []
+    for p in mentioned_paths(request, cwd):
+        if not (p.is_file() and p.suffix.lower() in SUFFIXES):
+            continue
+        table = _table(p)
+        headers = {c.lower() for c in table}
+        for column, values in table.items():
+            if _numeric(values):
+                continue
+            for value in dict.fromkeys(v.strip() for v in values):
+                if not _WORDS.fullmatch(value) or value.lower() in headers or value.lower() in p.name.lower():
+                    continue
+                if re.search(rf"(?<![\w-]){re.escape(value.lower())}(?:e?s)?(?![\w-])", said):
+                    found.append((p.name, column, value))
+    return found
+
+
+def _uses(code: str, value: str) -> bool:
+    low = code.lower()
+    v = value.lower()
+    return v in low or (v.endswith("s") and v[:-1] in low)
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or turn.counts["named values"] >= 1:
+        return None
+    values = named(turn.request, Path.cwd())
+    if not values or not any(Path(f).stem in block.code for f, _, _ in values):
+        return None  # nothing named, or the code does not read the file (other rules see to that)
+    if any(_uses(block.code, v) for _, _, v in values):
+        return None
+    turn.counts["named values"] += 1
+    shown = values[:3]
+    names = ", ".join(f'"{v}"' for _, _, v in shown)
+    where = "; ".join(f"the {c} column of {f}" for f, c in dict.fromkeys((f, c) for f, c, _ in shown))
+    those = "those values" if len(shown) > 1 else "that value"
+    return Verdict(note=SHOWN.format(values=names, where=where),
+                   ask=Ask(NOTE.format(values=names, where=where, those=those), code_retry(turn.engine, 17), hide=True))
+
+
+rule = Rule(
+    name="named values", setting="check_answers", check=check,
+    summary="code that reads a named CSV file for a request that names values of its text columns (\"how many hours "
+            "did Priya work? it's all in timesheet.csv\") and uses none of them (it added up every row) is not run; the "
+            "request is asked afresh once, sampled, naming the values and their columns")

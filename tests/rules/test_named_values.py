@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scripted import scripted_interpreter
+
+from oi_local.core.rules import named_values
+
+from .handmade import block, make_turn
+
+SHEET = "day,employee,hours\nMon,Priya,7.5\nMon,Tom,8\nTue,Priya,6.25\nTue,Tom,7\n"
+ALL_ROWS = ('import csv\nwith open("timesheet.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+            'print(sum(float(r["hours"]) for r in rows))')
+PRIYA = ALL_ROWS.replace("for r in rows)", 'for r in rows if r["employee"] == "Priya")')
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "timesheet.csv").write_text(SHEET)
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "statement.csv").write_text("date,category,amount\n2025-04-02,Takeaway,-18.45\n2025-04-04,Groceries,-62\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_code_that_uses_no_value_the_request_names_is_asked_afresh() -> None:
+    turn = make_turn("How many hours did Priya work in total last week? It's all in timesheet.csv.")
+    verdict = named_values.check(turn, block(ALL_ROWS))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert verdict.note == ('Not run: the code never uses "Priya", which the request asks about (the employee column '
+                            'of timesheet.csv); asked afresh.')
+    assert named_values.check(turn, block(ALL_ROWS)) is None  # once a turn
+
+
+@pytest.mark.parametrize("request_text, code", [
+    ("How many hours did Priya work? It's all in timesheet.csv.", PRIYA),  # uses it
+    ("How many hours did priya work? timesheet.csv", PRIYA.replace('"Priya"', '"priya"')),  # in any case
+    ("How many hours were worked in total? timesheet.csv", ALL_ROWS),  # no value named
+    ("How many hours did Priya work?", ALL_ROWS),  # no file named
+    ("How many hours did Priya work? It's in timesheet.csv", "print(7.5 + 6.25)"),  # does not read the file
+    ("what did we spend on takeaways? bank/statement.csv",
+     'import csv\nprint(sum(float(r["amount"]) for r in csv.DictReader(open("bank/statement.csv")) if r["category"] == "takeaway"))'),
+])
+def test_left_alone(request_text: str, code: str) -> None:
+    assert named_values.check(make_turn(request_text), block(code)) is None
+
+
+def test_the_values_of_a_path_or_a_header_are_not_named(folder: Path) -> None:
+    (folder / "statement").mkdir()
+    (folder / "statement" / "log.csv").write_text("kind,hours\nstatement,2\nhours,3\n")
+    code = 'import csv\nprint(len(list(csv.DictReader(open("statement/log.csv")))))'
+    assert named_values.check(make_turn("how many rows are in statement/log.csv?"), block(code)) is None
+    assert named_values.check(make_turn("total the hours in statement/log.csv"), block(code)) is None
+
+
+def test_in_a_turn_the_retry_picks_the_rows() -> None:
+    interp, model = scripted_interpreter([f"```python\n{ALL_ROWS}\n```", f"```python\n{PRIYA}\n```", "Priya worked 13.75 hours."])
+    interp.template = "small"
+    interp.second_opinions = 0
+    try:
+        out = interp.chat("How many hours did Priya work in total last week? It's all in timesheet.csv.", display=False)
+        consoles = [m["content"].strip() for m in out if m["type"] == "console"]
+        assert consoles[0].startswith("Not run: the code never uses \"Priya\"") and consoles[-1] == "13.75"
+        assert "I asked about \"Priya\" (the employee column of timesheet.csv)" in str(model.prompts[1])
+        assert out[-1]["content"] == "Priya worked 13.75 hours." and model.calls == 3
+    finally:
+        interp.close()
