@@ -163,8 +163,13 @@ def test_asked_about_every_subfolder_a_top_level_glob_searches_them_too(tmp_path
     assert verdict is not None and "rglob" in verdict.warning
     assert run(b.code, tmp_path).strip() == "deleted 3"
     assert sorted(p.name for p in (tmp_path / "usb").rglob("*")) == ["keep.txt"] * 3 + ["music", "old", "photos"]
+    # other ways of saying it: "counting the subfolders too" (it counted 12 of 26 lines), "including subdirectories"
+    for request in ("How many lines of Python are in usb altogether, counting the subfolders too?",
+                    "how many .DS_Store files are in usb including subdirectories", "count them in usb, subfolders too"):
+        assert slips.check(make_turn(request), block('from pathlib import Path\nprint(len(list(Path("usb").glob("*.txt"))))')), request
     # Not asked for subfolders, a path pattern, or the glob module: left alone.
     for request, kept in (("remove the .DS_Store files from usb", code),
+                          ("how many files are in usb, not in its subfolders", 'from pathlib import Path\nprint(len(list(Path("usb").glob("*"))))'),
                           ("search usb recursively", 'from pathlib import Path\nprint(list(Path("usb").glob("*/keep.txt")))'),
                           ("search usb recursively", 'import glob\nprint(glob.glob("usb/*"))')):
         assert slips.check(make_turn(request), block(kept)) is None, kept
@@ -328,3 +333,25 @@ def test_a_compared_value_the_data_has_in_another_case_is_written_as_the_data_wr
         assert slips.check(make_turn(request), b) is None, same
     b = block('import csv\nrows = [r for r in csv.DictReader(open("bank/statement.csv")) if r["category"] in ("takeaway", "GROCERIES")]')
     assert slips.check(make_turn(request), b) is not None and "in ('Takeaway', 'Groceries')" in b.code
+
+
+def test_text_appended_again_appends_only_the_new_lines(tmp_path: Path, monkeypatch) -> None:
+    # asked to add butter and caster sugar, the 0.5B model appended the whole list again
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shopping.txt").write_text("eggs\nmilk\nplain flour\nlemons")  # written with no final newline
+    code = 'with open("shopping.txt", "a") as f:\n    f.write("eggs\\nmilk\\nplain flour\\nlemons\\nbutter\\ncaster sugar")\n'
+    b = block(code)
+    verdict = slips.check(make_turn("add butter and caster sugar to it as well"), b)
+    assert verdict is not None and "only the new lines are appended to shopping.txt" in verdict.warning
+    run(b.code, tmp_path)
+    assert (tmp_path / "shopping.txt").read_text().splitlines() == ["eggs", "milk", "plain flour", "lemons", "butter", "caster sugar"]
+    b = block('open("shopping.txt", "a").write("bread\\n")')
+    verdict = slips.check(make_turn("add bread"), b)  # the file ends with a newline now? no: "caster sugar" has none
+    assert verdict is not None and "starts on a new line" in verdict.warning
+    run(b.code, tmp_path)
+    assert (tmp_path / "shopping.txt").read_text().splitlines()[-2:] == ["caster sugar", "bread"]
+    # left alone: new lines only, onto a file ending with a newline; a file not there; not a constant
+    for code in ('open("shopping.txt", "a").write("jam\\n")', 'open("new.txt", "a").write("jam\\n")',
+                 'item = "jam"\nopen("shopping.txt", "a").write(item)'):
+        b = block(code)
+        assert slips.check(make_turn("add jam"), b) is None and b.code == code, code

@@ -33,6 +33,8 @@ A file opened for writing and only read: `with open("seed_notes.txt", "w") as f:
 empties the file before the read fails; it is opened for reading.
 A value in another case: `r["category"] == "takeaway"` over a column of "Takeaway" picked no rows and
 the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
+Text appended again: asked to add two items to shopping.txt, the code appended the whole list again;
+only the lines that are not already at the file's start are appended, on a line of their own.
 A move for a copy: asked to back up a photos folder, the code moved every photo out of it; asked to
 back up or copy (and not to move), `shutil.move` is `shutil.copy2`.
 The person is told before it runs."""
@@ -277,7 +279,12 @@ def numbered_only(code: str) -> tuple[str, list[str]]:
 
 
 _SUBFOLDERS_ASKED = re.compile(r"\b(?:(?:every|all|any|each)\s+(?:the\s+|of\s+the\s+)?(?:sub-?folders?|sub-?dir\w*|nested\s+folders?)"
-                               r"|recursive(?:ly)?|and\s+(?:in\s+)?(?:its|their)\s+sub-?(?:folders?|dir\w*))\b", re.I)
+                               r"|recursive(?:ly)?|and\s+(?:in\s+)?(?:its|their)\s+sub-?(?:folders?|dir\w*)"
+                               # "counting the subfolders too", "including subdirectories"
+                               r"|(?:including|counting|with|plus|in|and)\s+(?:the\s+|its\s+|their\s+|all\s+(?:the\s+)?)?"
+                               r"sub-?(?:folders?|dir\w*)|sub-?(?:folders?|dir\w*)\s+too)\b", re.I)
+_SUBFOLDERS_LEFT = re.compile(r"\b(?:not|no|without|excluding|except|ignor\w*|skip\w*)\s+(?:in\s+|the\s+|its\s+|their\s+|any\s+)*"
+                              r"sub-?(?:folders?|dir\w*)", re.I)
 
 
 def recursive(code: str) -> tuple[str, bool]:
@@ -439,6 +446,69 @@ def value_case(code: str, cells: set[str]) -> tuple[str, list[tuple[str, str]]]:
     return "".join(lines), list(dict.fromkeys((str(spot.value), new) for spot, new in spots))
 
 
+def _appends(tree: ast.AST) -> list[tuple[str, ast.Constant]]:
+    """(path, written text) of each `open(path, "a")`'s write of a string constant: `with open(...) as f:
+    f.write("...")` and `open(...).write("...")`."""
+    def opened(call: ast.expr) -> str | None:
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "open"
+                and len(call.args) >= 2 and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+            return None
+        mode = call.args[1]
+        return call.args[0].value if isinstance(mode, ast.Constant) and mode.value in ("a", "at") else None
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.With):
+            for item in node.items:
+                path = opened(item.context_expr)
+                if path and isinstance(item.optional_vars, ast.Name):
+                    var = item.optional_vars.id
+                    found += [(path, c.args[0]) for c in ast.walk(node) if isinstance(c, ast.Call)
+                              and isinstance(c.func, ast.Attribute) and c.func.attr == "write"
+                              and isinstance(c.func.value, ast.Name) and c.func.value.id == var
+                              and len(c.args) == 1 and isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, str)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "write":
+            path = opened(node.func.value)
+            if path and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                found.append((path, node.args[0]))
+    return found
+
+
+def appended(code: str) -> tuple[str, list[str]]:
+    """`code` with text appended to a list file made to add only what is new: asked to add butter and
+    caster sugar to shopping.txt, the 0.5B model appended the whole list again (eggs, milk ... twice);
+    and started on a line of its own when the file does not end with one ("lemonsbutter"). What was
+    changed, in words."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits, paths = [], []
+    for path, const in _appends(tree):
+        try:
+            old = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        text = str(const.value)
+        had = [ln.strip() for ln in old.splitlines() if ln.strip()]
+        new = text.splitlines(keepends=True)
+        k = 0  # how many of the written lines say the file's lines again, in order, from its start
+        while k < len(new) and k < len(had) and new[k].strip() == had[k]:
+            k += 1
+        rest = "".join(new[k:]) if k == len(had) and k > 0 else text
+        if old and not old.endswith("\n") and rest and not rest.startswith("\n"):
+            rest = "\n" + rest
+        if rest != text and const.lineno == const.end_lineno:
+            edits.append((const, rest))
+            paths.append(f"only the new lines are appended to {path} (the code wrote its old lines again)" if k
+                         else f"the text appended to {path} starts on a new line (the file does not end with one)")
+    for const, rest in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        raw = lines[const.lineno - 1].encode()
+        lines[const.lineno - 1] = (raw[:const.col_offset] + repr(rest).encode() + raw[const.end_col_offset or const.col_offset:]).decode()
+    return "".join(lines), paths
+
+
 MAX_SUFFIXES_LOOKED_AT = 2000  # files under the named folders whose extensions are looked at
 
 
@@ -563,10 +633,13 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         code, ordered = natural_order(code)
         code, numbered = numbered_only(code)
     deep = False
-    if _SUBFOLDERS_ASKED.search(turn.request):
+    if _SUBFOLDERS_ASKED.search(turn.request) and not _SUBFOLDERS_LEFT.search(turn.request):
         code, deep = recursive(code)
     code, counted = line_counts(code, bool(_LINES_ASKED.search(turn.request)))
     code, folders = copy_into_folder(code, bool(_FOLDER_ASKED.search(turn.request)))
+    added: list[str] = []
+    if '"a"' in code or "'a'" in code:
+        code, added = appended(code)
     recased: list[tuple[str, str]] = []
     if re.search(r"==|!=|\bin\b", code):
         code, recased = value_case(code, _cells(turn.request))
@@ -578,7 +651,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
     if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased) \
+            or recased or added) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -597,6 +670,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     changes += [f"the folder {f} is made first (a copy to a path that is not there makes a file of that name)"
                 for f in folders]
     changes += [f"{old!r} is written {new!r}, as the data writes it (compared as {old!r}, no row matched)" for old, new in recased]
+    changes += added
     if kept:
         changes.append("the files are copied, not moved (the request asks for a copy; a move takes the originals away)")
     if cased:
@@ -620,4 +694,5 @@ rule = Rule(
             "another case (.PDF beside .pdf) is matched in any case; asked for a folder, `shutil.copy`/`move` to a path "
             "with no extension that is not there gets that folder made first; asked to back up or copy (not to move), "
             "`shutil.move` of files is `shutil.copy2`; a string compared with the data (`== \"takeaway\"`) that the named CSV "
-            "files hold only in another case (\"Takeaway\") is written as they do; the person is told")
+            "files hold only in another case (\"Takeaway\") is written as they do; text appended to a file that repeats "
+            "its lines from the start appends only the new ones, on a line of their own; the person is told")
