@@ -127,3 +127,27 @@ def test_the_note_about_the_saved_text_held_as_the_text_reads_the_file(tmp_path:
     exec(b.code, ns)  # noqa: S102 - the changed code reads the story
     assert ns["text"] == story
     assert long_request.check(turn, block('print("hello")')) is None
+
+
+def test_a_name_for_the_pasted_text_that_nothing_defined_gets_the_file_read_into_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    from .handmade import make_turn
+
+    monkeypatch.chdir(tmp_path)
+    log = "".join(f"2025-10-{i % 28 + 1:02d} job=photos {'FAILED' if i % 50 == 0 else 'finished OK'}\n" for i in range(600))
+    request = "this is my backup log:\n" + log + "\nhow many times did a job fail?"
+    name = long_request._name(long_request.split(request)[1] + "\n", "pasted")
+    (tmp_path / name).write_text(log)
+    turn = make_turn(request)
+    code = "import re\nprint(len(re.findall('FAILED', text)))"
+    note = long_request.on_failure(turn, "python", code, "NameError: name 'text' is not defined\n(exit code 1)") or ""
+    assert note.startswith(f"Note: nothing called text exists yet. The text I pasted is in the file {name}.")
+    fixed = note[note.index("```python\n") + 10:note.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=tmp_path, capture_output=True, text=True).stdout == "12\n"
+    # a module or a function left out is not the text; nor is a short request's name
+    assert long_request.on_failure(turn, "python", "print(re.findall('x', 'y'))", "NameError: name 're' is not defined") is None
+    assert long_request.on_failure(turn, "python", "print(count(3))", "NameError: name 'count' is not defined") is None
+    assert long_request.on_failure(make_turn("how many times did a job fail?"), "python", code,
+                                   "NameError: name 'text' is not defined") is None
