@@ -174,3 +174,14 @@ def test_a_missing_key_is_said_in_the_persons_words() -> None:
     run = failed("print(data['star_rating'])", "KeyError: 'star_rating'")  # no note: the error alone
     turn = make_turn("What is my average star rating in books.json?", OUT, reply("Stopped."), runs=(run,))
     assert honest_end.finish(turn) == "This is not done: the last run failed with KeyError: 'star_rating'."
+
+
+def test_the_asked_scripts_own_error_is_the_reason_not_a_later_try(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sync_photos.sh").write_text("echo 'sync_photos: ERROR: ~/nas is not mounted' >&2; exit 2\n")
+    script = failed("bash sync_photos.sh", "sync_photos: ERROR: ~/nas is not mounted", lang="shell")
+    by_hand = failed('mkdir -p "$dest"', '  File "<cell-2>", line 3\nSyntaxError: invalid syntax')
+    turn = make_turn("can you run sync_photos.sh for me?", OUT, reply("Stopped."), runs=(script, by_hand))
+    assert honest_end.finish(turn) == "This is not done: a run failed with sync_photos: ERROR: ~/nas is not mounted."
+    turn = make_turn("what does sync_photos.sh do?", OUT, reply("Stopped."), runs=(script, by_hand))  # not asked to run it
+    assert honest_end.finish(turn) == "This is not done: the last run failed with SyntaxError: invalid syntax."

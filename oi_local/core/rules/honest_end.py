@@ -94,13 +94,24 @@ def _names(request: str, path: str) -> bool:
 def _cause(turn: Turn) -> Run:
     """The failed run that says why the turn failed: the last one, unless an earlier run found that a
     file the request names is not there and it still is not (a later run then fails for lack of its
-    data, `NameError: rows`, which hides the reason)."""
+    data, `NameError: rows`, which hides the reason), or ran the script the request asks to run."""
     from oi_local.core.errors import missing_paths
 
     last = turn.runs[-1]
     if missing_paths(error_line(last.output)):
         return last
-    return _still_missing(turn) or last
+    return _still_missing(turn) or _script_failed(turn) or last
+
+
+def _script_failed(turn: Turn) -> Run | None:
+    """The last failed run of the script the request asks to run: its own error ("sync_photos: ERROR:
+    ~/nas is not mounted") says why, not the SyntaxError of the model's try to do its work by hand."""
+    from oi_local.core.rules.run_asked import asked_script
+
+    asked = asked_script(turn.request)
+    name = os.path.basename(asked[0]) if asked else None
+    ran = [r for r in turn.runs if name and r.failed and name in r.code]
+    return ran[-1] if ran else None
 
 
 def _still_missing(turn: Turn) -> Run | None:
