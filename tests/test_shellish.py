@@ -15,6 +15,8 @@ from oi_local.core.shellish import is_shell_not_python
     "cd build && make",
     "LANG=C sort names.txt \\\n  | uniq -c",
     "# sizes\ndu -sh *",  # (`ls -l` is valid Python, ls minus l: left to fail as Python)
+    # sent as python after a script failed: assignments, a loop, commands
+    'src="phone_import"\ndest="$HOME/nas/photos"\nmkdir -p "$dest"\nfor file in "$src"/*.jpg; do\n  cp "$file" "$dest"\ndone',
 ])
 def test_shell_commands_are_recognised(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
@@ -29,6 +31,7 @@ def test_shell_commands_are_recognised(code: str, tmp_path: Path, monkeypatch: p
     "import os\nos.remove('a'",  # broken Python
     "chmod +x start.sh\nprint(open('x').read()",  # half shell, half Python
     "frobnicate-not-a-command --all",
+    'x=1\nfor i in range(3): print(i',  # broken Python, not shell
     "",
 ])
 def test_everything_else_is_left_alone(code: str) -> None:

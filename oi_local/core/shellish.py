@@ -10,11 +10,17 @@ from __future__ import annotations
 import builtins
 import keyword
 import os
+import re
 import shlex
 import shutil
 
 _BUILTINS = frozenset("cd export echo source set alias unset test [ [[ printf read pwd exit true false".split())
 _NOT_COMMANDS = frozenset(keyword.kwlist) | frozenset(dir(builtins))  # `print "x"` is broken Python
+
+
+_SHELL_WORDS = frozenset("do done then fi else esac { }".split())
+_ASSIGNED = re.compile(r"^(?:export\s+)?[A-Za-z_]\w*=(?:\"[^\"]*\"|'[^']*'|\S*)\s*$")  # no spaces around =: not Python's style
+_SHELL_LOOP = re.compile(r"^(?:for|while|until|if|elif)\b.*;\s*(?:do|then)\s*$")
 
 
 def _is_python(code: str) -> bool:
@@ -52,8 +58,8 @@ def is_shell_not_python(code: str) -> bool:
     if not lines or _is_python(code):
         return False
     for line in lines:
-        if line.startswith(("|", "&&", "||")):
-            continue  # a pipeline going on
+        if line.startswith(("|", "&&", "||")) or line in _SHELL_WORDS or _ASSIGNED.match(line) or _SHELL_LOOP.match(line):
+            continue  # a pipeline going on; `done`, `fi`; `dest="$HOME/nas"`; `for f in "$src"/*.jpg; do`
         word = _command(line)
         if word is None or not _exists(word):
             return False
