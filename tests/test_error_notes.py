@@ -166,6 +166,8 @@ def test_with_retry_at_once_the_corrected_code_is_offered_before_the_model_expla
     ("Count the lines in notes.txt", True),
     ("What is the grand total of all orders in orders.json (price times quantity)?", True),
     ("Add milk to shopping.txt", False),
+    ("the usb stick is full of .DS_Store files. can you get rid of all of them? and how many were there?", False),
+    ("can you throw the old logs away? how many are there?", False),
     ("How many rows does sales.csv have, and save the count to count.txt", False),
     ("sum_to.py prints a wrong number. Fix it.", False),
     ("Can you delete old.txt?", False),

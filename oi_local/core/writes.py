@@ -34,8 +34,11 @@ _STEMS = (  # verbs without a final e, so that one suffix list fits "save", "sav
 # write was refused as code for a question.
 _MARK = (r"\b(?:mark|tick|cross)(?:s|ing)?\s+(?:[\w'-]+\s+){0,4}?(?:as\b|done\b|off\b|complete)|"
          r"\bcheck(?:s|ing)?\s+(?:[\w'-]+\s+){0,4}?off\b")
+# "can you get rid of all of them? and how many were there?": a deletion asked for (read as a
+# question, the deleting code was refused).
+_RID = r"\bget(?:ting)?\s+rid\s+of\b|\bthrow(?:ing)?\s+(?:[\w'-]+\s+){0,3}?(?:away|out)\b"
 _CHANGES = re.compile(r"\b(?:" + "|".join(_STEMS) + r")(?:e|ed|d|ing|ion|ions|y|ied)?\b|"
-                      r"\b(?:written|wrote|made|kept|ran|put)\b|" + _MARK, re.I)
+                      r"\b(?:written|wrote|made|kept|ran|put)\b|" + _MARK + "|" + _RID, re.I)
 
 _SHELL_WRITERS = {"tee", "truncate", "dd"}
 _REDIRECT = re.compile(r"(?<![0-9&<])>>?\s*([^\s;&|<>]+)")
