@@ -357,3 +357,10 @@ def test_a_made_up_name_used_as_data_reads_the_one_data_file_the_request_names(f
     # not used as data (`total += 1` before it is set), or two data files named: no note
     assert note("NameError: name 'total' is not defined", request, None, "for s in []:\n    total += 1") is None
     assert note("NameError: name 'data' is not defined", request + " and sales.csv", None, code) is None
+    # a folder's name, or a named file the code writes (the output, joined from draft/): no note
+    (folder / "draft").mkdir()
+    (folder / "book.txt").write_text("old\n")
+    joined = 'text = open("draft/ch1.txt").read()\nopen("book.txt", "w").write(text)\nprint([p.name for p in draft])'
+    request = "join the chapter files in the draft folder into one file called book.txt"
+    assert note("NameError: name 'draft' is not defined", request, None, joined) is None
+    assert note("NameError: name 'chapters' is not defined", request, None, joined.replace("in draft", "in chapters")) is None

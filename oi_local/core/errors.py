@@ -92,8 +92,15 @@ def _only_data_file(name: str, code: str, request: str, base: Path) -> str | Non
     if name == "df" or not re.search(rf"(?<![\w.]){n}\[|\bin\s+{n}\b|\b(?:len|sum|sorted|list|enumerate)\({n}\)|"
                                      rf"(?<![\w.]){n}\.(?:items|values|keys|get)\(", code):
         return None
-    files = [p for p in mentioned_paths(request, base) if p.is_file() and p.suffix.lower() in _DATA_SUFFIXES]
-    return files[0].relative_to(base.resolve()).as_posix() if len(files) == 1 else None
+    named = mentioned_paths(request, base)
+    if any(p.is_dir() and p.name == name for p in named):
+        return None  # `for p in draft` for "the draft folder": not a file's data
+    files = [p for p in named if p.is_file() and p.suffix.lower() in _DATA_SUFFIXES]
+    if len(files) != 1:
+        return None
+    f = files[0].relative_to(base.resolve()).as_posix()
+    # a file the code writes is its output (book.txt, joined from draft/), not the data it meant
+    return None if re.search(rf"""open\(\s*['"]{re.escape(f)}['"]\s*,\s*['"][wax]""", code) else f
 
 
 def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None, code: str = "") -> str | None:
