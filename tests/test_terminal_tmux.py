@@ -194,6 +194,7 @@ def test_resume_with_conversations(term) -> None:
     t.wait_for(PROMPT)
     at = ask(t, "hello from the first session")
     t.wait_for(r"Done: the code printed", after=at)
+    t.wait_for(PROMPT, after=at)  # Ctrl-D sent before the prompt is back can be lost (seen once in CI)
     t.key("C-d")
     t.wait_for(r"\[exit 0\]")
     time.sleep(1.1)  # distinct modification times
@@ -201,6 +202,7 @@ def test_resume_with_conversations(term) -> None:
     t2.wait_for(PROMPT)
     at = ask(t2, "shell in the second session")
     t2.wait_for(r"Done: the code printed shell-says-hi", after=at)
+    t2.wait_for(PROMPT, after=at)
     t2.key("C-d")
     t2.wait_for(r"\[exit 0\]")
     t3 = term("-y", "--conversations")
@@ -217,6 +219,7 @@ def test_resume_with_conversations(term) -> None:
     t3.wait_for(r"messages: [1-9]", after=at)
     at = ask(t3, "hello continued")
     t3.wait_for(r"Done: the code printed", after=at)
+    t3.wait_for(PROMPT, after=at)
     t3.key("C-d")
     t3.wait_for(r"\[exit 0\]")
     entries = history.list_conversations(history.folder(type("I", (), {"conversation_history_path": None})()))
