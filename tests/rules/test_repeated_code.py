@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from oi_local.core.rules import repeated_code
 
-from .handmade import block, make_turn, ran
+from .handmade import block, failed, make_turn, ran
 
 
 def test_code_that_already_ran_this_turn_is_not_run_again() -> None:
@@ -11,3 +11,19 @@ def test_code_that_already_ran_this_turn_is_not_run_again() -> None:
     assert verdict is not None and verdict.repeated
     assert repeated_code.check(turn, block("print(2 + 3)")) is None
     assert repeated_code.check(turn, block("print(2 + 2)", lang="javascript")) is None
+
+
+def test_the_same_run_after_a_file_was_rewritten_runs_again() -> None:
+    # The usual check of a fix: run the script, rewrite it, run it again.
+    fix = 'with open("split_bill.py", "w") as f:\n    f.write("print(26.03)\\n")\n'
+    turn = make_turn("Fix split_bill.py", runs=(failed("python3 split_bill.py", "ZeroDivisionError", lang="shell"),
+                                                 ran(fix, "")))
+    assert repeated_code.check(turn, block("python3 split_bill.py", lang="shell")) is None
+    # ...but not once more with nothing changed since.
+    turn.runs.append(ran("python3 split_bill.py", "26.03\n", lang="shell"))
+    verdict = repeated_code.check(turn, block("python3 split_bill.py", lang="shell"))
+    assert verdict is not None and verdict.repeated
+    # Code that only reads in between is no reason to run it again.
+    turn = make_turn("Fix split_bill.py", runs=(failed("python3 split_bill.py", "boom", lang="shell"),
+                                                 ran("print(open('split_bill.py').read())", "x")))
+    assert repeated_code.check(turn, block("python3 split_bill.py", lang="shell")) is not None

@@ -1,18 +1,29 @@
 """Repeated code: small models re-send code that already ran instead of answering. It is not run
 again: the turn ends with a request for a plain answer, or after a failure, a fresh sampled answer
-or a fix ask (the rules with `after_repeat`)."""
+or a fix ask (the rules with `after_repeat`). Running it again after other code changed a file is
+the usual check of a fix (`python3 split_bill.py` after rewriting split_bill.py), so that runs."""
 from __future__ import annotations
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import Block, Run, Turn
+from oi_local.core.writes import changed_paths
+
+
+def _writes(run: Run) -> bool:
+    try:
+        return bool(changed_paths(run.lang, run.code))
+    except (SyntaxError, ValueError):
+        return False
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    ran = {(r.lang, r.code.strip()) for r in turn.runs}
-    return Verdict(repeated=True) if (block.lang, block.code.strip()) in ran else None
+    same = [i for i, r in enumerate(turn.runs) if (r.lang, r.code.strip()) == (block.lang, block.code.strip())]
+    if not same or any(_writes(r) for r in turn.runs[same[-1] + 1:]):
+        return None
+    return Verdict(repeated=True)
 
 
 rule = Rule(
     name="repeated code", setting="stop_repeats", check=check,
-    summary="code that already ran this turn is not run again: a failure is retried afresh or the fix asked for "
-            "again where those rules apply, else the model is asked once for a plain answer")
+    summary="code that already ran this turn is not run again unless other code changed a file since: a failure is "
+            "retried afresh or the fix asked for again where those rules apply, else the model is asked once for a plain answer")
