@@ -364,3 +364,18 @@ def test_a_made_up_name_used_as_data_reads_the_one_data_file_the_request_names(f
     request = "join the chapter files in the draft folder into one file called book.txt"
     assert note("NameError: name 'draft' is not defined", request, None, joined) is None
     assert note("NameError: name 'chapters' is not defined", request, None, joined.replace("in draft", "in chapters")) is None
+
+
+def test_a_made_up_name_used_as_one_string_gets_the_whole_text(folder: Path) -> None:
+    # Read as lines, the note's own corrected code failed: "'list' object has no attribute 'replace'".
+    (folder / "speech.txt").write_text("I've known Jon for years.\nJon's dad Jonathan agrees.\n")
+    code = 'fixed = speech.replace("Jon ", "John ")\nwith open("speech.txt", "w") as f:\n    f.write(fixed)'
+    got = note("NameError: name 'speech' is not defined", "fix every Jon in speech.txt", None, code) or ""
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert "f.read()\n" in fixed and "splitlines" not in fixed
+    subprocess.run([sys.executable, "-c", fixed], cwd=folder, check=True)
+    assert (folder / "speech.txt").read_text() == "I've known John for years.\nJon's dad Jonathan agrees.\n"
+    # looped over, a text file is still read as lines
+    looped = 'for line in speech:\n    print(line)'
+    got = note("NameError: name 'speech' is not defined", "show speech.txt", None, looped) or ""
+    assert "f.read().splitlines()" in got

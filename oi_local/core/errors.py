@@ -49,6 +49,17 @@ _LOADERS = {
     ".json": 'import json\nwith open("{f}") as f:\n    {v} = json.load(f)',
 }
 _TEXT_LOADER = 'with open("{f}") as f:\n    {v} = f.read().splitlines()'
+_WHOLE_TEXT = 'with open("{f}") as f:\n    {v} = f.read()'
+# `speech.replace("Jon", "John")`: code that uses the name as one string gets the whole text; read as
+# lines, the note's own corrected code failed with "'list' object has no attribute 'replace'".
+_STR_ONLY = ("replace", "split", "lower", "upper", "strip", "lstrip", "rstrip", "find", "startswith", "endswith",
+             "splitlines", "encode", "title", "casefold", "partition", "format")
+
+
+def _text_loader(name: str, code: str) -> str:
+    as_string = re.search(rf"(?<![\w.]){re.escape(name)}\.(?:{'|'.join(_STR_ONLY)})\(", code) or \
+        re.search(rf"\bre\.\w+\([^()]*,\s*{re.escape(name)}\b", code)
+    return _WHOLE_TEXT if as_string else _TEXT_LOADER
 
 
 def _words(text: str) -> set[str]:
@@ -122,7 +133,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if f and run:  # `sync_photos.sh` typed as Python: told to read it, the model printed the script's lines
             return f"Note: {f} is a script, not a name in Python. To run it:\n```shell\n{run}\n```"
         if f:
-            loader = _LOADERS.get(Path(f).suffix.lower(), _TEXT_LOADER).format(f=f, v=name)
+            loader = _LOADERS.get(Path(f).suffix.lower(), _text_loader(name, code)).format(f=f, v=name)
             if code and len(code) <= MAX_CODE:  # shown the whole corrected code, a small model runs it
                 # `for row in sales.csv`: the file name written as a variable is the data read into `name`
                 code = re.sub(rf"(?<![\w'\"/.]){re.escape(f)}(?![\w'\"])", name, code)
