@@ -36,7 +36,12 @@ def _valid(y: int, m: int, d: int) -> bool:
 def named_dates(text: str) -> list[Named]:
     """The calendar dates `text` names, in order. A day and month with no year of their own take the
     year that closes the same phrase ("from 6 January to 5 May 2025"); else the year stays unknown."""
-    found: list[Named] = []
+    return list(dict.fromkeys(n for n, _ in named_dates_at(text)))
+
+
+def named_dates_at(text: str) -> list[tuple[Named, int]]:
+    """named_dates with where each one ends in `text`."""
+    found: list[tuple[Named, int]] = []
     for m in _FORMS.finditer(text):
         g = m.groupdict()
         y: int | None
@@ -50,8 +55,8 @@ def named_dates(text: str) -> list[Named]:
             later = _A_YEAR.search(text, m.end(), m.end() + 40)
             y = int(year) if year else int(later.group()) if later and "." not in text[m.end():later.start()] else None
         if _valid(y or 2000, mo, d):  # 2000: a leap year, so "29 February" with no year stands
-            found.append(Named(y, mo, d))
-    return list(dict.fromkeys(found))
+            found.append((Named(y, mo, d), m.end()))
+    return found
 
 
 _CALLS = {"date", "datetime"}
@@ -62,6 +67,7 @@ class Literal(NamedTuple):
     year: int
     month: int
     day: int
+    held_by: str | None = None  # the name it is assigned to (`start = date(...)`)
 
 
 def date_literals(code: str) -> list[Literal]:
@@ -71,6 +77,8 @@ def date_literals(code: str) -> list[Literal]:
         tree = ast.parse(code)
     except SyntaxError:
         return []
+    held = {id(a.value): a.targets[0].id for a in ast.walk(tree)
+            if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)}
     out = []
     for n in ast.walk(tree):
         if not isinstance(n, ast.Call) or len(n.args) < 3:
@@ -80,7 +88,7 @@ def date_literals(code: str) -> list[Literal]:
         nums = n.args[:3]
         if name in _CALLS and all(isinstance(a, ast.Constant) and type(a.value) is int for a in nums):
             y, mo, d = (a.value for a in nums)  # type: ignore[attr-defined]
-            out.append(Literal(n, y, mo, d))
+            out.append(Literal(n, y, mo, d, held.get(id(n))))
     return out
 
 

@@ -73,3 +73,20 @@ def test_the_repaired_code_runs_and_answers() -> None:
         assert consoles[-1] == "299 Friday" and model.calls == 2
     finally:
         interp.close()
+
+
+def test_asked_the_weekday_of_the_last_date_the_code_prints_that_ones() -> None:
+    request = "counting from 3 November 2025, how many days is it until 19 July 2026? and what day of the week will that be"
+    code = ("from datetime import datetime\nstart_date = datetime(2025, 11, 3)\nend_date = datetime(2026, 7, 19)\n"
+            "print((end_date - start_date).days)\nprint(start_date.strftime('%A'))")
+    b = block(code)
+    verdict = rule.check(make_turn(request), b)
+    assert verdict is not None and b.code.endswith("print(end_date.strftime('%A'))")
+    assert "(end_date - start_date)" in b.code
+    # the weekday of the date counted from, asked for, stays
+    asked_first = "from 3 November 2025 to 19 July 2026: how many days, and what day of the week was the start?"
+    assert rule.check(make_turn(asked_first), block(code)) is None
+    # the last date's weekday already, or no weekday asked: nothing to change
+    right = code.replace("start_date.strftime", "end_date.strftime")
+    assert rule.check(make_turn(request), block(right)) is None
+    assert rule.check(make_turn(request.split("?")[0] + "?"), block(code)) is None

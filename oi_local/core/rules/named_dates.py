@@ -3,17 +3,66 @@
 A date literal that is none of the request's dates but is one of them with its month and day swapped,
 or is no date at all and holds the day of the one named date of its year, is written as that date
 before the code runs (the person is told). When code still fails with "month must be in 1..12" or
-"day is out of range", the note spells the request's dates in Python's order (year, month, day)."""
+"day is out of range", the note spells the request's dates in Python's order (year, month, day).
+Asked "how many days until 19 July 2026? and what day of the week will that be", the 0.5B model printed
+the weekday of the first date (the one counted from) in all five runs; asked the weekday after the
+last date it names, code that prints the first date's weekday prints the last one's."""
 from __future__ import annotations
 
-from oi_local.core.dates import corrected, date_literals, named_dates, spelled
+import ast
+import re
+
+from oi_local.core.dates import (
+    Named,
+    corrected,
+    date_literals,
+    named_dates,
+    named_dates_at,
+    spelled,
+)
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, instruction
 
-NOTE = "The dates are written as the request names them (year, month, day): {changes}."
+NOTE = "Changed to fit the dates the request names: {changes}."
 FAILED = ("Note: dates are written year, month, day. The dates in the request are {dates}; use those numbers "
           "in this order.")
 _OUT_OF_RANGE = ("month must be in 1..12", "day is out of range for month")
+_WEEKDAY_ASKED = re.compile(r"\b(?:day of the week|weekday|what day)\b", re.I)
+_START_ASKED = re.compile(r"\b(?:first|start|starting|from)\b", re.I)
+
+
+def _weekday_of_last(text: str) -> tuple[Named, Named] | None:
+    """(first, last) named dates when the weekday is asked after the last one, not of the first."""
+    at = named_dates_at(text)
+    if len({n for n, _ in at}) < 2:
+        return None
+    after = text[at[-1][1]:]
+    asked = _WEEKDAY_ASKED.search(after)
+    if not asked or _START_ASKED.search(after[asked.start():]):
+        return None
+    return at[0][0], at[-1][0]
+
+
+def _is(named: Named, lit: tuple[int, int, int]) -> bool:
+    return named.year in (None, lit[0]) and (named.month, named.day) == lit[1:]
+
+
+def weekday_target(code: str, first: Named, last: Named) -> list[tuple[ast.Name, str]]:
+    """Names in `x.strftime("%A")` / `x.weekday()` / `x.isoweekday()` that hold the first named date,
+    with the name that holds the last one."""
+    held = {lit.held_by: (lit.year, lit.month, lit.day) for lit in date_literals(code) if lit.held_by}
+    firsts = {n for n, v in held.items() if _is(first, v)}
+    lasts = [n for n, v in held.items() if _is(last, v)]
+    if not firsts or len(lasts) != 1:
+        return []
+    spots = []
+    for n in ast.walk(ast.parse(code)):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and n.func.value.id in firsts:
+            day_format = any(isinstance(a, ast.Constant) and isinstance(a.value, str) and "%A" in a.value for a in n.args)
+            if n.func.attr in ("weekday", "isoweekday") or (n.func.attr == "strftime" and day_format):
+                spots.append((n.func.value, lasts[0]))
+    return spots
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -23,10 +72,13 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if not named:
         return None
     fixes = [(lit, new) for lit in date_literals(block.code) if (new := corrected(lit, named))]
-    if not fixes:
-        return None
     lines = block.code.splitlines(keepends=True)
     changes = []
+    pair = _weekday_of_last(instruction(turn.request)) if not fixes else None
+    for name, last in reversed(weekday_target(block.code, *pair) if pair else []):
+        raw = lines[name.lineno - 1].encode()
+        lines[name.lineno - 1] = (raw[:name.col_offset] + last.encode() + raw[name.end_col_offset or 0:]).decode()
+        changes.append(f"the weekday is of {last} (the last date named), not {name.id}")
     for lit, new in sorted(fixes, key=lambda f: (f[0].node.lineno, f[0].node.col_offset), reverse=True):
         first, third = lit.node.args[0], lit.node.args[2]
         if first.lineno != third.end_lineno:
@@ -53,4 +105,5 @@ rule = Rule(
     summary="a date literal (`date(y, m, d)`, `datetime(...)`) that is none of the dates the request names but is one "
             "with month and day swapped, or is no date and holds the day of the one named date of its year, is "
             "written as that date before it runs; a \"month must be in 1..12\" failure is told the request's "
-            "dates in year, month, day order")
+            "dates in year, month, day order; asked the weekday after the last of two or more named dates, code that "
+            "prints the first one's weekday prints the last one's")
