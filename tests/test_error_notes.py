@@ -379,3 +379,18 @@ def test_a_made_up_name_used_as_one_string_gets_the_whole_text(folder: Path) -> 
     looped = 'for line in speech:\n    print(line)'
     got = note("NameError: name 'speech' is not defined", "show speech.txt", None, looped) or ""
     assert "f.read().splitlines()" in got
+
+
+def test_a_file_read_but_never_opened_is_opened_as_the_one_named_file(folder: Path) -> None:
+    # The 0.5B model's `csv.DictReader(f)` with no `open` got no note; its next tries made up names.
+    (folder / "club_members.csv").write_text("name,joined\nAmara,2024-05-21\nBen,2022-10-12\nCara,2024-01-02\n")
+    code = 'print(len([r for r in csv.DictReader(f) if r["joined"].startswith("2024")]))'
+    request = "in club_members.csv, how many people joined in 2024?"
+    got = note("NameError: name 'f' is not defined", request, None, code) or ""
+    assert got.startswith("Note: f is not an open file yet. Open club_members.csv as f first")
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert fixed.startswith('import csv\nwith open("club_members.csv", newline="") as f:\n    print(')
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True).stdout == "2\n"
+    # a name not read as a file, or no single named file: not this note
+    assert not (note("NameError: name 'f' is not defined", request, None, "print(f + 1)") or "").startswith("Note: f is not")
+    assert note("NameError: name 'f' is not defined", "how many joined in 2024?", None, code) is None

@@ -114,6 +114,26 @@ def _only_data_file(name: str, code: str, request: str, base: Path) -> str | Non
     return None if re.search(rf"""open\(\s*['"]{re.escape(f)}['"]\s*,\s*['"][wax]""", code) else f
 
 
+def _unopened(name: str, code: str, request: str, base: Path) -> str | None:
+    """Code that reads `name` as an open file (`csv.DictReader(f)`, `f.read()`) it never opened, with
+    the one data file the request names open as it: the 0.5B model's `for r in csv.DictReader(f)`
+    with no `open` got no note and its next tries made up other names."""
+    from oi_local.core.hints import mentioned_paths
+
+    n = re.escape(name)
+    if not re.search(rf"\b(?:csv\.(?:DictReader|reader)|json\.load)\(\s*{n}\b|(?<![\w.]){n}\.(?:read|readlines|readline)\(", code):
+        return None
+    files = [p for p in mentioned_paths(request, base) if p.is_file() and p.suffix.lower() in _DATA_SUFFIXES]
+    if len(files) != 1 or len(code) > MAX_CODE:
+        return None
+    f = files[0].relative_to(base.resolve()).as_posix()
+    opener = f'with open("{f}"' + (', newline=""' if files[0].suffix.lower() in (".csv", ".tsv") else "") + f") as {name}:"
+    body = "\n".join("    " + ln if ln.strip() else ln for ln in code.strip("\n").splitlines())
+    imports = "".join(f"import {m}\n" for m in ("csv", "json")
+                      if re.search(rf"\b{m}\.", code) and not re.search(rf"^\s*import {m}\b", code, re.M))
+    return f"Note: {name} is not an open file yet. Open {f} as {name} first; the code would be:\n```python\n{imports}{opener}\n{body}\n```"
+
+
 def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None, code: str = "") -> str | None:
     """Advice for the error in `output` (from running `code`), or None."""
     if "Error" not in output:
@@ -128,6 +148,9 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
         if name in sys.stdlib_module_names:
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
+        handle = _unopened(name, code, request, base)
+        if handle:
+            return handle
         f = _data_file(name, folder_files(base, MAX_FILES), request) or _only_data_file(name, code, request, base)
         run = run_line(f, request, base) if f and re.search(rf"(?<![\w/.]){re.escape(Path(f).name)}\b", code) else None
         if f and run:  # `sync_photos.sh` typed as Python: told to read it, the model printed the script's lines
