@@ -391,6 +391,11 @@ def test_a_file_read_but_never_opened_is_opened_as_the_one_named_file(folder: Pa
     fixed = got[got.index("```python\n") + 10:got.rindex("```")]
     assert fixed.startswith('import csv\nwith open("club_members.csv", newline="") as f:\n    print(')
     assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True).stdout == "2\n"
+    # read twice, the rows are read once (a second reader over the same file reads nothing)
+    twice = code + '\nprint(max(r["joined"] for r in csv.DictReader(f)))'
+    got = note("NameError: name 'f' is not defined", request, None, twice) or ""
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True).stdout == "2\n2024-05-21\n"
     # a name not read as a file, or no single named file: not this note
     assert not (note("NameError: name 'f' is not defined", request, None, "print(f + 1)") or "").startswith("Note: f is not")
     assert note("NameError: name 'f' is not defined", "how many joined in 2024?", None, code) is None

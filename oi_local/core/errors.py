@@ -128,6 +128,9 @@ def _unopened(name: str, code: str, request: str, base: Path) -> str | None:
         return None
     f = files[0].relative_to(base.resolve()).as_posix()
     opener = f'with open("{f}"' + (', newline=""' if files[0].suffix.lower() in (".csv", ".tsv") else "") + f") as {name}:"
+    reader = f"csv.DictReader({name})"
+    if code.count(reader) > 1:  # a second reader over the same file reads nothing: read the rows once
+        code = f"rows = list({reader})\n" + code.replace(reader, "rows")
     body = "\n".join("    " + ln if ln.strip() else ln for ln in code.strip("\n").splitlines())
     imports = "".join(f"import {m}\n" for m in ("csv", "json")
                       if re.search(rf"\b{m}\.", code) and not re.search(rf"^\s*import {m}\b", code, re.M))

@@ -65,10 +65,19 @@ _NOT_VERBS = re.compile(r"[\w.-]*/[\w./-]*|\b[\w-]+\.[A-Za-z]\w{0,4}\b|"
                         r"(?:(?:always|usually|normally|just|only|also|still|then)\s+)?\w+(?:\s+(?:or|and)\s+\w+)?", re.I)
 
 
+# A past form inside a wh- question tells what happened, it asks for no change: "how many people
+# joined in 2024?" was read as a join, and the honest end said "no file in the working folder was changed".
+_WH_ASKED = re.compile(r"\b(?:how\s+(?:many|much|often|long)|which|what|who|when)\b[^?.!]*\?", re.I)
+
+
+def _past_asked(text: str) -> str:
+    return _WH_ASKED.sub(lambda m: re.sub(r"\b\w+ed\b", " ", m.group()), text)
+
+
 def question(request: str) -> bool:
     """True for "How many lines does notes.txt have?", not for "Add a line to notes.txt"; "which
     files are old? don't delete anything" is a question."""
-    return bool(_QUESTION.search(request)) and not _CHANGES.search(_NOT_VERBS.sub(" ", unnegated(request)))
+    return bool(_QUESTION.search(request)) and not _CHANGES.search(_NOT_VERBS.sub(" ", _past_asked(unnegated(request))))
 
 
 def changed_paths(language: str, code: str) -> list[str]:

@@ -124,3 +124,13 @@ def test_paths_and_the_noun_a_question_asks_about_are_not_verbs() -> None:
     assert question("which files in the garden_planner repo have i changed or added since my last commit?")
     assert not question("can i add a line to notes.txt?")
     assert not question("how do I do it? I want to add a line to notes.txt")
+
+
+def test_a_past_form_in_a_wh_question_tells_what_happened() -> None:
+    from oi_local.core.writes import question
+
+    # "joined" was read as a join: the honest end said no file in the working folder was changed
+    assert question("in club_members.csv, how many people joined in 2024? and which town did most of them come from?")
+    assert question("which files were deleted last week? it's in trash.log")
+    assert not question("how many duplicates are there? can you remove them?")
+    assert not question("join the csv files into one. how many rows?")
