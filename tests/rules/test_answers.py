@@ -167,3 +167,22 @@ def test_the_first_line_of_a_printed_list_alone_is_asked_again_then_gives_way() 
                                ("print the games in games.json", output, "Codenames")):
         assert not answers.cut_short(make_turn(request, reply(said), runs=(ran("print(g)", out),))), request
     assert not answers.cut_short(make_turn("which games?", reply("Codenames"), runs=(failed("x", output),)))
+
+
+def test_fewer_of_the_asked_number_of_printed_lines_is_asked_again() -> None:
+    output = "media/holiday_2024.mp4: 1800000 bytes\nmedia/old_phone_backup.zip: 950000 bytes\nmedia/notes.txt: 49 bytes\n"
+    request = "whats hogging all the space in media/ ? just tell me the 3 biggest files, dont delete anything"
+    short = make_turn(request, reply("The largest files in media/ are media/holiday_2024.mp4 and media/old_phone_backup.zip."),
+                      runs=(ran("print(...)", output),))
+    assert answers.cut_short(short)
+    ask = answers.follow_up(short)
+    assert ask is not None and ask.final
+    for said in ("holiday_2024.mp4 (1.8 MB), old_phone_backup.zip (950 KB) and notes.txt (49 bytes).",
+                 "The 3 biggest: media/holiday_2024.mp4, media/old_phone_backup.zip, media/notes.txt"):
+        assert not answers.cut_short(make_turn(request, reply(said), runs=(ran("print(...)", output),))), said
+    # not asked for a number of them, or a different number printed: not this check
+    plain = request.replace("the 3 biggest files", "the biggest files")
+    assert not answers.cut_short(make_turn(plain, reply("holiday_2024.mp4 and old_phone_backup.zip are the biggest."),
+                                           runs=(ran("print(...)", output),)))
+    two = make_turn(request.replace("3", "two"), reply("holiday_2024.mp4 is the biggest."), runs=(ran("print(...)", output),))
+    assert not answers.cut_short(two)

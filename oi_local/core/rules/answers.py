@@ -201,6 +201,25 @@ def dumped(turn: Turn) -> bool:
 MAX_LIST_OUTPUT = 600  # characters: a list short enough to be the answer as printed
 
 
+_N_ASKED = re.compile(r"\b(?:top|the|my|your|those|these)\s+(\d{1,2}|" + "|".join(list(_NUMBER_WORDS)[2:11]) + r")\b", re.I)
+_KEY = re.compile(r"^\s*(?:\d+[.)]\s+)?([^:\t(]+?)\s*(?::|\t|\(|\s-\s|\s{2}|$)")
+
+
+def _fewer_than_asked(request: str, output: str, said: str) -> bool:
+    """Asked for "the 3 biggest files", the code printed three lines and the answer names fewer of them
+    (the 0.5B model named two of three printed files)."""
+    m = _N_ASKED.search(instruction(request))
+    lines = [ln for ln in output.splitlines() if ln.strip()]
+    n = int(_NUMBER_WORDS.get(m.group(1).lower(), m.group(1))) if m else 0
+    if n < 2 or len(lines) != n:
+        return False
+    keys = [_plain(k.group(1)) for ln in lines if (k := _KEY.match(ln))]
+    if len(keys) != n or len(set(keys)) != n:
+        return False
+    named = sum(1 for k in keys if f" {k} " in f" {said} " or f" {k.split()[-1]} " in f" {said} ")
+    return 0 < named < n
+
+
 def cut_short(turn: Turn) -> bool:
     """A question whose last run printed a short list of results, answered with its first line alone:
     asked which of nine games suit five players, the code printed all nine and the 0.5B model answered
@@ -215,8 +234,10 @@ def cut_short(turn: Turn) -> bool:
     lines = [_plain(ln) for ln in last.output.splitlines() if _plain(ln)]
     if not (len(lines) >= 2 and len(set(lines)) > 1):
         return False
-    # The first line said alone, or in a short sentence around it ("a.pdf is in a.pdf.") naming no other line.
     said, first = _plain(str(reply.get("content", ""))), lines[0]
+    if _fewer_than_asked(turn.request, last.output, said):
+        return True
+    # The first line said alone, or in a short sentence around it ("a.pdf is in a.pdf.") naming no other line.
     return said == first or (f" {first} " in f" {said} " and len(said) <= 2 * len(first) + 40
                              and not any(f" {ln} " in f" {said} " for ln in lines[1:] if ln != first))
 
@@ -242,6 +263,6 @@ rule = Rule(
             "worked examples have), or answers a question "
             "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
             "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
-            "nothing of the failed run before it, or gives only the first line of a short printed list, or that says back a long "
+            "nothing of the failed run before it, or gives only the first line of a short printed list (or, asked for \"the 3 biggest\", names fewer of the 3 printed lines), or that says back a long "
             "stretch of the request itself, is dropped and asked for once more; the second time such an answer "
             "gives way to the code's last output (said plainly to have failed, when it did)")
