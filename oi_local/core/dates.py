@@ -85,10 +85,9 @@ def date_literals(code: str) -> list[Literal]:
             continue
         f = n.func
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        nums = n.args[:3]
-        if name in _CALLS and all(isinstance(a, ast.Constant) and type(a.value) is int for a in nums):
-            y, mo, d = (a.value for a in nums)  # type: ignore[attr-defined]
-            out.append(Literal(n, y, mo, d, held.get(id(n))))
+        nums = [a.value for a in n.args[:3] if isinstance(a, ast.Constant) and type(a.value) is int]
+        if name in _CALLS and len(nums) == 3:
+            out.append(Literal(n, nums[0], nums[1], nums[2], held.get(id(n))))
     return out
 
 
