@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import Block, Turn, rewrite
 
 NOTE = "Changed before it ran: the column {old} → {new} (the request asks for the {words}, which is {new})."
 SUFFIXES = {".csv", ".tsv"}
@@ -110,13 +110,8 @@ def _used(tree: ast.AST, columns: list[str]) -> list[str]:
 def swapped(code: str, old: str, new: str) -> str:
     """`code` with each string constant equal to `old` replaced by `new` (same quotes)."""
     tree = ast.parse(code)
-    lines = code.splitlines(keepends=True)
-    spots = [(n.lineno, n.col_offset, n.end_col_offset or 0) for n in ast.walk(tree)
-             if isinstance(n, ast.Constant) and n.value == old and n.lineno == n.end_lineno]
-    for line, col, end in sorted(spots, reverse=True):
-        s = lines[line - 1].encode()
-        lines[line - 1] = (s[:col] + repr(new).encode() + s[end:]).decode()
-    return "".join(lines)
+    return rewrite(code, [(n.lineno, n.col_offset, n.end_col_offset or 0, repr(new)) for n in ast.walk(tree)
+                          if isinstance(n, ast.Constant) and n.value == old and n.lineno == n.end_lineno])
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import Block, Turn, rewrite
 
 NOTE = "Changed before it ran: the rows of {file} are read from the second line (the first is its header: {header})."
 _NUMBER = re.compile(r"\s*[-+]?[£$€]?\d[\d,]*(?:\.\d+)?%?\s*")
@@ -71,11 +71,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     call = calls[0]
     if call.lineno != call.end_lineno:
         return None
-    lines = code.splitlines(keepends=True)
-    raw = lines[call.lineno - 1].encode()
-    start, end = call.col_offset, call.end_col_offset or call.col_offset
-    lines[call.lineno - 1] = (raw[:start] + b"list(" + raw[start:end] + b")[1:]" + raw[end:]).decode()
-    block.message["content"] = "".join(lines)
+    segment = ast.get_source_segment(code, call) or ""
+    block.message["content"] = rewrite(code, [(call.lineno, call.col_offset, call.end_col_offset or 0, f"list({segment})[1:]")])
     return Verdict(warning=NOTE.format(file=file, header=", ".join(header)))
 
 

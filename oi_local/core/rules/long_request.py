@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from oi_local.core.rules.base import Addition, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, split
+from oi_local.core.rules.turn import Block, Turn, rewrite, split
 
 HEAD, TAIL = 1200, 800  # characters of an unsplit request the model sees around the note
 MIN_TOKENS = 1500  # a request over this (or over a quarter of the context budget) is saved
@@ -146,11 +146,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
                 spots.append((node.lineno, node.col_offset, node.end_col_offset or 0, m.group(1)))
     if not spots:
         return None
-    lines = block.code.splitlines(keepends=True)
-    for line, col, end, name in sorted(spots, reverse=True):
-        raw = lines[line - 1].encode()
-        lines[line - 1] = (raw[:col] + f"open({name!r}, encoding='utf-8').read()".encode() + raw[end:]).decode()
-    block.message["content"] = "".join(lines)
+    block.message["content"] = rewrite(block.code, [(line, col, end, f"open({name!r}, encoding='utf-8').read()")
+                                                     for line, col, end, name in spots])
     return Verdict(warning=READ_NOTE.format(name=spots[0][3]))
 
 

@@ -21,7 +21,7 @@ from oi_local.core.dates import (
     spelled,
 )
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, instruction
+from oi_local.core.rules.turn import Block, Turn, instruction, rewrite
 
 NOTE = "Changed to fit the dates the request names: {changes}."
 FAILED = ("Note: dates are written year, month, day. The dates in the request are {dates}; use those numbers "
@@ -68,29 +68,26 @@ def weekday_target(code: str, first: Named, last: Named) -> list[tuple[ast.Name,
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or ("date" not in block.code):
         return None
-    named = named_dates(instruction(turn.request))
+    words = instruction(turn.request)
+    named = named_dates(words)
     if not named:
         return None
     fixes = [(lit, new) for lit in date_literals(block.code) if (new := corrected(lit, named))]
-    lines = block.code.splitlines(keepends=True)
+    edits: list[tuple[int, int, int, str]] = []
     changes = []
-    pair = _weekday_of_last(instruction(turn.request)) if not fixes else None
-    for name, last in reversed(weekday_target(block.code, *pair) if pair else []):
-        raw = lines[name.lineno - 1].encode()
-        lines[name.lineno - 1] = (raw[:name.col_offset] + last.encode() + raw[name.end_col_offset or 0:]).decode()
+    pair = _weekday_of_last(words) if not fixes else None
+    for name, last in weekday_target(block.code, *pair) if pair else []:
+        edits.append((name.lineno, name.col_offset, name.end_col_offset or 0, last))
         changes.append(f"the weekday is of {last} (the last date named), not {name.id}")
-    for lit, new in sorted(fixes, key=lambda f: (f[0].node.lineno, f[0].node.col_offset), reverse=True):
+    for lit, new in sorted(fixes, key=lambda f: (f[0].node.lineno, f[0].node.col_offset)):
         first, third = lit.node.args[0], lit.node.args[2]
-        if first.lineno != third.end_lineno:
-            continue
-        raw = lines[first.lineno - 1].encode()
-        text = f"{lit.year}, {new.month}, {new.day}".encode()
-        lines[first.lineno - 1] = (raw[:first.col_offset] + text + raw[third.end_col_offset or 0:]).decode()
-        changes.append(f"({lit.year}, {lit.month}, {lit.day}) -> ({lit.year}, {new.month}, {new.day})")
+        if first.lineno == third.end_lineno:
+            edits.append((first.lineno, first.col_offset, third.end_col_offset or 0, f"{lit.year}, {new.month}, {new.day}"))
+            changes.append(f"({lit.year}, {lit.month}, {lit.day}) -> ({lit.year}, {new.month}, {new.day})")
     if not changes:
         return None
-    block.message["content"] = "".join(lines)
-    return Verdict(warning=NOTE.format(changes="; ".join(reversed(changes))))
+    block.message["content"] = rewrite(block.code, edits)
+    return Verdict(warning=NOTE.format(changes="; ".join(changes)))
 
 
 def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:

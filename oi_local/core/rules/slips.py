@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, instruction
+from oi_local.core.rules.turn import Block, Turn, instruction, rewrite
 
 NOTE = "Changed before it ran: {changes}."
 _ONE_PASS = {"reader", "DictReader", "map", "filter", "zip", "open"}
@@ -439,11 +439,8 @@ def value_case(code: str, cells: set[str]) -> tuple[str, list[tuple[str, str]]]:
                         spots.append((item, next(iter(seen))))
     if not spots:
         return code, []
-    lines = code.splitlines(keepends=True)
-    for spot, new in sorted(spots, key=lambda x: (x[0].lineno, x[0].col_offset), reverse=True):
-        raw = lines[spot.lineno - 1].encode()
-        lines[spot.lineno - 1] = (raw[:spot.col_offset] + repr(new).encode() + raw[spot.end_col_offset or spot.col_offset:]).decode()
-    return "".join(lines), list(dict.fromkeys((str(spot.value), new) for spot, new in spots))
+    code = rewrite(code, [(s.lineno, s.col_offset, s.end_col_offset or s.col_offset, repr(new)) for s, new in spots])
+    return code, list(dict.fromkeys((str(spot.value), new) for spot, new in spots))
 
 
 def _appends(tree: ast.AST) -> list[tuple[str, ast.Constant]]:
@@ -483,7 +480,6 @@ def appended(code: str) -> tuple[str, list[str]]:
         tree = ast.parse(code)
     except SyntaxError:
         return code, []
-    lines = code.splitlines(keepends=True)
     edits, paths = [], []
     for path, const in _appends(tree):
         try:
@@ -503,10 +499,7 @@ def appended(code: str) -> tuple[str, list[str]]:
             edits.append((const, rest))
             paths.append(f"only the new lines are appended to {path} (the code wrote its old lines again)" if k
                          else f"the text appended to {path} starts on a new line (the file does not end with one)")
-    for const, rest in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
-        raw = lines[const.lineno - 1].encode()
-        lines[const.lineno - 1] = (raw[:const.col_offset] + repr(rest).encode() + raw[const.end_col_offset or const.col_offset:]).decode()
-    return "".join(lines), paths
+    return rewrite(code, [(c.lineno, c.col_offset, c.end_col_offset or c.col_offset, repr(rest)) for c, rest in edits]), paths
 
 
 MAX_SUFFIXES_LOOKED_AT = 2000  # files under the named folders whose extensions are looked at
@@ -594,7 +587,6 @@ def read_not_write(code: str) -> tuple[str, list[str]]:
         tree = ast.parse(code)
     except SyntaxError:
         return code, []
-    lines = code.splitlines(keepends=True)
     edits, paths = [], []
     for node in ast.walk(tree):
         if not isinstance(node, ast.With):
@@ -612,10 +604,7 @@ def read_not_write(code: str) -> tuple[str, list[str]]:
                 edits.append((mode.lineno, mode.col_offset, mode.end_col_offset or mode.col_offset))
                 first = call.args[0]
                 paths.append(ast.get_source_segment(code, first) or "the file")
-    for line, start, end in sorted(edits, reverse=True):
-        raw = lines[line - 1].encode()
-        lines[line - 1] = (raw[:start] + b'"r"' + raw[end:]).decode()
-    return "".join(lines), paths
+    return rewrite(code, [(line, start, end, '"r"') for line, start, end in edits]), paths
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:

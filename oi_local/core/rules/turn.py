@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -226,3 +227,13 @@ def error_line(output: str) -> str:
     # A script run with check=True fails twice: its own error says more than CalledProcessError.
     named = [ln for ln in named if "CalledProcessError" not in ln] or named
     return (named or lines or ["it exited with an error."])[-1][:200]
+
+
+def rewrite(code: str, edits: Iterable[tuple[int, int, int, str]]) -> str:
+    """`code` with each (line, start, end, text) edit made: a span of one line, in `ast`'s offsets
+    (columns count UTF-8 bytes). The later spans are made first, so the earlier offsets hold."""
+    lines = code.splitlines(keepends=True)
+    for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
+    return "".join(lines)
