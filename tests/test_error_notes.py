@@ -257,6 +257,21 @@ def test_string_indices_on_lines_of_a_csv_or_keys_of_a_json_object(folder: Path)
     assert note(error, "", None, "x = 'ab'\nprint(x['a'])") is None  # no file: no guess
 
 
+def test_a_loop_over_a_json_object_is_shown_back_looping_over_its_records(folder: Path) -> None:
+    (folder / "rota.json").write_text('{"team": "a", "shifts": [{"who": "Ann", "hours": 3}, {"who": "Bo", "hours": 5}]}')
+    error = "Traceback ...\nTypeError: string indices must be integers, not 'str'\n(exit code 1)"
+    code = ('import json\nwith open("rota.json") as f:\n    rota = json.load(f)\n'
+            'long = [s["who"] for s in rota if s["hours"] > 4]\nprint(long)\n')
+    got = note(error, "", None, code) or ""
+    fixed = got.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "for s in rota['shifts'] if" in fixed
+    ran = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=folder)
+    assert ran.stdout.strip() == "['Bo']"
+    # The name holds something else later on: which value a loop reads is not certain, so no code.
+    again = code.replace("print(long)", "rota = rota['shifts']\nprint(long)")
+    assert "```python" not in (note(error, "", None, again) or "")
+
+
 @pytest.mark.parametrize("code, error", [
     ('import csv\nrows = list(csv.reader(open("sales.csv")))\nprint(sum(float(r[2]) for r in rows))',
      "ValueError: could not convert string to float: 'amount'"),

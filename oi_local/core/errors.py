@@ -13,9 +13,10 @@ import json
 import os
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
-from oi_local.core.pycheck import folder_files, likely_file
+from oi_local.core.pycheck import folder_files, likely_file, rewrite
 
 MAX_FILES = 200  # folder entries looked at
 MAX_CODE = 1500  # longest code shown back corrected
@@ -255,6 +256,28 @@ def _date_note(value: str, code: str, output: str) -> str | None:
     return text
 
 
+def _records_looped(code: str, key: str) -> str | None:
+    """`code` with each loop over a name json.load() filled (`for loan in loans`) going over the one
+    list of records in it (`loans['loans']`): told the key in words, the 0.5B model looped over the
+    object again in its next try (ho23, ho24, ho27 transcripts) and ran out of tries."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    stored = Counter(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    loaded = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and _json_load(n.value)
+              for t in n.targets if isinstance(t, ast.Name) and stored[t.id] == 1}
+    loops = [n.iter for n in ast.walk(tree) if isinstance(n, (ast.For, ast.comprehension))]
+    edits = [(it.lineno, it.col_offset, it.end_col_offset or it.col_offset, f"{it.id}[{key!r}]")
+             for it in loops if isinstance(it, ast.Name) and it.id in loaded]
+    return rewrite(code, edits) if edits else None
+
+
+def _json_load(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("load", "loads") \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == "json"
+
+
 def _rows_note(code: str, base: Path) -> str | None:
     """`row["finished"]` on a line of a CSV file, or on a key of a JSON object: what the rows are."""
     m = _OPENED.search(code)
@@ -271,8 +294,10 @@ def _rows_note(code: str, base: Path) -> str | None:
         lists = [k for k, v in data.items() if isinstance(v, list)] if isinstance(data, dict) else []
         if len(lists) != 1:
             return None
-        return (f"Note: {f} holds an object, and a loop over it goes over its keys (strings). The records are "
+        text = (f"Note: {f} holds an object, and a loop over it goes over its keys (strings). The records are "
                 f"the list data[{lists[0]!r}]: `for r in data[{lists[0]!r}]:`.")
+        fixed = _records_looped(code, lists[0]) if len(code) <= MAX_CODE else None
+        return text + (f" Looping over the records, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
     delim = ", delimiter='\\t'" if f.lower().endswith(".tsv") else ""
     return (f"Note: each line read from {f} is a string, not a row with named columns. Read the rows with "
             f"csv.DictReader, for example:\nimport csv\nwith open({f!r}, newline='') as f:\n"

@@ -13,6 +13,7 @@ import difflib
 import os
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +179,13 @@ def likely_file(path: str, folder: Path) -> str | None:
     numbers = re.findall(r"\d+", path)
     close = difflib.get_close_matches(path, [f for f in files if re.findall(r"\d+", f) == numbers], n=1, cutoff=0.8)
     return close[0] if close else None
+
+
+def rewrite(code: str, edits: Iterable[tuple[int, int, int, str]]) -> str:
+    """`code` with each (line, start, end, text) edit made: a span of one line, in `ast`'s offsets
+    (columns count UTF-8 bytes). The later spans are made first, so the earlier offsets hold."""
+    lines = code.splitlines(keepends=True)
+    for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
+    return "".join(lines)

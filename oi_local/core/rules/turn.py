@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from oi_local.core.lmc import Message
+from oi_local.core.pycheck import rewrite  # noqa: F401 (the rules take it from here)
 
 if TYPE_CHECKING:  # pragma: no cover
     from oi_local.core.engine import Engine
@@ -229,11 +229,10 @@ def error_line(output: str) -> str:
     return (named or lines or ["it exited with an error."])[-1][:200]
 
 
-def rewrite(code: str, edits: Iterable[tuple[int, int, int, str]]) -> str:
-    """`code` with each (line, start, end, text) edit made: a span of one line, in `ast`'s offsets
-    (columns count UTF-8 bytes). The later spans are made first, so the earlier offsets hold."""
-    lines = code.splitlines(keepends=True)
-    for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        raw = lines[line - 1].encode()
-        lines[line - 1] = (raw[:start] + text.encode() + raw[end:]).decode()
-    return "".join(lines)
+def last_words(turn: Turn) -> str:
+    """What the model said after the turn's last run (or in the whole turn, if nothing ran)."""
+    messages = turn.engine.messages[turn.start:]
+    last_output = max((i for i, m in enumerate(messages) if m["role"] == "computer"), default=-1)
+    said = [str(m.get("content", "")) for m in messages[last_output + 1:]
+            if m["role"] == "assistant" and m["type"] == "message"]
+    return "\n".join(said)
