@@ -25,6 +25,7 @@ from oi_local.core.rules import (
     fresh_retries,
     header_row,
     honest_end,
+    long_decimals,
     long_request,
     loop_mode,
     made_up,
@@ -99,6 +100,7 @@ RULES: tuple[Rule, ...] = (
     answers.rule,
     # the turn ended
     honest_end.rule,
+    long_decimals.rule,
 )
 
 HOOKS = ("start", "prompt", "cut", "language", "check", "recheck", "on_failure", "after_run", "follow_up", "discard", "finish")

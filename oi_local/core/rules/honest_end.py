@@ -11,7 +11,7 @@ import os
 import re
 
 from oi_local.core.rules.base import Rule
-from oi_local.core.rules.turn import Run, Turn, error_line
+from oi_local.core.rules.turn import Run, Turn, error_line, last_words
 
 # Words with which a reply owns up to a failure ("the file does not exist", "I could not ...").
 ADMITS = re.compile(
@@ -30,15 +30,6 @@ MISSING_SAID = re.compile(r"\b(not (?:found|there|exist\w*)|no such|does ?n[o']t
 
 
 DUMPED = "the answer only says back the text of the request, it does not answer the question"
-
-
-def _last_words(turn: Turn) -> str:
-    """What the model said after the turn's last run (or in the whole turn, if nothing ran)."""
-    messages = turn.engine.messages[turn.start:]
-    last_output = max((i for i, m in enumerate(messages) if m["role"] == "computer"), default=-1)
-    said = [str(m.get("content", "")) for m in messages[last_output + 1:]
-            if m["role"] == "assistant" and m["type"] == "message"]
-    return "\n".join(said)
 
 
 def failure(turn: Turn) -> str | None:
@@ -143,7 +134,7 @@ def finish(turn: Turn) -> str | None:
     if dumped(turn):  # whatever words the copied text holds ("problem", "sorry"), it is not an answer
         return f"This is not done: {DUMPED}."
     why = failure(turn)
-    said = _last_words(turn)
+    said = last_words(turn)
     if why is None:
         return _gaps(turn, said)
     last = turn.runs[-1] if turn.runs else None
