@@ -60,3 +60,29 @@ def test_a_bare_name_the_request_gives_with_its_folder_is_written_there(folder: 
                     "join them into budget/plan.csv"):  # there already: never an overwrite
         for name in ("whole_story.txt", "plan.csv"):
             assert targets.check(make_turn(request), block(f'open("{name}", "w").write("x")')) is None, request
+
+
+def test_a_made_up_folder_name_for_a_new_backup_folder_is_the_word_the_request_uses(folder: Path) -> None:
+    turn = make_turn("copy budget/plan.csv into a new backup folder")
+    b = block("import os\nimport shutil\nos.makedirs('backup_folder', exist_ok=True)\n"
+              'shutil.copy("budget/plan.csv", "backup_folder")\nprint("copied budget/plan.csv to backup_folder")')
+    verdict = targets.check(turn, b)
+    assert verdict is not None and "backup_folder → backup" in verdict.warning
+    ran = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, cwd=folder, check=True)
+    assert ran.stdout.strip() == "copied budget/plan.csv to backup"
+    assert (folder / "backup" / "plan.csv").read_text() == "item,cost\nrent,900\n"
+    assert not (folder / "backup_folder").exists()
+    sh = block("mkdir -p backup-folder && cp budget/plan.csv backup-folder/", "shell")
+    assert targets.check(make_turn("put a copy of budget/plan.csv in the backup folder"), sh) is not None
+    assert sh.code == "mkdir -p backup && cp budget/plan.csv backup/"
+
+
+@pytest.mark.parametrize("request_text, code", [
+    ("copy budget/plan.csv into backup_folder", "shutil.copy('budget/plan.csv', 'backup_folder')"),  # named so
+    ("copy budget/plan.csv into a new folder", "shutil.copy('budget/plan.csv', 'new_folder')"),  # no word to use
+    ("copy budget/plan.csv into a new backup folder", "backup_folder = 'backup'\nshutil.copy('budget/plan.csv', backup_folder)"),
+])
+def test_folder_names_the_request_does_not_make_up_are_left_alone(folder: Path, request_text: str, code: str) -> None:
+    assert targets.folder_word("python", code, request_text) == {}
+    (folder / "backup_folder").mkdir()  # there already: the person's own folder
+    assert targets.folder_word("python", "shutil.copy('a', 'backup_folder')", "copy a into a new backup folder") == {}

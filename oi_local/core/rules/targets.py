@@ -3,7 +3,9 @@
   "budget/backup")` with no such folder, which makes a *file* named backup; the folder is made
   first (`os.makedirs` / `mkdir -p`) when the request calls that name a folder;
 - asked for "story/whole_story.txt", it wrote `open("whole_story.txt", "w")` in the working folder;
-  a written bare name that the request gives with its folder is written there.
+  a written bare name that the request gives with its folder is written there;
+- asked to copy a file "into a new backup folder", its first code made `backup_folder` in 26 of 30
+  recorded runs of two such requests (the other 4 copied beside the file): the folder is named backup.
 The code is changed before it runs (and before any confirmation) and the person is told."""
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import SHELLS, Block, Turn
+from oi_local.core.rules.turn import SHELLS, Block, Turn, rewrite
 
 NOTE = "Changed before it ran: {changes}."
 _FOLDER_WORD = re.compile(r"\b(?:folder|directory|dir)\b", re.I)
@@ -85,6 +87,52 @@ def misplaced(code: str, request: str) -> dict[str, str]:
             and not Path(w).exists() and not Path(named[w][0]).exists()}
 
 
+# "a new backup folder", "the archive folder": the word before "folder" names it.
+_CALLED = re.compile(r"\b(?:a|an|the|my|new)\s+(?:new\s+)?([a-z][\w-]*)\s+(?:folder|directory)\b", re.I)
+_NOT_NAMES = frozenset("new separate different sub same own other empty single whole one this that".split())
+
+
+def folder_word(lang: str, code: str, request: str) -> dict[str, str]:
+    """{"backup_folder": "backup"}: a made-up folder name in the code's strings that only adds "folder"
+    to the word the request names its new folder by, when no such path exists and the request does
+    not say it."""
+    words = {m.group(1) for m in _CALLED.finditer(request) if m.group(1).lower() not in _NOT_NAMES}
+    text = code if lang in SHELLS else "\n".join(value for _, value in _plain_strings(code))
+    found = {}
+    for word in words:
+        pattern = rf"(?<![\w$-])(?:new_)?{re.escape(word)}[_-]?(?:folder|dir|directory)(?![\w-])"
+        for made in re.findall(pattern, text, re.I):
+            if made.lower() not in request.lower() and not Path(made).exists() and not Path(word).is_file():
+                found[made] = word
+    return found
+
+
+def _renamed_in_strings(lang: str, code: str, names: dict[str, str]) -> str:
+    """`code` with each of `names` renamed inside its string literals (Python) or anywhere (shell,
+    where a variable `$backup_folder` keeps its name)."""
+    def sub(text: str) -> str:
+        for old, new in names.items():
+            text = re.sub(rf"(?<![\w$-]){re.escape(old)}(?![\w-])", new, text)
+        return text
+
+    if lang in SHELLS:
+        return sub(code)
+    return rewrite(code, [(n.lineno, n.col_offset, n.end_col_offset or n.col_offset, repr(sub(value)))
+                          for n, value in _plain_strings(code) if sub(value) != value])
+
+
+def _plain_strings(code: str) -> list[tuple[ast.Constant, str]]:
+    """The one-line string literals of Python `code` (not the parts of f-strings, whose offsets
+    Python 3.11 does not give)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    inside_f = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    return [(n, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in inside_f and n.lineno == n.end_lineno]
+
+
 def _put_first(lang: str, code: str, folders: list[str]) -> str:
     if lang == "python":
         made = "".join(f"os.makedirs({f!r}, exist_ok=True)\n" for f in folders)
@@ -106,6 +154,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if moves:
         code = _rename(code, moves)
         changes += [f"{old} → {new} (the path the request gives)" for old, new in moves.items()]
+    names = folder_word(block.lang, code, request) if block.lang == "python" or block.lang in SHELLS else {}
+    if names:
+        code = _renamed_in_strings(block.lang, code, names)
+        changes += [f"{old} → {new} (the folder the request names)" for old, new in names.items()]
     folders = new_folders(block.lang, code, request)
     if folders:
         code = _put_first(block.lang, code, folders)
@@ -120,4 +172,5 @@ rule = Rule(
     name="targets", setting="correct_paths", check=check,
     summary="code that copies or moves into a missing folder the request asks for (`shutil.copy(f, \"backup\")`, "
             "which makes a file) has the folder made first; a bare file name the code writes that the request gives "
-            "with its folder (`whole_story.txt` for story/whole_story.txt) is written there; the person is told")
+            "with its folder (`whole_story.txt` for story/whole_story.txt) is written there; asked for \"a new backup "
+            "folder\", a made-up `backup_folder` is named backup; the person is told")
