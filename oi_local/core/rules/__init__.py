@@ -25,6 +25,7 @@ from oi_local.core.rules import (
     fresh_retries,
     header_row,
     honest_end,
+    kept_files,
     long_decimals,
     long_request,
     loop_mode,
@@ -83,6 +84,7 @@ RULES: tuple[Rule, ...] = (
     safety_review.rule,
     destructive.rule,
     question_writes.rule,
+    kept_files.rule,
     sources.rule,
     deletions.rule,
     # after a run (and error notes: a reply without code, below)
