@@ -86,3 +86,29 @@ def test_folder_names_the_request_does_not_make_up_are_left_alone(folder: Path, 
     assert targets.folder_word("python", code, request_text) == {}
     (folder / "backup_folder").mkdir()  # there already: the person's own folder
     assert targets.folder_word("python", "shutil.copy('a', 'backup_folder')", "copy a into a new backup folder") == {}
+
+
+def test_a_copy_beside_the_file_for_a_new_backup_folder_goes_into_that_folder(folder: Path) -> None:
+    turn = make_turn("before i change budget/plan.csv, can you put a copy of it in a new backup folder? don't change the original")
+    b = block('import shutil\nshutil.copy("budget/plan.csv", "budget/plan_backup.csv")\n'
+              'print("copied budget/plan.csv to budget/plan_backup.csv")')
+    verdict = targets.check(turn, b)
+    assert verdict is not None and "budget/plan_backup.csv → budget/backup/plan.csv" in verdict.warning
+    ran = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, cwd=folder, check=True)
+    assert ran.stdout.strip() == "copied budget/plan.csv to budget/backup/plan.csv"
+    assert (folder / "budget" / "backup" / "plan.csv").read_bytes() == (folder / "budget" / "plan.csv").read_bytes()
+    assert not (folder / "budget" / "plan_backup.csv").exists()
+    # A folder named in the request, or no folder asked for: the copy stays where the code puts it.
+    for request in ("copy budget/plan.csv into a new backup folder, budget/old", "make a copy of budget/plan.csv"):
+        assert targets.beside(b.code, request) == {}
+
+
+def test_a_named_folder_written_with_underscores_is_written_as_named(folder: Path) -> None:
+    turn = make_turn("can you copy plan.csv from budget/ into a new bakcup folder budget/backup_oct first?")
+    b = block('import shutil\nshutil.copytree("budget/", "budget_backup_oct")\nprint("copied to budget_backup_oct")')
+    verdict = targets.check(turn, b)
+    assert verdict is not None and "budget_backup_oct → budget/backup_oct" in verdict.warning
+    subprocess.run([sys.executable, "-c", b.code], check=True, cwd=folder)
+    assert (folder / "budget" / "backup_oct" / "plan.csv").is_file() and not (folder / "budget_backup_oct").exists()
+    (folder / "budget_backup_oct").mkdir()  # the person's own folder of that name: left alone
+    assert targets.flattened("python", 'shutil.copy("a", "budget_backup_oct")', turn.request) == {}

@@ -5,7 +5,9 @@
 - asked for "story/whole_story.txt", it wrote `open("whole_story.txt", "w")` in the working folder;
   a written bare name that the request gives with its folder is written there;
 - asked to copy a file "into a new backup folder", its first code made `backup_folder` in 26 of 30
-  recorded runs of two such requests (the other 4 copied beside the file): the folder is named backup.
+  recorded runs of two such requests (the other 4 copied beside the file): the folder is named backup;
+  a copy beside the file (`pantry_items_backup.csv`) goes into that folder; a named folder written
+  with "_" for "/" (`thesis_backup_oct` for thesis/backup_oct) is written as named.
 The code is changed before it runs (and before any confirmation) and the person is told."""
 from __future__ import annotations
 
@@ -107,6 +109,52 @@ def folder_word(lang: str, code: str, request: str) -> dict[str, str]:
     return found
 
 
+_FOLDER_PATH = re.compile(r"(?<![\w/.-])((?:[\w-]+/)+[\w-]+)/?(?![\w/.-])")
+
+
+def flattened(lang: str, code: str, request: str) -> dict[str, str]:
+    """{"thesis_backup_oct": "thesis/backup_oct"}: a folder the request names, written with its "/" as
+    "_" (ho26: copied into a new thesis_backup_oct beside thesis/), when that name is not there and the
+    named folder's parent is."""
+    text = code if lang in SHELLS else "\n".join(value for _, value in _plain_strings(code))
+    found = {}
+    for path in dict.fromkeys(_FOLDER_PATH.findall(request)):
+        flat = path.replace("/", "_")
+        if re.search(rf"(?<![\w$-]){re.escape(flat)}(?![\w-])", text) and not Path(flat).exists() \
+                and Path(path).parent.is_dir() and flat not in request:
+            found[flat] = path
+    return found
+
+
+def beside(code: str, request: str) -> dict[str, str]:
+    """{"kitchen/pantry_items_backup.csv": "kitchen/backup/pantry_items.csv"}: asked for a copy "in a new
+    backup folder" (no folder named), a Python copy to a new file beside the original goes into that
+    folder, next to where the copy was put, under the original's name (ho24: the copy beside the file,
+    then `pass` when told no folder was made)."""
+    called = [m for m in _CALLED.finditer(request) if m.group(1).lower() not in _NOT_NAMES
+              and not re.match(r"\s*[,:]?\s*(?:called|named|\S*/)", request[m.end():])]
+    if len(called) != 1:
+        return {}
+    word = called[0].group(1)
+    found = {}
+    for node in ast.walk(_tree(code)):
+        if isinstance(node, ast.Call) and len(node.args) >= 2 and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("copy", "copy2", "copyfile") and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == "shutil":
+            src, dest = (a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args[:2])
+            if src and dest and Path(src).is_file() and os.path.splitext(dest)[1] and not Path(dest).exists() \
+                    and Path(dest).parent.is_dir() and word.lower() not in os.path.dirname(dest).lower():
+                found[dest] = os.path.join(os.path.dirname(dest), word, os.path.basename(src))
+    return found
+
+
+def _tree(code: str) -> ast.AST:
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return ast.Module(body=[], type_ignores=[])
+
+
 def _renamed_in_strings(lang: str, code: str, names: dict[str, str]) -> str:
     """`code` with each of `names` renamed inside its string literals (Python) or anywhere (shell,
     where a variable `$backup_folder` keeps its name)."""
@@ -154,10 +202,16 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if moves:
         code = _rename(code, moves)
         changes += [f"{old} → {new} (the path the request gives)" for old, new in moves.items()]
-    names = folder_word(block.lang, code, request) if block.lang == "python" or block.lang in SHELLS else {}
+    names = {**folder_word(block.lang, code, request), **flattened(block.lang, code, request)} \
+        if block.lang == "python" or block.lang in SHELLS else {}
     if names:
         code = _renamed_in_strings(block.lang, code, names)
         changes += [f"{old} → {new} (the folder the request names)" for old, new in names.items()]
+    copies = beside(code, request) if block.lang == "python" else {}
+    if copies:
+        code = _put_first("python", _renamed_in_strings("python", code, copies),
+                          list(dict.fromkeys(os.path.dirname(new) for new in copies.values())))
+        changes += [f"{old} → {new} (the request asks for a new folder)" for old, new in copies.items()]
     folders = new_folders(block.lang, code, request)
     if folders:
         code = _put_first(block.lang, code, folders)
@@ -173,4 +227,5 @@ rule = Rule(
     summary="code that copies or moves into a missing folder the request asks for (`shutil.copy(f, \"backup\")`, "
             "which makes a file) has the folder made first; a bare file name the code writes that the request gives "
             "with its folder (`whole_story.txt` for story/whole_story.txt) is written there; asked for \"a new backup "
-            "folder\", a made-up `backup_folder` is named backup; the person is told")
+            "folder\", a made-up `backup_folder` is named backup and a copy beside the file goes into that folder; a "
+            "named folder written with `_` for `/` (`thesis_backup_oct`) is written as named; the person is told")
