@@ -175,3 +175,16 @@ def test_a_request_to_change_named_files_that_changed_none_is_not_done(folder: P
     assert outputs.problems(turn) == []
     turn.runs.append(ran("print(open('items.csv').read())", "name,price"))
     assert outputs.problems(turn) == ["no file in the working folder was changed"]
+
+
+def test_a_new_folder_named_by_a_path_after_its_word_is_that_path(folder: Path) -> None:
+    (folder / "thesis").mkdir()
+    (folder / "thesis" / "refs.bib").write_text("@book{a}\n")
+    turn = started("copy refs.bib from thesis/ into a new bakcup folder thesis/backup_oct first")
+    (folder / "thesis" / "backup_oct").mkdir()
+    (folder / "thesis" / "backup_oct" / "refs.bib").write_text("@book{a}\n")
+    turn.runs.append(ran("shutil.copy('thesis/refs.bib', 'thesis/backup_oct')", ""))
+    assert outputs.problems(turn) == []  # not "no new bakcup folder was made"
+    turn = started("copy items.csv into a new backup folder, old/backup")
+    turn.runs.append(ran("shutil.copy('items.csv', 'backup')", ""))
+    assert outputs.problems(turn) == ["no new old/backup folder was made"]

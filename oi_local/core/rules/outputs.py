@@ -77,8 +77,14 @@ def start(turn: Turn) -> None:
 _NOT_NAMES = {"empty", "blank", "separate", "fresh", "clean", "little", "small", "big", "single", "shared", "sub"}
 
 
+# "a new backup folder, budget/backup", "a new bakcup folder thesis/backup_oct": the path names it.
+_THEN_PATH = re.compile(r"\s*[,:]?\s*(?:called|named)?\s*['\"`]?([\w.-]+(?:/[\w.-]+)+|[\w.-]+/)")
+
+
 def _asked_folders(request: str) -> list[str]:
-    words = ((m.group(1) or m.group(2)).strip("./") for m in NEW_FOLDER.finditer(request))
+    words = (((p := _THEN_PATH.match(request, m.end())) and m.group(1) and p.group(1)) or m.group(1) or m.group(2)
+             for m in NEW_FOLDER.finditer(request))
+    words = (w.strip("./") for w in words)
     words = (w if "/" in w else w.lower() for w in words)  # a path is looked up as written
     return list(dict.fromkeys(w for w in words if w and w not in _NOT_NAMES))
 
