@@ -355,3 +355,20 @@ def test_text_appended_again_appends_only_the_new_lines(tmp_path: Path, monkeypa
                  'item = "jam"\nopen("shopping.txt", "a").write(item)'):
         b = block(code)
         assert slips.check(make_turn("add jam"), b) is None and b.code == code, code
+
+
+def test_one_write_a_line_of_the_whole_list_again_writes_only_the_new_lines(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "list.txt").write_text("flour\nsugar\n12 eggs\n")
+    code = ('with open("list.txt", "a") as f:\n    f.write("flour\\n")\n    f.write("sugar\\n")\n'
+            '    f.write("12 eggs\\n")\n    f.write("icing sugar\\n")\n    f.write("sprinkles\\n")\nprint(open("list.txt").read())\n')
+    b = block(code)
+    verdict = slips.check(make_turn("add icing sugar and sprinkles please"), b)
+    assert verdict is not None and "only the new lines are appended to list.txt" in verdict.warning
+    run(b.code, tmp_path)
+    assert (tmp_path / "list.txt").read_text().splitlines() == ["flour", "sugar", "12 eggs", "icing sugar", "sprinkles"]
+    # writes that are not the list from its start in order (a first new item) are left alone
+    for code in ('with open("list.txt", "a") as f:\n    f.write("jam\\n")\n    f.write("flour\\n")\n',
+                 'with open("list.txt", "a") as f:\n    f.write("sugar\\n")\n    f.write("flour\\n")\n'):
+        b = block(code)
+        assert slips.check(make_turn("add jam"), b) is None and b.code == code, code

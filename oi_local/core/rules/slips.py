@@ -471,6 +471,25 @@ def _appends(tree: ast.AST) -> list[tuple[str, ast.Constant]]:
     return found
 
 
+def _written_again(path: str, texts: list[str]) -> int:
+    """How many of the writes, from the first, say the file's lines again, all of them in order and
+    nothing else (0 when they do not): `f.write("eggs\\n")`, `f.write("milk\\n")`, ... for the whole
+    list, then the new items (ho27: the bake-sale list appended whole again, 12 items for 7)."""
+    try:
+        old = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return 0
+    had = [ln.strip() for ln in old.splitlines() if ln.strip()]
+    said: list[str] = []
+    for i, text in enumerate(texts):
+        said += [ln.strip() for ln in text.splitlines() if ln.strip()]
+        if said != had[:len(said)]:
+            return 0
+        if len(said) == len(had):
+            return i + 1 if had and old.endswith("\n") else 0
+    return 0
+
+
 def appended(code: str) -> tuple[str, list[str]]:
     """`code` with text appended to a list file made to add only what is new: asked to add butter and
     caster sugar to shopping.txt, the 0.5B model appended the whole list again (eggs, milk ... twice);
@@ -481,7 +500,15 @@ def appended(code: str) -> tuple[str, list[str]]:
     except SyntaxError:
         return code, []
     edits, paths = [], []
-    for path, const in _appends(tree):
+    found = _appends(tree)
+    for path in dict.fromkeys(p for p, _ in found):
+        consts = [c for p, c in found if p == path]
+        if len(consts) > 1:  # one write a line: the writes that say the file's lines again are dropped
+            again = _written_again(path, [str(c.value) for c in consts])
+            if again:
+                edits += [(c, "") for c in consts[:again]]
+                paths.append(f"only the new lines are appended to {path} (the code wrote its old lines again)")
+    for path, const in found if not edits else []:
         try:
             old = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
