@@ -54,3 +54,20 @@ def test_a_folder_is_known_at_every_depth_names_and_text(folder: Path) -> None:
     verdict = unknown_values.check(make_turn("how many pdf invoices are in invoices/?"),
                                    block(walk.replace(".pdf", ".docx")))
     assert verdict is not None and '".docx"' in verdict.note
+
+
+def test_a_pattern_that_matches_nothing_in_the_data_is_asked_afresh(folder: Path) -> None:
+    log = "2025-03-04 02:00:08 backup: run #415 FAILED, nothing copied\n2025-03-05 02:18:11 backup: run #416 finished OK\n"
+    (folder / "pasted-1a2b3c4d.txt").write_text(log)
+    turn = make_turn("here's the log:\n" + log + "how many nights did the backup fail?")
+    code = 'import re\nlog = open("pasted-1a2b3c4d.txt").read()\nprint(re.findall(r"(\\d+) nights", log))'
+    verdict = unknown_values.check(turn, block(code))
+    assert verdict is not None and verdict.ask is not None and r'"(\d+) nights"' in verdict.note
+    assert "pasted-1a2b3c4d.txt" in verdict.note
+    # patterns that match the data (in any case), or do not compile, run as they are
+    for pattern in (r"run #\d+ failed", r"FAILED", r"(\d+"):
+        good = f'import re\nlog = open("pasted-1a2b3c4d.txt").read()\nprint(len(re.findall(r"{pattern}", log)))'
+        assert unknown_values.check(make_turn(turn.request), block(good)) is None, pattern
+    # a named CSV is the data too
+    assert unknown_values.check(make_turn("which rows of bank/statement.csv are refunds?"),
+                                block('import re\nprint(re.findall(r"reimbursed", open("bank/statement.csv").read()))')) is not None

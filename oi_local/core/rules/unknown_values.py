@@ -3,7 +3,10 @@ names, nor in the conversation (`r["date"].startswith("2024-10")` for a statemen
 for a column of dates), picks no rows and prints a wrong 0. The 0.5B model takes such values from
 worked examples or makes them up. Such code is not run; the request is asked afresh once (sampled,
 the try hidden), naming the value and the file. Only when the request names a file or folder that
-is there: what is known is then what the data holds."""
+is there: what is known is then what the data holds.
+A regular expression that matches nothing the data holds is such a value too: asked how many nights
+a pasted backup log failed, `re.findall` of a number before "nights" printed "Failed nights: []",
+answered as none (ho19)."""
 from __future__ import annotations
 
 import ast
@@ -39,6 +42,30 @@ def compared(code: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+_RE_CALLS = ("search", "findall", "finditer", "match", "fullmatch", "compile")
+_OPENS = re.compile(r"""\bopen\(\s*r?['"]([^'"\n]+)['"]""")
+
+
+def patterns(code: str) -> list[str]:
+    """The regular expressions the code searches the data with (`re.findall(r"...", text)`)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    return list(dict.fromkeys(
+        n.args[0].value for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _RE_CALLS
+        and isinstance(n.func.value, ast.Name) and n.func.value.id == "re" and n.args
+        and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)))
+
+
+def _finds_nothing(pattern: str, known: str) -> bool:
+    try:
+        return re.search(pattern, known, re.I | re.M) is None
+    except (re.error, RecursionError):
+        return False
+
+
 def unknown(turn: Turn, block: Block) -> tuple[list[str], list[str]]:
     """(the compared values nothing here has, the named files and folders), or ([], [])."""
     from oi_local.core.hints import mentioned_paths
@@ -46,14 +73,19 @@ def unknown(turn: Turn, block: Block) -> tuple[list[str], list[str]]:
 
     if block.lang != "python":
         return [], []
-    values = compared(block.code)
+    values, found = compared(block.code), patterns(block.code)
     named = mentioned_paths(turn.request, Path.cwd())
-    if not values or not named:
+    opened = [Path(f) for f in _OPENS.findall(block.code) if Path(f).is_file()]  # a paste's file, too
+    if not (values and named or found and (named or opened)):
         return [], []
     known = known_text(turn)
-    gone = [v for v in values if v.strip().lower() not in known]
+    if opened and not named:
+        known += "\n".join(p.read_text(encoding="utf-8", errors="replace")[:1_000_000] for p in opened).lower()
+    gone = [v for v in values if named and v.strip().lower() not in known]
+    gone += [p for p in found if _finds_nothing(p, known)]
     base = Path.cwd().resolve()
-    return gone, [str(p.relative_to(base)) if p.is_relative_to(base) else str(p) for p in named]
+    paths = [p.resolve() for p in named or opened]
+    return gone, [str(p.relative_to(base)) if p.is_relative_to(base) else str(p) for p in paths]
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -73,5 +105,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="unknown values", setting="check_answers", check=check,
     summary="code that compares the data with a value that is nowhere in the files or folders the request names nor "
-            "in the conversation (`startswith(\"2024-10\")` for a statement of 2025) is not run; the request is asked "
+            "in the conversation (`startswith(\"2024-10\")` for a statement of 2025), or searches it with a regular "
+            "expression that matches nothing they hold, is not run; the request is asked "
             "afresh once, sampled, naming the value")
