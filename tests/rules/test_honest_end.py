@@ -139,8 +139,11 @@ def test_printed_nothing_owns_up_to_an_empty_answer_not_to_a_missing_folder(tmp_
     outputs.start(turn)
     turn.runs.append(ran("for p in Path('backup').glob('*'): print(p)", ""))
     assert honest_end.finish(turn) == "This is not done: no new backup folder was made."
-    turn = make_turn("How many rows of items.csv have qty over 5?", OUT, reply(said), runs=(ran("x = 1", ""),))
+    turn = make_turn("How many rows of items.csv have qty over 5?", OUT, reply(said), runs=(ran("x = open('items.csv').read()", ""),))
     assert honest_end.finish(turn) is None
+
+
+READ = "data = open({!r}).read()\nprint({})"  # code that reads the named file (else outputs.unread says so)
 
 
 def test_an_answer_over_data_that_lacks_what_was_asked_ends_with_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,14 +151,14 @@ def test_an_answer_over_data_that_lacks_what_was_asked_ends_with_a_note(tmp_path
     (tmp_path / "goals.json").write_text('[{"match": 1, "scorers": ["Kojo", "Ama"]}]')
     (tmp_path / "night.csv").write_text("timestamp,temp_c\n")
     asked = "how many goals did Kofi score? the scorers are in goals.json"
-    turn = make_turn(asked, OUT, reply("0"), runs=(ran("print(0)", "0\n"),))
+    turn = make_turn(asked, OUT, reply("0"), runs=(ran(READ.format("goals.json", 0), "0\n"),))
     assert honest_end.finish(turn) == "Note: Kofi does not appear anywhere in goals.json."
-    turn = make_turn("whats the highest temperature in night.csv?", OUT, reply("0"), runs=(ran("print(0)", "0\n"),))
+    turn = make_turn("whats the highest temperature in night.csv?", OUT, reply("0"), runs=(ran(READ.format("night.csv", 0), "0\n"),))
     assert honest_end.finish(turn) == "Note: night.csv has a header line but no rows of data."
     # Said already, or a name that is there, or nothing run: nothing more.
     for said in ("Kofi is not in goals.json.", "Kofi doesn't appear in the file, so 0."):
-        assert honest_end.finish(make_turn(asked, OUT, reply(said), runs=(ran("print(0)", "0\n"),))) is None, said
-    turn = make_turn("how many goals did Kojo score? see goals.json", OUT, reply("1"), runs=(ran("print(1)", "1\n"),))
+        assert honest_end.finish(make_turn(asked, OUT, reply(said), runs=(ran(READ.format("goals.json", 0), "0\n"),))) is None, said
+    turn = make_turn("how many goals did Kojo score? see goals.json", OUT, reply("1"), runs=(ran(READ.format("goals.json", 1), "1\n"),))
     assert honest_end.finish(turn) is None
     assert honest_end.finish(make_turn(asked, reply("Kofi scored 0."))) is None
 

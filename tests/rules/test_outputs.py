@@ -188,3 +188,33 @@ def test_a_new_folder_named_by_a_path_after_its_word_is_that_path(folder: Path) 
     turn = started("copy items.csv into a new backup folder, old/backup")
     turn.runs.append(ran("shutil.copy('items.csv', 'backup')", ""))
     assert outputs.problems(turn) == ["no new old/backup folder was made"]
+
+
+def test_an_answer_from_code_that_never_read_the_named_data_is_asked_for_again(folder: Path) -> None:
+    turn = started("what is the total price in items.csv?")
+    turn.runs.append(ran("print(3.5 + 2.25 + 1)", "6.75\n"))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["no code that ran read items.csv, so the answer is not from its data"]
+    ask = outputs.follow_up(turn)
+    assert ask is not None and "no code that ran read items.csv" in (ask.text or "")
+    for code in ("import csv\nrows = list(csv.DictReader(open('items.csv')))\nprint(sum(float(r['price']) for r in rows))",
+                 "for m in ['items']:\n    print(open(f'{m}.csv').read())",  # read by its stem
+                 "import glob\nprint(glob.glob('*.csv'))"):  # a listing: which files it read is not known
+        turn = started("what is the total price in items.csv?")
+        turn.runs.append(ran(code, "5.75\n"))
+        assert outputs.problems(turn) == [], code
+    # read in an earlier turn of the conversation: the session holds it
+    turn = started("and what is the total price in items.csv now?")
+    turn.engine.messages[:0] = [{"role": "assistant", "type": "code", "format": "python",
+                                 "content": "rows = list(csv.DictReader(open('items.csv')))"},
+                                {"role": "computer", "type": "console", "format": "output", "content": ""}]
+    turn.start += 2
+    turn.runs.append(ran("print(sum(float(r['price']) for r in rows))", "5.75\n"))
+    assert outputs.problems(turn) == []
+    # not a question, or a failed run (the error is the news): no such problem
+    turn = started("add a row to items.csv")
+    turn.runs.append(ran("print('ok')", "ok\n"))
+    assert outputs.problems(turn) == []
+    turn = started("what is the total price in items.csv?")
+    turn.runs.append(failed("print(x)", "NameError: name 'x' is not defined"))
+    assert outputs.problems(turn) == []

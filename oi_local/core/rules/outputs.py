@@ -162,10 +162,10 @@ def problems(turn: Turn) -> list[str]:
     """What is wrong with the files the request asked for (empty when nothing is, or cannot tell)."""
     root, before = turn.state.get("outputs", (None, None))
     if root is None or before is None or not turn.runs:
-        return []
+        return _unread_data(turn)
     after = snapshot(root)
     if after is None:
-        return []
+        return _unread_data(turn)
     request = turn.request
     found: list[str] = []
     changed = [rel for rel, st in after.items() if before.get(rel) != st]
@@ -209,7 +209,42 @@ def problems(turn: Turn) -> list[str]:
             rf"(?<![\w.-]){re.escape(n)}(?![\w-])", request)]
         data = data or [p.name for p in by_stem(request, Path(root)) if p.name in names_before]  # "plot the prices"
         found += [f"the code never read {n}, so the plot does not show its data" for n in data if n not in code]
-    return found
+    return found + _unread_data(turn)
+
+
+def _unread_data(turn: Turn) -> list[str]:
+    if not turn.runs or turn.runs[-1].failed or PLOT.search(turn.request):
+        return []
+    return [f"no code that ran read {n}, so the answer is not from its data" for n in unread(turn)]
+
+
+def unread(turn: Turn) -> list[str]:
+    """For a question, the data files it names (or its pasted text's file) that no code that ran in the
+    conversation read: the 0.5B model answered from a worked example's `print(1234 * 5678)`, from
+    numbers typed in, or from a folder that is not there, in 29 of 764 recorded answers to such
+    questions (ho12, ho14, ho15, ho19, ho21, ho23), each taken for the data's answer."""
+    from pathlib import Path
+
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.long_request import pasted_file
+    from oi_local.core.writes import question
+
+    request = turn.request
+    if not question(request):
+        return []
+    data = [p.name for p in mentioned_paths(request, Path.cwd()) if p.is_file() and p.suffix[1:].lower() in DATA_EXT]
+    pasted = pasted_file(turn.engine, request)
+    data += [pasted] if pasted else []
+    messages = turn.engine.messages
+    ran = [str(m.get("content", "")) for i, m in enumerate(messages) if m.get("type") == "code" and not (
+        i + 1 < len(messages) and str(messages[i + 1].get("content", "")).startswith("Not run:"))]
+    code = "\n".join(ran + [r.code for r in turn.runs])
+    if _LISTS.search(code):  # files found by listing a folder: which ones were read cannot be told
+        return []
+    return [n for n in dict.fromkeys(data) if os.path.splitext(os.path.basename(n))[0] not in code]
+
+
+_LISTS = re.compile(r"\b(?:glob|rglob|listdir|scandir|iterdir|walk)\b|\b(?:ls|find|grep\s+-r\w*)\s")
 
 
 def _changes_named(request: str, before: Snapshot) -> bool:
@@ -245,6 +280,7 @@ rule = Rule(
     name="outputs", setting="check_outputs", start=start, follow_up=follow_up,
     summary="the files a request asks for are checked against the working folder when the model stops: a named "
             "result file or new folder that was not made, a file the turn left empty, a copy whose bytes differ from its "
-            "source, a plot of a named data file by code that never read it, a request to change named files (move, "
+            "source, a plot of a named data file by code that never read it, an answer to a question about a named data "
+            "file or pasted text that no code that ran read, a request to change named files (move, "
             "rename, replace, join, ...) that left every file as it was; the model is told what is wrong and "
             "asked once for code that does it (not after a failure no code can fix: no network, a damaged file)")
