@@ -218,3 +218,16 @@ def test_an_answer_from_code_that_never_read_the_named_data_is_asked_for_again(f
     turn = started("what is the total price in items.csv?")
     turn.runs.append(failed("print(x)", "NameError: name 'x' is not defined"))
     assert outputs.problems(turn) == []
+
+
+@pytest.mark.parametrize("code, read", [
+    ("import glob\nprint(glob.glob('*.csv'))", True),
+    ("import os\nprint(os.listdir())", True),
+    ("from pathlib import Path\nfor p in Path('backup').rglob('*'):\n    print(p)", False),  # another folder
+    ("from pathlib import Path\nprint(list(Path('.').iterdir()))", True),
+    ("print(6)", False),
+])
+def test_a_listing_reads_the_files_of_the_folder_it_lists(folder: Path, code: str, read: bool) -> None:
+    turn = started("what is the total price in items.csv?")
+    turn.runs.append(ran(code, "6\n"))
+    assert (outputs.problems(turn) == []) is read

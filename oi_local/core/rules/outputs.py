@@ -232,19 +232,34 @@ def unread(turn: Turn) -> list[str]:
     request = turn.request
     if not question(request):
         return []
-    data = [p.name for p in mentioned_paths(request, Path.cwd()) if p.is_file() and p.suffix[1:].lower() in DATA_EXT]
+    base = Path.cwd()
+    data = [os.path.relpath(p, base) for p in mentioned_paths(request, base)
+            if p.is_file() and p.suffix[1:].lower() in DATA_EXT]
     pasted = pasted_file(turn.engine, request)
     data += [pasted] if pasted else []
     messages = turn.engine.messages
     ran = [str(m.get("content", "")) for i, m in enumerate(messages) if m.get("type") == "code" and not (
         i + 1 < len(messages) and str(messages[i + 1].get("content", "")).startswith("Not run:"))]
     code = "\n".join(ran + [r.code for r in turn.runs])
-    if _LISTS.search(code):  # files found by listing a folder: which ones were read cannot be told
-        return []
-    return [n for n in dict.fromkeys(data) if os.path.splitext(os.path.basename(n))[0] not in code]
+    return [n for n in dict.fromkeys(data) if not _read_in(n, code)]
 
 
 _LISTS = re.compile(r"\b(?:glob|rglob|listdir|scandir|iterdir|walk)\b|\b(?:ls|find|grep\s+-r\w*)\s")
+# A listing of the working folder itself: listdir(), listdir("."), glob("*.csv"), Path(".").iterdir(), ls.
+_LISTS_HERE = re.compile(r"""(?:listdir|scandir|walk)\(\s*(?:['"]\.?/?['"])?\s*\)|\bglob\(\s*['"][^'"/]*['"]|"""
+                         r"""Path\(\s*(?:['"]\.?/?['"])?\s*\)\.(?:r?glob|iterdir)|Path\.cwd\(\)|os\.getcwd\(\)|"""
+                         r"""(?:^|[;&|]\s*)(?:ls|find \.|grep\s+-r\w*\s+\S+\s+\.)(?:\s|$)""", re.M)
+
+
+def _read_in(path: str, code: str) -> bool:
+    """Code may have read `path`: it names the file (or its stem: f"{m}.csv"), or lists the folder
+    it is in (the one it names, or the working folder)."""
+    if os.path.splitext(os.path.basename(path))[0] in code:
+        return True
+    folder = os.path.dirname(path)
+    if not _LISTS.search(code):
+        return False
+    return folder in code if folder else bool(_LISTS_HERE.search(code))
 
 
 def _changes_named(request: str, before: Snapshot) -> bool:
