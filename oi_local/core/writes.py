@@ -70,8 +70,12 @@ _NOT_VERBS = re.compile(r"[\w.-]*/[\w./-]*|\b[\w-]+\.[A-Za-z]\w{0,4}\b|"
 _WH_ASKED = re.compile(r"\b(?:how\s+(?:many|much|often|long)|which|what|who|when)\b[^?.!]*\?", re.I)
 
 
+# So is a verb after "did"/"does" there: "how many new files did it copy in total?" asks what it did.
+_DID = re.compile(r"\b(did|does|do)\s+((?:the\s+|my\s+|our\s+)?\w+(?:\s+\w+)??)\s+\w+", re.I)
+
+
 def _past_asked(text: str) -> str:
-    return _WH_ASKED.sub(lambda m: re.sub(r"\b\w+ed\b", " ", m.group()), text)
+    return _WH_ASKED.sub(lambda m: _DID.sub(r"\1 \2 ", re.sub(r"\b\w+ed\b", " ", m.group())), text)
 
 
 def question(request: str) -> bool:

@@ -134,3 +134,7 @@ def test_a_past_form_in_a_wh_question_tells_what_happened() -> None:
     assert question("which files were deleted last week? it's in trash.log")
     assert not question("how many duplicates are there? can you remove them?")
     assert not question("join the csv files into one. how many rows?")
+    # a verb after "did" in a wh- question asks what was done
+    assert question("how many nights did the photo backup fail, and how many new files did it copy in total?")
+    assert question("which files did the script rename?")
+    assert not question("what did you change? please fix it")

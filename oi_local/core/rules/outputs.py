@@ -20,6 +20,7 @@ from oi_local.core.rules.turn import (
     asks_back,
     careful,
     code_retry,
+    instruction,
 )
 
 MAX_FILES = 3000  # a snapshot gives up past this many files (a home folder): no check then
@@ -230,7 +231,7 @@ def unread(turn: Turn) -> list[str]:
     from oi_local.core.writes import question
 
     request = turn.request
-    if not question(request):
+    if not question(instruction(request)):  # a pasted log's "copied 41 files" asks for nothing
         return []
     base = Path.cwd()
     data = [os.path.relpath(p, base) for p in mentioned_paths(request, base)
