@@ -188,3 +188,13 @@ def test_the_asked_scripts_own_error_is_the_reason_not_a_later_try(tmp_path: Pat
     assert honest_end.finish(turn) == "This is not done: a run failed with sync_photos: ERROR: ~/nas is not mounted."
     turn = make_turn("what does sync_photos.sh do?", OUT, reply("Stopped."), runs=(script, by_hand))  # not asked to run it
     assert honest_end.finish(turn) == "This is not done: the last run failed with SyntaxError: invalid syntax."
+
+
+def test_an_answer_from_data_no_code_read_is_said_not_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs.log").write_text("night 1 FAILED\nnight 2 OK\n")
+    said = "Number of nights the backup failed: 0"  # "failed" here owns up to nothing
+    turn = make_turn("how many nights failed in runs.log?", OUT, reply(said), runs=(ran("print(0)", "0\n"),))
+    assert honest_end.finish(turn) == "This is not done: no code that ran read runs.log, so the answer is not from its data."
+    read = make_turn("how many nights failed in runs.log?", OUT, reply("1"), runs=(ran(READ.format("runs.log", 1), "1\n"),))
+    assert honest_end.finish(read) is None

@@ -11,6 +11,7 @@ import os
 import re
 
 from oi_local.core.rules.base import Rule
+from oi_local.core.rules.outputs import UNREAD
 from oi_local.core.rules.turn import Run, Turn, error_line, last_words
 
 # Words with which a reply owns up to a failure ("the file does not exist", "I could not ...").
@@ -143,6 +144,8 @@ def finish(turn: Turn) -> str | None:
     if not turn.not_run and not (last is not None and last.interrupted) and _still_missing(turn) is not None:
         # The code caught the error: "An error occurred: 'hours'. Please check your folder." does not say the file is not there.
         return None if MISSING_SAID.search(said) else f"This is not done: {why}."
+    if why.startswith(UNREAD):  # "Number of nights the backup failed: 0" owns up to nothing: the data was never read
+        return f"This is not done: {why}."
     said = NO_ERRORS.sub("", said)  # "ran without errors" owns up to nothing
     if ADMITS.search(said) or why.startswith("the code ran but printed") and ADMITS_EMPTY.search(said):
         return None

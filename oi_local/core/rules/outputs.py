@@ -18,6 +18,7 @@ from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import (
     Turn,
     asks_back,
+    asks_something,
     careful,
     code_retry,
     instruction,
@@ -47,6 +48,7 @@ PLOT = re.compile(r"\b(plot\w*|chart|graph|histogram|visuali[sz]e)\b", re.I)
 EMPTY_OK = re.compile(r"\b(empty|blank|touch|placeholder)\b", re.I)
 DATA_EXT = {"csv", "tsv", "json", "jsonl", "xlsx", "xls", "txt", "log", "dat", "parquet"}
 NOTE = "(Not done yet: {problems}. Write one ```python block that does what I asked.)"
+UNREAD = "no code that ran read"
 
 Snapshot = dict[str, tuple[int, int]]  # relative path -> (size, mtime_ns)
 
@@ -216,7 +218,7 @@ def problems(turn: Turn) -> list[str]:
 def _unread_data(turn: Turn) -> list[str]:
     if not turn.runs or turn.runs[-1].failed or PLOT.search(turn.request):
         return []
-    return [f"no code that ran read {n}, so the answer is not from its data" for n in unread(turn)]
+    return [f"{UNREAD} {n}, so the answer is not from its data" for n in unread(turn)]
 
 
 def unread(turn: Turn) -> list[str]:
@@ -231,7 +233,8 @@ def unread(turn: Turn) -> list[str]:
     from oi_local.core.writes import question
 
     request = turn.request
-    if not question(instruction(request)):  # a pasted log's "copied 41 files" asks for nothing
+    own = instruction(request)  # a pasted log's "copied 41 files" asks for nothing
+    if not (question(own) or asks_something(own)):  # "...supposed to back up our photos. how many failed?"
         return []
     base = Path.cwd()
     data = [os.path.relpath(p, base) for p in mentioned_paths(request, base)
