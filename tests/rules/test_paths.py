@@ -39,7 +39,7 @@ def test_a_read_of_a_name_without_its_folder_reads_the_one_file_of_that_name(fol
     assert "Path('bookclub/members.csv')" in code
 
 
-def test_the_corrected_code_runs(folder: Path) -> None:
+def test_the_corrected_copieds(folder: Path) -> None:
     import subprocess
     import sys
 
@@ -64,6 +64,27 @@ def test_shell_readers(folder: Path) -> None:
     assert code == "wc -l bookclub/members.csv" and said
     assert _checked("cp x.csv members.csv", "shell")[1] == ""  # not a reader
     assert _checked("cat > members.csv <<EOF\nx\nEOF", "shell")[1] == ""  # written
+
+
+def test_a_copy_reads_its_source_by_the_one_file_of_that_name(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    code, said = _checked("import os, shutil\nos.makedirs('backup', exist_ok=True)\n"
+                          "shutil.copy('members.csv', 'backup/members.csv')", request="back up members.csv")
+    assert "shutil.copy('bookclub/members.csv', 'backup/members.csv')" in code and said
+    copied = code
+    code2, _ = _checked("from shutil import copy2\ncopy2('members.csv', 'backup')")
+    assert "copy2('bookclub/members.csv', 'backup')" in code2
+    # the shell: sources only, never the destination
+    assert _checked("mkdir -p backup && cp -v members.csv backup/members.csv", "shell")[0] == \
+        "mkdir -p backup && cp -v bookclub/members.csv backup/members.csv"
+    for code in ("shutil.copy('bookclub/members.csv', 'members.csv')",  # the destination is new
+                 "shutil.copy('notes.txt', 'backup')",  # two notes.txt
+                 "shutil.move('members.csv', 'x')"):  # a move is not corrected
+        assert _checked(code) == (code, ""), code
+    assert subprocess.run([sys.executable, "-c", copied], cwd=folder).returncode == 0
+    assert (folder / "backup" / "members.csv").read_text() == "name\nAna\n"
 
 
 def test_off_with_correct_paths() -> None:

@@ -4,7 +4,8 @@ without its folder (`open("members.csv")` for bookclub/members.csv) or a placeho
 (`pd.read_csv("/path/to/sales.csv")`); the run fails with FileNotFoundError, and the 0.5B model's
 next try fails the same way more often than not. Only reads are corrected, only to a file of the
 very same name (never a close spelling: asked about week41.csv, reading week40.csv would be a wrong
-answer, not a fix), and the person is told before the code runs.
+answer, not a fix), and the person is told before the code runs. A copy's source is a read too
+(`shutil.copy("budget.csv", "backup/")`, `cp budget.csv backup/`); its destination never is.
 A folder of the person's home: asked "how many files in my Downloads folder are over 1 MB?", the code
 listed `Path("Downloads")` in the working folder, which has none, and failed; ~/Downloads was there.
 A relative path whose first part the request names, that is not in the working folder but is in the
@@ -27,6 +28,8 @@ HOME_NOTE = "Path corrected before it ran: {changes} (not in the working folder;
 MAX_FILES = 2000  # files looked at under the working folder
 _READ_FUNCS = {"open", "loadtxt", "genfromtxt", "load_workbook", "imread", "Image.open"}
 _READ_METHODS = {"read_text", "read_bytes", "open"}
+_COPIES = {"copy", "copy2", "copyfile"}  # shutil's: their first argument is read
+_SHELL_COPIES = {"cp", "rsync"}  # every path but the last is read
 _SHELL_READERS = {"cat", "head", "tail", "wc", "grep", "sort", "uniq", "cut", "awk", "less", "more", "nl", "tac",
                   "md5sum", "sha256sum", "file", "stat", "jq", "csvlook", "python", "python3", "bash", "sh", "source"}
 
@@ -80,7 +83,8 @@ def _mode(call: ast.Call, at: int) -> str:
 
 
 def _read_args(tree: ast.AST) -> list[ast.AST]:
-    """The path expressions `tree` reads from: open(p), open(p, "r"), pd.read_csv(p), Path(p).read_text()."""
+    """The path expressions `tree` reads from: open(p), open(p, "r"), pd.read_csv(p), Path(p).read_text(),
+    shutil.copy(p, ...) (asked to back up budget_2026.csv, the copy named it without its folder)."""
     found: list[ast.AST] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -91,6 +95,9 @@ def _read_args(tree: ast.AST) -> list[ast.AST]:
                 and isinstance(func.value.func, ast.Name) and func.value.func.id == "Path" and func.value.args:
             if name != "open" or not set(_mode(node, 0)) & set("wax+"):
                 found.append(func.value.args[0])
+        elif node.args and name in _COPIES and (isinstance(func, ast.Name) or (isinstance(func, ast.Attribute)
+                                                  and isinstance(func.value, ast.Name) and func.value.id == "shutil")):
+            found.append(node.args[0])
         elif node.args and (name.startswith("read_") or name in _READ_FUNCS):
             if name != "open" or not set(_mode(node, 1)) & set("wax+"):
                 found.append(node.args[0])
@@ -185,9 +192,10 @@ def _shell(code: str, folder: Path, request: str = "") -> tuple[str, list[str]]:
     changes: dict[str, str] = {}
     files: list[str] | None = None
     for cmd, args in _commands(code):
-        if cmd not in _SHELL_READERS:
+        if cmd not in _SHELL_READERS and cmd not in _SHELL_COPIES:
             continue
-        for a in args:
+        paths = [a for a in args if not a.startswith("-")]
+        for a in paths[:-1] if cmd in _SHELL_COPIES else args:
             if a.startswith("-") or a in written or ("." not in a and "/" not in a):
                 continue
             files = _files(folder) if files is None else files
@@ -282,7 +290,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="paths", setting="correct_paths", check=check,
     summary="code that reads a file by a path that does not exist (`open(\"members.csv\")`, `/path/to/sales.csv`), "
-            "when exactly one file of that very name is in the working folder or under it, reads that one; the person "
+            "or copies from one, when exactly one file of that very name is in the working folder or under it, "
+            "reads that one; the person "
             "is told before it runs (never a close spelling); a relative path the request names that is only in the "
             "home folder gets its home path; git commands run where there is no repository, for a request about git "
             "and the one repository here (named, or the only one), run in it (`git -C repo`)")
