@@ -23,7 +23,10 @@ _STEMS = (  # verbs without a final e, so that one suffix list fits "save", "sav
     "remov delet set put stor join merg split format clean fill modif modifi strip revers overwrit generat build "
     "install run execut compress zip unzip extract truncat empt empti clear reset drop keep turn undo encrypt decrypt "
     "download upload send appl appli patch resiz trim dedupl dedup lowercas uppercas capitaliz capitalis rotat crop "
-    "tidy tidi organiz organis archiv backup back restor purg wip eras kill stop start restart chmod touch mkdir"
+    "tidy tidi organiz organis archiv backup back restor purg wip eras kill stop start restart chmod touch mkdir "
+    # verbs of an edit that say nothing else ("could you combine a.txt and b.txt into one file?")
+    "combin swap translat duplicat shorten rearrang reorder alphabetiz alphabetis normaliz normalis standardiz "
+    "standardis anonymiz anonymis redact censor prepend indent uncomment renumber"
 ).split()
 # Not the -s forms: they describe ("everyone adds one line per book", "the card machine adds them
 # in") or are nouns ("downloads", "parkruns"); a request to change says "add", "added", "adding". Read

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,27 @@ def test_a_copy_reads_its_source_by_the_one_file_of_that_name(folder: Path) -> N
         assert _checked(code) == (code, ""), code
     assert subprocess.run([sys.executable, "-c", copied], cwd=folder).returncode == 0
     assert (folder / "backup" / "members.csv").read_text() == "name\nAna\n"
+
+
+def test_a_folder_named_in_the_request_is_spelled_as_it_is_on_disk(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    (folder / "Downloads").mkdir()
+    (folder / "Downloads" / "old.pdf").write_text("a")
+    (folder / "Downloads" / "new.pdf").write_text("b")
+    os.utime(folder / "Downloads" / "old.pdf", (1, 1))
+    asked = "which file in Downloads did i download most recently?"
+    code, said = _checked("from pathlib import Path\nfiles = list(Path('downloads').iterdir())\n"
+                          "print(max(files, key=lambda p: p.stat().st_mtime).name)", request=asked)
+    assert "Path('Downloads')" in code and "downloads → Downloads" in said
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    assert out.stdout.strip() == "new.pdf"
+    assert _checked("ls -t downloads/ | head -1", "shell", asked)[0] == "ls -t Downloads/ | head -1"
+    for code, request in (("print(s.replace('downloads', 'x'))", "fix the typo in my essay"),  # not named
+                          ("import os\nos.makedirs('downloads')", asked),  # made
+                          ("print(open('Downloads/new.pdf').read())", asked)):  # there
+        assert _checked(code, request=request) == (code, ""), code
 
 
 def test_off_with_correct_paths() -> None:

@@ -118,6 +118,9 @@ def test_paths_and_the_noun_a_question_asks_about_are_not_verbs() -> None:
     assert question("what's the highest mark in grades.csv?")
     assert question("which tasks are marked as done in todo.csv?")
     assert question("can you check how many are done?")
+    for ask in ("could you combine part1.txt and part2.txt into whole.txt?", "can you swap the two columns?",
+                "would you alphabetise names.txt for me?", "could you anonymise the emails in list.csv?"):
+        assert not question(ask), ask
     # what the person does is not what they ask for
     assert question("how many lines are there in garden/seed_notes.txt? i keep one seed packet per line")
     assert question("which files did we change last week?")

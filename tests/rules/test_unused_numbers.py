@@ -32,3 +32,14 @@ def test_left_alone() -> None:
     assert unused_numbers.missing(TIP, "import math\nprint(math.pi)") == []  # none of them: not working from them
     turn = make_turn(TIP, runs=(ran("print(1)", "1"),))  # only the turn's first code
     assert unused_numbers.check(turn, block("print(186.40 * 0.15)")) is None
+
+
+def test_a_precision_is_not_a_number_of_the_calculation() -> None:
+    code = "import statistics\nprint(statistics.mean([41.37, 40.82, 42.05]))"
+    for request in ("wats the avrage of these times? 41.37, 40.82, 42.05 (seconds). 2 decimal places pls",
+                    "Average of 41.37, 40.82 and 42.05, to 3 dp", "mean of 41.37, 40.82, 42.05 rounded to 2",
+                    "average 41.37, 40.82, 42.05 - round it to 1 please", "41.37, 40.82, 42.05: mean to 2 decimals"):
+        assert unused_numbers.missing(request, code) == [], request
+    # the 2 people are data: still missing
+    assert unused_numbers.missing("Split 41.37 and 40.82 between 2 people, to 2 decimals",
+                                  "print(41.37 + 40.82)") == ["2"]

@@ -57,6 +57,32 @@ def corrected(path: str, folder: Path, files: list[str] | None = None) -> str | 
     return same[0] if len(same) == 1 and same[0] != path else None
 
 
+def cased(path: str, folder: Path, request: str) -> str | None:
+    """`path` spelled as it is on disk, when it is not there as written, its first part is named in the
+    request, and each missing part matches exactly one entry but for case ("downloads/": Downloads/).
+    Asked which file in Downloads was newest, the 0.5B model listed `Path("downloads")`: fine on a
+    Mac, FileNotFoundError here."""
+    if not path or "\n" in path or path.startswith(("/", "~")) or "\\" in path or any(c in path for c in "*?[{$"):
+        return None
+    parts = [p for p in path.split("/") if p]
+    if not parts or parts[0] in (".", "..") or (folder / path).exists() or \
+            not re.search(rf"(?<![\w/.-]){re.escape(parts[0])}(?![\w-])", request, re.I):
+        return None
+    here, out = folder, list[str]()
+    for part in parts:
+        if not (here / part).exists():
+            try:
+                same = [e.name for e in here.iterdir() if e.name.lower() == part.lower()]
+            except OSError:
+                return None
+            if len(same) != 1:
+                return None
+            part = same[0]
+        here, out = here / part, [*out, part]
+    new = "/".join(out) + ("/" if path.endswith("/") else "")
+    return new if new != path else None
+
+
 def at_home(path: str, folder: Path, request: str) -> str | None:
     """The home folder path a relative `path` means ("Downloads/*.pdf": ~/Downloads/*.pdf) when its first
     part is named in `request`, is not in `folder` and is in the home folder, else None."""
@@ -174,9 +200,10 @@ def _python(code: str, folder: Path, request: str = "", pasted: str | None = Non
             spot = (const.lineno, const.col_offset, const.end_col_offset or 0)
             if spot in edits or path in written or const.lineno != const.end_lineno:
                 continue
-            home = at_home(path, folder, request)
-            if home:
-                edits[spot] = (path, str(Path.home() / home))
+            new = cased(path, folder, request)
+            home = None if new else at_home(path, folder, request)
+            if new or home:
+                edits[spot] = (path, new or str(Path.home() / (home or "")))
     lines = code.splitlines(keepends=True)
     for (line, col, end), (_, new) in sorted(edits.items(), reverse=True):
         s = lines[line - 1].encode()
@@ -204,9 +231,12 @@ def _shell(code: str, folder: Path, request: str = "") -> tuple[str, list[str]]:
                 changes[a] = new
     for cmd, args in _commands(code) if request else []:
         for a in args:
-            home = None if a.startswith("-") or a in written or a in changes else at_home(a, folder, request)
-            if home:
-                changes[a] = "$HOME/" + home  # $HOME: expanded in double quotes too, unlike ~
+            if a.startswith("-") or a in written or a in changes:
+                continue
+            new = cased(a, folder, request)
+            home = None if new else at_home(a, folder, request)
+            if new or home:
+                changes[a] = new or "$HOME/" + (home or "")  # $HOME: expanded in double quotes too, unlike ~
     for old, new in changes.items():
         code = re.sub(rf"(?<![\w./~-]){re.escape(old)}(?![\w./-])", new.replace("\\", "\\\\"), code)
     return code, [f"{old} → {new}" for old, new in changes.items()]

@@ -17,6 +17,10 @@ SHOWN = "Not run: the code leaves out {missing} from the request; asked afresh."
 # A number in the person's words: "186.40", "15%", "1,200", not part of a name ("v2", "file3.txt"),
 # a date or a time ("2025-06-05", "10:30"), nor a year (2024).
 _NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%| ?percent\b)?(?![\w/:-]|\.\d|,\d{3})", re.I)
+# A precision, not data: "2 decimal places pls", "to 3 dp", "rounded to 2" (leaving the 2 out of the
+# mean of eight swim times, the code was refused, and the retry averaged the 2 in: 36.44 for 40.74).
+_PRECISION = re.compile(r"\s*(?:decimal|dp\b|d\.p\.|places\b|digits\b|sig\w*\b|significant\b)", re.I)
+_ROUND_TO = re.compile(r"\bround\w*\s+(?:it\s+|that\s+|them\s+)?(?:off\s+)?to\s+$", re.I)
 _FILE = re.compile(r"\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b|/")
 
 
@@ -28,6 +32,8 @@ def request_numbers(request: str) -> list[tuple[str, float, bool]]:
         value = float(whole.replace(",", "") + frac)
         if not frac and not pct and 1900 <= value <= 2100:
             continue  # a year
+        if not frac and not pct and (_PRECISION.match(request, m.end()) or _ROUND_TO.search(request[:m.start()])):
+            continue
         found.append((m.group(0).strip(), value, bool(pct)))
     return found
 
