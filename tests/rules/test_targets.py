@@ -112,3 +112,16 @@ def test_a_named_folder_written_with_underscores_is_written_as_named(folder: Pat
     assert (folder / "budget" / "backup_oct" / "plan.csv").is_file() and not (folder / "budget_backup_oct").exists()
     (folder / "budget_backup_oct").mkdir()  # the person's own folder of that name: left alone
     assert targets.flattened("python", 'shutil.copy("a", "budget_backup_oct")', turn.request) == {}
+
+
+def test_a_copy_to_the_named_folder_with_an_extension_goes_into_the_folder(folder: Path) -> None:
+    turn = make_turn("could you please back up budget/plan.csv into a new folder called budget/plan_backup? Thank you!")
+    b = block('import shutil\nshutil.copy("budget/plan.csv", "budget/plan_backup.csv")\nprint("copied")')
+    verdict = targets.check(turn, b)
+    assert verdict is not None and "budget/plan_backup.csv → budget/plan_backup/plan.csv" in verdict.warning
+    subprocess.run([sys.executable, "-c", b.code], check=True, cwd=folder)
+    assert (folder / "budget" / "plan_backup" / "plan.csv").read_text() == "item,cost\nrent,900\n"
+    assert not (folder / "budget" / "plan_backup.csv").exists()
+    # a file of that name asked for, or no folder: left alone
+    for request in ("copy budget/plan.csv to budget/plan_backup.csv", "back up budget/plan.csv as budget/plan_backup"):
+        assert targets.as_file(b.code, request) == {}

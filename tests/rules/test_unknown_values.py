@@ -71,3 +71,16 @@ def test_a_pattern_that_matches_nothing_in_the_data_is_asked_afresh(folder: Path
     # a named CSV is the data too
     assert unknown_values.check(make_turn("which rows of bank/statement.csv are refunds?"),
                                 block('import re\nprint(re.findall(r"reimbursed", open("bank/statement.csv").read()))')) is not None
+
+
+def test_a_value_nowhere_in_the_file_the_code_opens_is_asked_afresh(folder: Path) -> None:
+    log = "2025-03-04 02:00:08 ERROR backupd: nightly job 'photos' FAILED, nothing copied\n"
+    (folder / "pasted-1a2b3c4d.txt").write_text(log)
+    request = "how many nights did the backup fail? the log is in the message I pasted"
+    made_up = ('n = 0\nfor line in open("pasted-1a2b3c4d.txt"):\n'
+               '    if line.startswith("backupd[4380]: nightly job \'photos\' FAILED, nothing copied"):\n        n += 1\nprint(n)')
+    verdict = unknown_values.check(make_turn(request), block(made_up))
+    assert verdict is not None and verdict.ask is not None and "pasted-1a2b3c4d.txt" in verdict.note
+    fine = ('n = 0\nfor line in open("pasted-1a2b3c4d.txt"):\n'
+            '    if "nightly job \'photos\' FAILED, nothing copied" in line:\n        n += 1\nprint(n)')
+    assert unknown_values.check(make_turn(request), block(fine)) is None

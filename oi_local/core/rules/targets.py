@@ -7,7 +7,8 @@
 - asked to copy a file "into a new backup folder", its first code made `backup_folder` in 26 of 30
   recorded runs of two such requests (the other 4 copied beside the file): the folder is named backup;
   a copy beside the file (`pantry_items_backup.csv`) goes into that folder; a named folder written
-  with "_" for "/" (`thesis_backup_oct` for thesis/backup_oct) is written as named.
+  with "_" for "/" (`thesis_backup_oct` for thesis/backup_oct) is written as named; a copy to the
+  named folder's path with an extension (household/budget_backup.csv) goes into the folder.
 The code is changed before it runs (and before any confirmation) and the person is told."""
 from __future__ import annotations
 
@@ -148,6 +149,23 @@ def beside(code: str, request: str) -> dict[str, str]:
     return found
 
 
+def as_file(code: str, request: str) -> dict[str, str]:
+    """{"household/budget_backup.csv": "household/budget_backup/budget_2026.csv"}: asked to copy a file
+    "into a new folder called household/budget_backup", a Python copy to that folder's name with an
+    extension (a file beside it, not the folder) goes into the folder under the original's name."""
+    found = {}
+    for node in ast.walk(_tree(code)):
+        if isinstance(node, ast.Call) and len(node.args) >= 2 and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("copy", "copy2", "copyfile") and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == "shutil":
+            src, dest = (a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args[:2])
+            folder, ext = os.path.splitext(dest or "")
+            if src and dest and ext and Path(src).is_file() and not Path(dest).exists() and "/" in folder \
+                    and folder in request and _folder_named(folder, request):
+                found[dest] = os.path.join(folder, os.path.basename(src))
+    return found
+
+
 def _tree(code: str) -> ast.AST:
     try:
         return ast.parse(code)
@@ -207,7 +225,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if names:
         code = _renamed_in_strings(block.lang, code, names)
         changes += [f"{old} → {new} (the folder the request names)" for old, new in names.items()]
-    copies = beside(code, request) if block.lang == "python" else {}
+    copies = {**beside(code, request), **as_file(code, request)} if block.lang == "python" else {}
     if copies:
         code = _put_first("python", _renamed_in_strings("python", code, copies),
                           list(dict.fromkeys(os.path.dirname(new) for new in copies.values())))
@@ -228,4 +246,5 @@ rule = Rule(
             "which makes a file) has the folder made first; a bare file name the code writes that the request gives "
             "with its folder (`whole_story.txt` for story/whole_story.txt) is written there; asked for \"a new backup "
             "folder\", a made-up `backup_folder` is named backup and a copy beside the file goes into that folder; a "
-            "named folder written with `_` for `/` (`thesis_backup_oct`) is written as named; the person is told")
+            "named folder written with `_` for `/` (`thesis_backup_oct`) is written as named, and a copy to the named "
+            "folder's path with an extension (`household/budget_backup.csv`) goes into it; the person is told")

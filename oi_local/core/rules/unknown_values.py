@@ -3,10 +3,12 @@ names, nor in the conversation (`r["date"].startswith("2024-10")` for a statemen
 for a column of dates), picks no rows and prints a wrong 0. The 0.5B model takes such values from
 worked examples or makes them up. Such code is not run; the request is asked afresh once (sampled,
 the try hidden), naming the value and the file. Only when the request names a file or folder that
-is there: what is known is then what the data holds.
+is there, or the code opens one: what is known is then what the data holds.
 A regular expression that matches nothing the data holds is such a value too: asked how many nights
 a pasted backup log failed, `re.findall` of a number before "nights" printed "Failed nights: []",
-answered as none (ho19)."""
+answered as none (ho19). So is a value compared with the text of a file the code opens (a pasted text's
+file, which the request does not name): asked about a pasted NAS log, the retry counted the lines that
+start with "backupd[4380]: nightly job 'family-photos' FAILED", a line the log never has, and printed 0."""
 from __future__ import annotations
 
 import ast
@@ -36,7 +38,7 @@ def compared(code: str) -> list[str]:
     found = []
     for e in exprs:
         for c in ast.walk(e):
-            if isinstance(c, ast.Constant) and isinstance(c.value, str) and 2 <= len(c.value.strip()) <= 40 \
+            if isinstance(c, ast.Constant) and isinstance(c.value, str) and 2 <= len(c.value.strip()) <= 80 \
                     and re.search(r"[^\W_]", c.value):
                 found.append(c.value)
     return list(dict.fromkeys(found))
@@ -76,12 +78,12 @@ def unknown(turn: Turn, block: Block) -> tuple[list[str], list[str]]:
     values, found = compared(block.code), patterns(block.code)
     named = mentioned_paths(turn.request, Path.cwd())
     opened = [Path(f) for f in _OPENS.findall(block.code) if Path(f).is_file()]  # a paste's file, too
-    if not (values and named or found and (named or opened)):
+    if not ((values or found) and (named or opened)):
         return [], []
     known = known_text(turn)
     if opened and not named:
-        known += "\n".join(p.read_text(encoding="utf-8", errors="replace")[:1_000_000] for p in opened).lower()
-    gone = [v for v in values if named and v.strip().lower() not in known]
+        known += "\n".join(f"{p}\n" + p.read_text(encoding="utf-8", errors="replace")[:1_000_000] for p in opened).lower()
+    gone = [v for v in values if v.strip().lower() not in known]
     gone += [p for p in found if _finds_nothing(p, known)]
     base = Path.cwd().resolve()
     paths = [p.resolve() for p in named or opened]
@@ -104,7 +106,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 rule = Rule(
     name="unknown values", setting="check_answers", check=check,
-    summary="code that compares the data with a value that is nowhere in the files or folders the request names nor "
+    summary="code that compares the data with a value that is nowhere in the files or folders the request names (or "
+            "the files it opens, such as a pasted text's) nor "
             "in the conversation (`startswith(\"2024-10\")` for a statement of 2025), or searches it with a regular "
             "expression that matches nothing they hold, is not run; the request is asked "
             "afresh once, sampled, naming the value")
