@@ -28,3 +28,12 @@ def test_questions_chat_and_refusals_are_left_alone(request_text: str, said: str
 
 def test_without_a_prose_reply_there_is_nothing_to_redo() -> None:
     assert code_first.follow_up(make_turn("What is 349808 * 38490739 exactly?", code_first=True)) is None
+
+
+def test_a_reply_that_says_the_request_back_is_no_question() -> None:
+    request = ("sorry its long, the backup emails my dad a report every night.\n\n" + "2025-11-01 OK 41 files\n" * 200 +
+               "\nwhich night did it last fail, and how many files did it copy that week?")
+    said = "I won't do that. sorry its long, the backup emails my dad a report every night. " \
+           "which night did it last fail, and how many files did it copy that week?"
+    assert code_first.follow_up(make_turn(request, reply(said), code_first=True)) is not None
+    assert code_first.follow_up(make_turn(request, reply("Which report do you mean, the last one?"), code_first=True)) is None

@@ -28,7 +28,14 @@ def answered_from_memory(turn: Turn) -> bool:
     text, said = turn.request, str(reply.get("content", "")).strip()
     if len(text.split()) < 4 or careful(text) or _CHAT.search(text):
         return False
-    return not said.endswith("?")
+    return not said.endswith("?") or said_back(said, text)
+
+
+def said_back(said: str, request: str) -> bool:
+    """The reply's closing question is the request's own, said back ("I won't do that. <the request>"
+    is no question to the person; the 0.5B model answered a long paste so)."""
+    last = re.split(r"(?<=[.!?])\s+|\n", said.strip())[-1]
+    return len(last) >= 20 and " ".join(last.split()) in " ".join(request.split())
 
 
 def follow_up(turn: Turn) -> Ask | None:
