@@ -51,6 +51,7 @@ from oi_local.core.rules import (
     slips,
     sources,
     targets,
+    text_numbers,
     unknown_values,
     unused_numbers,
 )
@@ -71,6 +72,7 @@ RULES: tuple[Rule, ...] = (
     paths.rule,
     targets.rule,
     slips.rule,
+    text_numbers.rule,
     named_dates.rule,
     header_row.rule,
     data_case.rule,

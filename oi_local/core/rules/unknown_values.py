@@ -39,7 +39,7 @@ def compared(code: str) -> list[str]:
     for e in exprs:
         for c in ast.walk(e):
             if isinstance(c, ast.Constant) and isinstance(c.value, str) and 2 <= len(c.value.strip()) <= 80 \
-                    and re.search(r"[^\W_]", c.value):
+                    and re.search(r"[^\W_]", c.value) and not re.fullmatch(r"__\w+__", c.value):  # "__main__"
                 found.append(c.value)
     return list(dict.fromkeys(found))
 

@@ -1,0 +1,103 @@
+"""Text numbers: csv gives every value as text, so `max(rows, key=lambda r: r["amount"])` compares
+"95.60" with "240.00" letter by letter and picks 95.60 as the biggest, without an error. Asked which
+month of orders.csv brought in the most, the 0.5B model answered from such a max; sorting expenses
+by amount and the longest run of a running log went the same way (three tasks of the recorded runs of
+sessions 23-28; a JSON file's numbers are numbers, and are left alone). When the key is one column of a CSV the code or the request reads,
+and every value of that column is a number, the key is made `float(...)` before the code runs."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, rewrite
+
+NOTE = "Changed before it ran: {changes} (CSV values are text: \"95.60\" sorts after \"240.00\")."
+_OPENS = re.compile(r"""\b(?:open|read_csv)\(\s*r?['"]([^'"\n]+\.(?:csv|tsv))['"]""", re.I)
+_ORDERS = {"max", "min", "sorted", "sort", "nlargest", "nsmallest"}
+
+
+def _keys(tree: ast.AST) -> list[tuple[ast.Subscript, str]]:
+    """The `r["col"]` bodies of `key=lambda r: r["col"]` given to max/min/sorted/.sort, with their column."""
+    found = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call):
+            continue
+        name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
+        if name not in _ORDERS:
+            continue
+        for k in n.keywords:
+            lam = k.value
+            if k.arg == "key" and isinstance(lam, ast.Lambda) and len(lam.args.args) == 1:
+                body, arg = lam.body, lam.args.args[0].arg
+                if isinstance(body, ast.Subscript) and isinstance(body.value, ast.Name) and body.value.id == arg \
+                        and isinstance(body.slice, ast.Constant) and isinstance(body.slice.value, str) \
+                        and body.lineno == body.end_lineno:
+                    found.append((body, body.slice.value))
+    return found
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def numeric_columns(paths: list[Path]) -> set[str]:
+    """The columns of these CSV files whose values (two or more) are all numbers."""
+    from oi_local.core.rules.asked_column import SUFFIXES, _table
+
+    found = set()
+    for p in paths:
+        if p.is_file() and p.suffix.lower() in SUFFIXES:
+            for column, values in _table(p).items():
+                given = [v for v in values if v]
+                if len(given) >= 2 and all(_number(v) for v in given):
+                    found.add(column)
+    return found
+
+
+def _csv_files(turn: Turn, code: str) -> list[Path]:
+    """The CSV files the request names and this code or the turn's earlier code opens."""
+    from oi_local.core.hints import mentioned_paths
+
+    paths = mentioned_paths(turn.request, Path.cwd())
+    for text in [code, *(r.code for r in turn.runs)]:
+        paths += [Path(f) for f in _OPENS.findall(text)]
+    return list(dict.fromkeys(paths))
+
+
+def as_numbers(code: str, columns: set[str]) -> tuple[str, list[str]]:
+    """`code` with each order key on a numeric column made float(...), and the columns changed."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    spots = [(body, col) for body, col in _keys(tree) if col in columns]
+    if not spots:
+        return code, []
+    lines = code.splitlines()
+    edits = []
+    for body, _ in spots:
+        raw = lines[body.lineno - 1].encode()[body.col_offset:body.end_col_offset].decode()
+        edits.append((body.lineno, body.col_offset, body.end_col_offset or body.col_offset, f"float({raw})"))
+    return rewrite(code, edits), list(dict.fromkeys(col for _, col in spots))
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or "key=" not in block.code:
+        return None
+    new, changed = as_numbers(block.code, numeric_columns(_csv_files(turn, block.code)))
+    if not changed or new == block.code:
+        return None
+    block.message["content"] = new
+    return Verdict(warning=NOTE.format(changes=", ".join(f"the {c} key is read as a number" for c in changed)))
+
+
+rule = Rule(
+    name="text numbers", setting="repair_slips", check=check,
+    summary="an order key that is one CSV column (`max(rows, key=lambda r: r[\"amount\"])`), whose values are all "
+            "numbers but are read as text (\"95.60\" after \"240.00\"), is made `float(...)` before the code runs")

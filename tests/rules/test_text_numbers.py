@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import active, text_numbers
+
+from .handmade import block, make_turn, ran
+
+ORDERS = "order_date,customer,amount\n2025-01-04,Hale,120.50\n2025-03-02,Okafor,240.00\n2025-04-26,Brandt,95.60\n"
+BIGGEST = ('import csv\nwith open("orders.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+           "top = max(rows, key=lambda r: r['amount'])\nprint(top['customer'], top['amount'])")
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "orders.csv").write_text(ORDERS)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _run(code: str, folder: Path) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder, check=True).stdout.strip()
+
+
+def test_a_key_on_a_column_of_numbers_compares_numbers(folder: Path) -> None:
+    assert _run(BIGGEST, folder) == "Brandt 95.60"  # as the model wrote it: "95.60" > "240.00" as text
+    b = block(BIGGEST)
+    verdict = text_numbers.check(make_turn("which order brought in the most money?"), b)
+    assert verdict is not None and "amount" in verdict.warning
+    assert "key=lambda r: float(r['amount'])" in b.code and _run(b.code, folder) == "Okafor 240.00"
+    # rows read by the turn's earlier code; sorted() too
+    later = 'for r in sorted(rows, key=lambda r: r["amount"], reverse=True):\n    print(r["customer"])'
+    turn = make_turn("list the orders by amount", runs=(ran(BIGGEST, "Brandt 95.60"),))
+    b = block(later)
+    assert text_numbers.check(turn, b) is not None and 'key=lambda r: float(r["amount"])' in b.code
+
+
+def test_left_alone(folder: Path) -> None:
+    turn = make_turn("which order in orders.csv is the latest?")
+    for code in (BIGGEST.replace("'amount'", "'order_date'"),  # not numbers
+                 BIGGEST.replace("r['amount']", "float(r['amount'])"),  # already numbers
+                 'print(max([3, 20], key=lambda x: x))'):  # no column
+        b = block(code)
+        assert text_numbers.check(turn, b) is None and b.code == code, code
+    assert text_numbers.check(make_turn("the biggest?"), block("print(max(rows, key=lambda r: r['amount']))")) is None
+
+
+def test_off_with_repair_slips() -> None:
+    assert text_numbers.rule not in active(make_turn("x", repair_slips=False).engine, "check")
