@@ -18,7 +18,6 @@ from oi_local.core.rules.turn import Block, Turn, rewrite
 NOTE = "Changed before it ran: {changes} (the data writes it so; the code's test minds case)."
 MAX_READ = 1_000_000  # bytes read of each file
 _FOLDS = re.compile(r"\.(?:lower|upper|casefold|title|capitalize)\(|\bre\.I\b|IGNORECASE|case=False")
-_OPENS = re.compile(r"""\bopen\(\s*r?['"]([^'"\n]+)['"]""")
 _METHODS = ("startswith", "endswith", "count", "find", "index", "rfind")
 
 
@@ -37,6 +36,7 @@ def tested(tree: ast.AST) -> list[ast.Constant]:
 def _data(turn: Turn, code: str) -> str:
     """The text of the files the request names and the code opens (a pasted text's file too)."""
     from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.unknown_values import _OPENS
 
     paths = [p for p in mentioned_paths(turn.request, Path.cwd()) if p.is_file()]
     paths += [Path(f) for f in _OPENS.findall(code) if Path(f).is_file()]

@@ -127,6 +127,20 @@ def flattened(lang: str, code: str, request: str) -> dict[str, str]:
     return found
 
 
+def _file_copies(code: str) -> list[tuple[str, str]]:
+    """(source, destination) of each `shutil.copy/copy2/copyfile` of a file that is there to a new path,
+    both written as strings."""
+    found = []
+    for node in ast.walk(_tree(code)):
+        if isinstance(node, ast.Call) and len(node.args) >= 2 and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("copy", "copy2", "copyfile") and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == "shutil":
+            src, dest = (a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args[:2])
+            if src and dest and Path(src).is_file() and not Path(dest).exists():
+                found.append((src, dest))
+    return found
+
+
 def beside(code: str, request: str) -> dict[str, str]:
     """{"kitchen/pantry_items_backup.csv": "kitchen/backup/pantry_items.csv"}: asked for a copy "in a new
     backup folder" (no folder named), a Python copy to a new file beside the original goes into that
@@ -138,14 +152,9 @@ def beside(code: str, request: str) -> dict[str, str]:
         return {}
     word = called[0].group(1)
     found = {}
-    for node in ast.walk(_tree(code)):
-        if isinstance(node, ast.Call) and len(node.args) >= 2 and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("copy", "copy2", "copyfile") and isinstance(node.func.value, ast.Name) \
-                and node.func.value.id == "shutil":
-            src, dest = (a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args[:2])
-            if src and dest and Path(src).is_file() and os.path.splitext(dest)[1] and not Path(dest).exists() \
-                    and Path(dest).parent.is_dir() and word.lower() not in os.path.dirname(dest).lower():
-                found[dest] = os.path.join(os.path.dirname(dest), word, os.path.basename(src))
+    for src, dest in _file_copies(code):
+        if os.path.splitext(dest)[1] and Path(dest).parent.is_dir() and word.lower() not in os.path.dirname(dest).lower():
+            found[dest] = os.path.join(os.path.dirname(dest), word, os.path.basename(src))
     return found
 
 
@@ -154,15 +163,10 @@ def as_file(code: str, request: str) -> dict[str, str]:
     "into a new folder called household/budget_backup", a Python copy to that folder's name with an
     extension (a file beside it, not the folder) goes into the folder under the original's name."""
     found = {}
-    for node in ast.walk(_tree(code)):
-        if isinstance(node, ast.Call) and len(node.args) >= 2 and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("copy", "copy2", "copyfile") and isinstance(node.func.value, ast.Name) \
-                and node.func.value.id == "shutil":
-            src, dest = (a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args[:2])
-            folder, ext = os.path.splitext(dest or "")
-            if src and dest and ext and Path(src).is_file() and not Path(dest).exists() and "/" in folder \
-                    and folder in request and _folder_named(folder, request):
-                found[dest] = os.path.join(folder, os.path.basename(src))
+    for src, dest in _file_copies(code):
+        folder, ext = os.path.splitext(dest)
+        if ext and "/" in folder and folder in request and _folder_named(folder, request):
+            found[dest] = os.path.join(folder, os.path.basename(src))
     return found
 
 
