@@ -214,6 +214,7 @@ SETTINGS: list[Setting] = [
     S("asked_column", bool, http=OPEN),
     S("honest_end", bool, http=OPEN),
     S("save_long_requests", bool, http=OPEN),
+    S("plain_words", bool, http=OPEN),
     S("skip_cut_off", bool, http=PRIV),  # cut-off code is not run
     S("os", bool),  # OS mode (core/os_mode.py)
     # --- the model (llm/llm.py) ---

@@ -185,6 +185,7 @@ def test_which_paths_code_changes() -> None:
             'Path("c.txt").open("a")\nopen("d.txt").read()\nopen("e.txt", mode="r+")\nimport shutil, os\n'
             'shutil.move("x", "f.txt")\nos.remove("g.txt")\n')
     assert sorted(changed_paths("python", code)) == ["a.log", "b.txt", "c.txt", "e.txt", "f.txt", "g.txt"]
+    assert changed_paths("python", "plt.savefig(\"p.png\")\ndf.to_csv(\"o.csv\", index=False)\ndf.to_json(name)") == ["p.png", "o.csv"]
     shell = "echo hi > a.txt; cat b >> c.log; sed -i s/a/b/ d.txt; ls > /dev/null 2>&1; grep a f | tee e.txt; rm g.txt"
     assert sorted(changed_paths("shell", shell)) == ["a.txt", "c.log", "d.txt", "e.txt", "g.txt"]
 

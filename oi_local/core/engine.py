@@ -110,6 +110,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         self.asked_column: bool = True
         self.honest_end: bool = True
         self.save_long_requests: bool = True
+        self.plain_words: bool = True
         for key, value in settings.items():
             if not hasattr(self, key) and key not in type(self).__dict__:
                 raise TypeError(f"unknown setting {key!r}")

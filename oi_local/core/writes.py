@@ -104,6 +104,8 @@ def _shell(code: str) -> list[str]:
 
 
 _WRITE_METHODS = {"write_text", "write_bytes"}
+# Methods that write to the path they are given first: plt.savefig("a.png"), df.to_csv("a.csv").
+_SAVE_METHODS = {"savefig", "to_csv", "to_excel", "to_json", "to_parquet", "to_html", "to_markdown"}
 
 
 def _python(code: str) -> list[str]:
@@ -122,6 +124,8 @@ def _python(code: str) -> list[str]:
                 found += _literal(path, {})
         elif isinstance(func, ast.Attribute) and func.attr in _WRITE_METHODS:
             found += _literal(func.value, {})
+        elif isinstance(func, ast.Attribute) and func.attr in _SAVE_METHODS and node.args:
+            found += _literal(node.args[0], {})
         elif _name(func) in ("move", "copy", "copyfile", "copy2", "rename", "replace") and len(node.args) >= 2 \
                 and (not isinstance(func, ast.Attribute) or _name(func.value) in ("shutil", "os")):
             found += _literal(node.args[1], {})

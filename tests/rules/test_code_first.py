@@ -37,3 +37,15 @@ def test_a_reply_that_says_the_request_back_is_no_question() -> None:
            "which night did it last fail, and how many files did it copy that week?"
     assert code_first.follow_up(make_turn(request, reply(said), code_first=True)) is not None
     assert code_first.follow_up(make_turn(request, reply("Which report do you mean, the last one?"), code_first=True)) is None
+
+
+@pytest.mark.parametrize("request_text, pushed", [
+    ("hi, how many rows does sales.csv have? I need it for a report", True),   # a greeting, then a request
+    ("Hello there! what is 349808 * 38490739 exactly?", True),
+    ("thanks so much, now add up the totals in q3.csv", True),
+    ("hi there, how are you?", False),                                         # only chat
+    ("thank you!", False),
+])
+def test_a_greeting_before_a_request_is_only_politeness(request_text: str, pushed: bool) -> None:
+    ask = code_first.follow_up(make_turn(request_text, reply("I won't do that."), code_first=True))
+    assert (ask is not None) is pushed

@@ -50,3 +50,12 @@ def test_no_show_the_save_goes_at_the_end_and_the_file_is_made(tmp_path: Path,
     assert new.endswith("p.savefig('bars.png')\n")
     subprocess.run([sys.executable, "-c", new], check=True, cwd=tmp_path)
     assert (tmp_path / "bars.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_same_folder_is_the_folder_of_the_named_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "health").mkdir()
+    (tmp_path / "health" / "weight.csv").write_text("day,kg\n1,80\n")
+    monkeypatch.chdir(tmp_path)
+    turn = make_turn("plot my weight from health/weight.csv and save the chart as a png? call it chart.png, same folder is fine")
+    b = block("import matplotlib.pyplot as plt\nplt.plot([1], [80])\nplt.show()\n")
+    assert plot_file.check(turn, b) is not None and "plt.savefig('health/chart.png')\nplt.show()" in b.code

@@ -141,3 +141,17 @@ def test_a_past_form_in_a_wh_question_tells_what_happened() -> None:
     assert question("how many nights did the photo backup fail, and how many new files did it copy in total?")
     assert question("which files did the script rename?")
     assert not question("what did you change? please fix it")
+
+
+def test_code_that_makes_a_file_the_turn_found_missing_is_not_run_for_a_question() -> None:
+    from oi_local.core.rules.turn import Run
+
+    turn = make_turn("when is the next booster due? should be in pets/vet.csv")
+    made = block('import os\nif not os.path.exists("pets/vet.csv"):\n    open("pets/vet.csv", "w").close()')
+    assert question_writes.check(turn, made) is None  # nothing found missing yet: a new file is no slip
+    turn.runs.append(Run("python", 'open("pets/vet.csv")', "FileNotFoundError: [Errno 2] No such file or directory: "
+                         "'pets/vet.csv'\n(exit code 1)", exit_code=1))
+    verdict = question_writes.check(turn, made)
+    assert verdict is not None and verdict.again and "pets/vet.csv" in verdict.note
+    other = block('open("pets/summary.txt", "w").write("x")')  # a path not found missing: the old reading
+    assert question_writes.check(make_turn("when is the next booster due? should be in pets/vet.csv"), other) is None

@@ -125,3 +125,18 @@ def test_a_copy_to_the_named_folder_with_an_extension_goes_into_the_folder(folde
     # a file of that name asked for, or no folder: left alone
     for request in ("copy budget/plan.csv to budget/plan_backup.csv", "back up budget/plan.csv as budget/plan_backup"):
         assert targets.as_file(b.code, request) == {}
+
+
+def test_a_bare_name_put_in_the_same_folder_or_a_named_folder_is_written_there(folder: Path) -> None:
+    same = make_turn("plot the costs from budget/plan.csv and save it as a png, call it costs.png, same folder is fine")
+    b = block('import matplotlib.pyplot as plt\nplt.bar([1], [2])\nplt.savefig("costs.png")\n')
+    verdict = targets.check(same, b)
+    assert verdict is not None and 'plt.savefig("budget/costs.png")' in b.code
+    called = make_turn("stick all the parts together into one file called whole.txt (in the story folder)")
+    b = block('open("whole.txt", "w").write("x")\n')
+    assert targets.check(called, b) is not None and 'open("story/whole.txt", "w")' in b.code
+    for request in ("plot budget/plan.csv and save it as costs.png",  # no folder asked for
+                    "save it as costs.png in the same folder",  # the same as what? no file named
+                    "put costs.png in the nowhere folder",  # no such folder
+                    "write the total into costs.png, and change nothing in the story folder"):  # not its place
+        assert targets.check(make_turn(request), block('import pandas as pd\npd.DataFrame().to_csv("costs.png")')) is None, request

@@ -50,8 +50,10 @@ from oi_local.core.rules import (
     shell_relabel,
     slips,
     sources,
+    subfolders,
     targets,
     text_numbers,
+    text_speak,
     unknown_values,
     unused_numbers,
 )
@@ -59,6 +61,7 @@ from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
 
 RULES: tuple[Rule, ...] = (
     # before the request is sent
+    text_speak.rule,
     long_request.rule,
     file_hints.rule,
     recipes.rule,
@@ -71,6 +74,7 @@ RULES: tuple[Rule, ...] = (
     fstrings.rule,
     paths.rule,
     targets.rule,
+    subfolders.rule,
     slips.rule,
     text_numbers.rule,
     named_dates.rule,

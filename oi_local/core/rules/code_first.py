@@ -15,8 +15,11 @@ NUDGE = "(Do not answer from memory. Write one ```python block that finds the an
 
 # Requests a prose answer is right for: never pushed towards code.
 _CHAT = re.compile(
-    r"^\s*(hi|hello|hey|thanks|thank you|tell me (a|an|about)|write (me )?(a|an) (story|poem|joke|haiku|song|letter|email)|"
+    r"^\s*(tell me (a|an|about)|write (me )?(a|an) (story|poem|joke|haiku|song|letter|email)|"
     r"explain|describe|summari[sz]e|why\b|what do you think)", re.I)
+# A greeting or thanks before the request ("hi, our backup program emails ... did it fail?"): alone it
+# is chat; before a request it is only politeness (a long paste opening "hi," got no code).
+_POLITE = re.compile(r"^\s*(?:(?:hi|hello|hey|hiya|thanks|thank you|cheers)\b(?: there| so much| again)?[\s,.!:;-]*)+", re.I)
 
 
 def answered_from_memory(turn: Turn) -> bool:
@@ -25,7 +28,7 @@ def answered_from_memory(turn: Turn) -> bool:
     reply = newest_reply(turn.engine)
     if reply is None:
         return False
-    text, said = turn.request, str(reply.get("content", "")).strip()
+    text, said = _POLITE.sub("", turn.request), str(reply.get("content", "")).strip()
     if len(text.split()) < 4 or careful(text) or _CHAT.search(text):
         return False
     return not said.endswith("?") or said_back(said, text)

@@ -33,7 +33,7 @@ NEW_FOLDER = re.compile(r"\bnew\s+['\"`]?([\w.-]+?)['\"`]?\s+(?:folder|directory
                         r"\b(?:folder|directory|subfolder)\s+(?:called|named)\s+['\"`]?([\w.-]+(?:/[\w.-]+)*)", re.I)
 # A file named as a result: "save it as out.png", "write the total to sum.txt", "a file called a.md".
 TARGET = re.compile(
-    r"\b(?:to|as|into|called|named|create|save|write|generate|make|export)\s+"
+    r"\b(?:to|as|into|called|named|create|save|write|generate|make|export|(?:call|name)(?:ing)?\s+it)\s+"
     r"(?:(?:a|an|the|new|file|folder|image|picture|png|csv|json|text|called|named)\s+){0,4}" + _NAME, re.I)
 # Words of a request that changes files the user has: a turn that left every file as it was did not
 # do it (the 0.5B model's loop over `Path(".").glob("*.pdf")` for files in scans/ moved nothing, and
@@ -131,6 +131,28 @@ def _put_there(request: str, folder: str) -> bool:
     f = re.escape(folder)
     return bool(re.search(rf"(?<![\w./-]){f}/|\b(?:in|into|inside|to|under)\s+(?:the\s+|a\s+|my\s+)?"
                           rf"(?:new\s+)?(?:folder\s+|directory\s+)?['\"`]?{f}(?![\w.-])", request, re.I))
+
+
+# "same folder is fine", "put it next to the csv": a result named without a folder goes beside the input.
+_SAME_FOLDER = re.compile(r"\b(?:(?:the\s+)?same\s+(?:folder|directory|dir|place)|next\s+to\s+(?:it|the\s+(?:data|file|csv|original))|"
+                          r"beside\s+(?:it|the\s+(?:data|file|csv|original))|alongside\s+(?:it|the))\b", re.I)
+_IN_FOLDER = re.compile(r"(?<![\w/.-])((?:[\w-]+/)+)[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}(?![\w/-])")
+# "full_draft.txt (in the novel folder)": right after the result's name, a folder as its place.
+_FOLDER_AFTER = re.compile(r"[\s,(]{0,3}(?:in|into|inside)\s+(?:the\s+|my\s+)?['\"`]?([\w-]+(?:/[\w-]+)*)['\"`]?\s+(?:folder|directory)\b", re.I)
+
+
+def placed(request: str, name: str) -> str:
+    """Where a result the request names without a folder goes: into the folder of the one file the
+    request names in a folder when it says "the same folder" ("plot health/weight_log.csv ... call it
+    weight_chart.png, same folder is fine"), or into a folder that is there, named right after the
+    result ("one file called full_draft.txt (in the novel folder)"); else `name`."""
+    if "/" in name:
+        return name
+    after = [_FOLDER_AFTER.match(request, m.end()) for m in re.finditer(rf"(?<![\w/.-]){re.escape(name)}(?![\w/-])", request)]
+    folders = {m.group(1) + "/" for m in after if m and os.path.isdir(m.group(1))}
+    if not folders and _SAME_FOLDER.search(request):
+        folders = {m.group(1) for m in _IN_FOLDER.finditer(request) if os.path.isfile(m.group(0))}
+    return os.path.join(folders.pop(), name) if len(folders) == 1 else name
 
 
 def _named_files(request: str, names: dict[str, list[str]]) -> list[str]:

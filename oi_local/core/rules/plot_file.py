@@ -18,11 +18,11 @@ _DRAW = {"plot", "bar", "barh", "hist", "scatter", "pie", "boxplot", "stackplot"
 
 def wanted(request: str) -> str | None:
     """The one picture file the request asks to be made, if it names exactly one."""
-    from oi_local.core.rules.outputs import TARGET
+    from oi_local.core.rules.outputs import TARGET, placed
 
     names = list(dict.fromkeys(m.group(1).rstrip(".") for m in TARGET.finditer(request)))
     images = [n for n in names if IMAGE.search(n)]
-    return images[0] if len(images) == 1 else None
+    return placed(request, images[0]) if len(images) == 1 else None
 
 
 def _pyplot_names(tree: ast.AST) -> set[str]:

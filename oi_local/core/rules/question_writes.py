@@ -2,7 +2,9 @@
 or deletes a file that exists is a slip (the 0.5B model, asked how many IPs were in access.log,
 copied its fix example and overwrote the log; asked which photos were not backed up yet, it deleted
 every .HEIC file of the backup folder in a loop). Code that deletes, moves or renames files counts
-whatever its paths are. Not auto-run: the first time, the try is hidden and the request asked afresh; a
+whatever its paths are, and so does code that makes a file at a path a run of the turn found is not
+there (asked when the dog's booster was due, "should be in pets/vet_records.csv", which was not there,
+the model's third try made an empty one, and the turn ended "The code ran without errors"). Not auto-run: the first time, the try is hidden and the request asked afresh; a
 person confirming is warned first."""
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from pathlib import Path
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, code_retry
 
+MADE = ("Not run: this code makes {paths}, which a run found is not there, but the request only asks a question. "
+        "If a file the request names is not there, say so.")
+MADE_WARNING = "this code makes {paths}, which is not there; the request only asks a question."
 NOTE = ("Not run: this code changes {paths}, but the request only asks a question. Write code that "
         "reads the files and prints the answer, without writing to any file.")
 WARNING = "this code changes {paths}, but the request only asks a question."
@@ -34,11 +39,27 @@ def refuse(turn: Turn, note: str, warning: str) -> Verdict:
     return Verdict(note=note, shown="Not run: " + warning, again=first, stop=not first, ask=fresh)
 
 
+def _made_missing(turn: Turn, block: Block) -> list[str]:
+    """Paths the code writes that a failed run of this turn found not there."""
+    from oi_local.core.errors import missing_paths
+    from oi_local.core.rules.turn import error_line
+    from oi_local.core.writes import changed_paths
+
+    gone = {p for r in turn.runs if r.failed for p in missing_paths(error_line(r.output))}
+    try:
+        return [p for p in dict.fromkeys(changed_paths(block.lang, block.code)) if p in gone and not Path(p).exists()]
+    except SyntaxError:
+        return []
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.writes import changed_existing, question, removes_any
 
     if not question(turn.request):
         return None
+    made = _made_missing(turn, block)[:5]
+    if made:
+        return refuse(turn, MADE.format(paths=", ".join(made)), MADE_WARNING.format(paths=", ".join(made)))
     changed = changed_existing(block.lang, block.code, Path.cwd())[:5]
     if not changed and not removes_any(block.lang, block.code):
         return None

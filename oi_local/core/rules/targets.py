@@ -74,7 +74,8 @@ def new_folders(lang: str, code: str, request: str) -> list[str]:
 
 def misplaced(code: str, request: str) -> dict[str, str]:
     """Bare names the Python code writes that the request gives with a folder: {"whole_story.txt":
-    "story/whole_story.txt"} (only when the request names one such path, new in a folder that exists:
+    "story/whole_story.txt"}, or puts in a folder it names another way (outputs.placed: "same folder
+    is fine", "(in the novel folder)") (only when the request names one such path, new in a folder that exists:
     "my log is reading/books.csv" with `open("books.csv", "w")` would have been an overwrite)."""
     from oi_local.core.writes import changed_paths
 
@@ -82,8 +83,11 @@ def misplaced(code: str, request: str) -> dict[str, str]:
         written = changed_paths("python", code)
     except SyntaxError:
         return {}
+    from oi_local.core.rules.outputs import TARGET, placed
+
     named: dict[str, list[str]] = {}
-    for p in dict.fromkeys(m.group(1) for m in _NAMED.finditer(request)):
+    put = [placed(request, m.group(1).rstrip(".")) for m in TARGET.finditer(request)]
+    for p in dict.fromkeys([m.group(1) for m in _NAMED.finditer(request)] + [q for q in put if "/" in q]):
         named.setdefault(os.path.basename(p), []).append(p)
     return {w: named[w][0] for w in dict.fromkeys(written)
             if "/" not in w and len(named.get(w, [])) == 1 and Path(named[w][0]).parent.is_dir()

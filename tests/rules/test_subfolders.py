@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import subfolders
+
+from .handmade import block, make_turn
+
+ASK = "how many pdfs have i got in Documents (incl. all the subfolders)?"
+
+
+@pytest.fixture()
+def documents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for rel in ("a.pdf", "b.txt", "tax/2024.pdf", "tax/old/2019.pdf", "work/c.pdf"):
+        (tmp_path / "Documents" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "Documents" / rel).write_text("x")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _run(lang: str, code: str) -> str:
+    cmd = [sys.executable, "-c", code] if lang == "python" else ["bash", "-c", code]
+    return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.mark.parametrize("lang, code", [
+    ("python", 'import os\npdfs = [f for f in os.listdir("Documents") if f.endswith(".pdf")]\nprint(len(pdfs))'),
+    ("python", 'import glob\nprint(len(glob.glob("Documents/*.pdf")))'),
+    ("python", 'from pathlib import Path\nprint(len(list(Path("Documents").glob("*.pdf"))))'),
+    ("python", 'from pathlib import Path\nprint(len([p for p in Path("Documents").iterdir() if p.suffix == ".pdf"]))'),
+    ("shell", "ls Documents/*.pdf | wc -l"),
+    ("shell", "find Documents -maxdepth 1 -name '*.pdf' | wc -l"),
+])
+def test_a_one_level_look_is_made_recursive_when_the_request_asks_for_subfolders(documents: Path, lang: str, code: str) -> None:
+    assert _run(lang, code) == "1"  # one level: the slip
+    b = block(code, lang=lang)
+    verdict = subfolders.check(make_turn(ASK), b)
+    assert verdict is not None and "subfolders" in verdict.warning and not (verdict.again or verdict.stop)
+    assert _run(lang, b.code) == "4"
+
+
+def test_left_alone_without_subfolders_asked_or_when_already_recursive(documents: Path) -> None:
+    code = 'import os\nprint(len(os.listdir("Documents")))'
+    for request in ("how many files are in Documents?", "how many subfolders are in Documents?"):
+        assert subfolders.check(make_turn(request), block(code)) is None, request
+    walked = 'import glob\nprint(len(glob.glob("Documents/**/*.pdf", recursive=True)))'
+    assert subfolders.check(make_turn(ASK), block(walked)) is None
+    assert subfolders.check(make_turn(ASK), block("ls -R Documents | grep -c pdf", lang="shell")) is None
