@@ -66,3 +66,20 @@ def test_in_a_turn_the_retry_picks_the_rows() -> None:
         assert out[-1]["content"] == "Priya worked 13.75 hours." and model.calls == 3
     finally:
         interp.close()
+
+
+def test_a_json_file_of_records_is_a_table_too(folder: Path) -> None:
+    import json
+
+    (folder / "budget").mkdir()
+    (folder / "budget" / "nov.json").write_text(json.dumps({"month": "November", "transactions": [
+        {"date": "2025-11-01", "shop": "Aldi", "category": "groceries", "amount": 41.2},
+        {"date": "2025-11-02", "shop": "Shell", "category": "fuel", "amount": 60.0}]}))
+    every = 'import json\ndata = json.load(open("budget/nov.json"))\nprint(sum(t["amount"] for t in data["transactions"]))'
+    turn = make_turn("how much did we spend on groceries in november? its all in budget/nov.json")
+    verdict = named_values.check(turn, block(every))
+    assert verdict is not None and verdict.ask is not None and '"groceries"' in verdict.ask.text
+    assert "category" in verdict.ask.text
+    picked = every.replace('for t in data["transactions"])', 'for t in data["transactions"] if t["category"] == "groceries")')
+    assert named_values.check(make_turn(turn.request), block(picked)) is None
+    assert named_values.records(folder / "timesheet.csv") == {}  # not JSON

@@ -27,6 +27,7 @@ from oi_local.core.rules import (
     fstrings,
     header_row,
     honest_end,
+    json_keys,
     kept_files,
     long_decimals,
     long_request,
@@ -35,8 +36,10 @@ from oi_local.core.rules import (
     missing_module,
     named_dates,
     named_values,
+    offline,
     outputs,
     paths,
+    per_group,
     plot_file,
     question_writes,
     recipes,
@@ -79,8 +82,10 @@ RULES: tuple[Rule, ...] = (
     text_numbers.rule,
     named_dates.rule,
     header_row.rule,
+    json_keys.rule,
     data_case.rule,
     asked_column.rule,
+    per_group.rule,
     copied_examples.rule,
     unknown_values.rule,
     named_values.rule,
@@ -113,6 +118,7 @@ RULES: tuple[Rule, ...] = (
     # the turn ended
     honest_end.rule,
     long_decimals.rule,
+    offline.rule,
 )
 
 HOOKS = ("start", "prompt", "cut", "language", "check", "recheck", "on_failure", "after_run", "follow_up", "discard", "finish")

@@ -4,7 +4,8 @@ its employee column, Takeaway in its category column). The 0.5B model's code oft
 adds up every row: 73.5 hours for Priya's 36.75. In the development runs, the first code of all 5 such
 requests that used none of the named values failed the task; all 3 that used one passed. Code that
 reads the file and uses none of the values is not run; the request is asked afresh once (sampled,
-the try hidden), naming the values and their columns."""
+the try hidden), naming the values and their columns. A JSON file of records is read as such a table
+(asked what went on groceries, the model added up every transaction of a month's JSON)."""
 from __future__ import annotations
 
 import re
@@ -21,18 +22,43 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z '&-]{2,40}")  # a value of words only: not
 _PATHISH = re.compile(r"\S*[/.]\S*")  # a path or file name in the request ("bank/statement_q2.csv")
 
 
+def records(p: Path) -> dict[str, list[str]]:
+    """The fields of a JSON file of records (a list of objects, at the top or under one key, as in
+    {"month": "Nov", "transactions": [...]}) with their values as text, like a CSV's columns."""
+    import json
+
+    try:
+        if p.stat().st_size > 2_000_000:
+            return {}
+        data = json.loads(p.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return {}
+    if isinstance(data, dict):
+        lists = [v for v in data.values() if isinstance(v, list) and v and all(isinstance(r, dict) for r in v)]
+        data = lists[0] if len(lists) == 1 else None
+    if not (isinstance(data, list) and data and all(isinstance(r, dict) for r in data)):
+        return {}
+    table: dict[str, list[str]] = {}
+    for r in data[:200]:
+        for k, v in r.items():
+            if isinstance(v, (str, int, float)) and not isinstance(v, bool):
+                table.setdefault(str(k), []).append(str(v))
+    return table
+
+
 def named(request: str, cwd: Path) -> list[tuple[str, str, str]]:
     """(file, column, value) for each value of a text column of a named CSV file that the request
-    names as words (case aside, "takeaways" for Takeaway), in the file's order."""
+    names as words (case aside, "takeaways" for Takeaway), in the file's order; a JSON file of records
+    counts as a table (its fields as columns)."""
     from oi_local.core.hints import mentioned_paths
     from oi_local.core.rules.asked_column import _numeric, _table
 
     said = _PATHISH.sub(" ", request).lower()
     found: list[tuple[str, str, str]] = []
     for p in mentioned_paths(request, cwd):
-        if not (p.is_file() and p.suffix.lower() in SUFFIXES):
+        if not (p.is_file() and p.suffix.lower() in SUFFIXES | {".json"}):
             continue
-        table = _table(p)
+        table = records(p) if p.suffix.lower() == ".json" else _table(p)
         headers = {c.lower() for c in table}
         for column, values in table.items():
             if _numeric(values):

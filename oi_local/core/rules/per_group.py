@@ -1,0 +1,86 @@
+"""Per group: asked who or which <thing> has the most (or least) of something in a CSV where each
+name is on several rows, the 0.5B model took the largest single row (`df["hours"].max()`: one
+6.5-hour shift, not the volunteer with the most hours in all). When the request asks "who" or
+"which <column>" with most/least/top, the named CSV repeats values in that column, and the code takes
+a largest or smallest value without adding up per group (no groupby, Counter, dict of totals), the
+code is not run and the model is told, once a turn, to add up (or count) per group first."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = ("Not run: in {file} each {group} is on several rows, so the {extreme} is not one row's value. First {how} "
+        "per {group}, then take the {extreme} and print the {group} with it.")
+SUM = "add up {column!r} (df.groupby({group!r})[{column!r}].sum())"
+COUNT = "count the rows (df[{group!r}].value_counts())"
+# "who put in the most hours", "which category did we spend the most on", "which shop had the fewest ..."
+ASKS = re.compile(r"\b(?:who(?:'s|se)?|which\s+([a-z][\w-]*))\b[^.?!]*?\b(most|least|fewest|highest|lowest|biggest|"
+                  r"largest|smallest|top|max(?:imum)?|min(?:imum)?)\b", re.I)
+_EXTREME = {"least": "smallest", "fewest": "smallest", "lowest": "smallest", "smallest": "smallest", "min": "smallest",
+            "minimum": "smallest"}
+_TAKES = re.compile(r"\.(?:max|min|idxmax|idxmin|nlargest|nsmallest|sort_values)\(|\b(?:max|min|sorted)\(")
+_GROUPS = re.compile(r"groupby|defaultdict|Counter|pivot|value_counts|\.get\(|\+=|setdefault|\bcount\(")
+# "the highest score in a single game": one row is what is asked
+_ONE = re.compile(r"\b(?:single|in (?:one|a|any one) (?:\w+ )?(?:game|day|shift|session|match|race|go|row|entry|visit|"
+                  r"order|sale|month|week|year|run|trip))\b", re.I)
+_DATE = re.compile(r"^\d{4}-\d\d-\d\d|^\d{1,2}/\d{1,2}/\d{2,4}$")
+
+
+def _group(request: str, word: str | None, table: dict[str, list[str]]) -> str | None:
+    """The column the request groups by: the one "which <word>" names, or for "who" the first column of
+    text (not numbers, not dates)."""
+    from oi_local.core.rules.asked_column import _numeric, _tokens
+
+    if word:
+        fits = [c for c in table if _tokens(word) & _tokens(c)]
+        return fits[0] if len(fits) == 1 else None
+    for column, values in table.items():
+        if values and not _numeric(values) and not all(_DATE.match(v) for v in values if v):
+            return column
+    return None
+
+
+def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
+    """(file, group column, the number column the request names or None, "largest"/"smallest") when the
+    request asks for the most or least per group of a named CSV whose group column repeats."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.asked_column import SUFFIXES, _numeric, _table, _tokens
+
+    m = ASKS.search(request)
+    if m is None or _ONE.search(request):
+        return None
+    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and p.suffix.lower() in SUFFIXES]
+    if len(files) != 1:
+        return None
+    table = _table(files[0])
+    group = _group(request, m.group(1), table)
+    values = [v for v in table.get(group or "", []) if v]
+    if group is None or len(set(values)) == len(values):
+        return None  # one row per name: the largest row is the answer
+    said = _tokens(request[m.end():]) | _tokens(m.group(0))
+    numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & said]
+    extreme = _EXTREME.get(m.group(2).lower(), "largest")
+    return os.path.relpath(files[0], cwd.resolve()), group, numbers[0] if len(numbers) == 1 else None, extreme
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or turn.counts["per group"] or not _TAKES.search(block.code) or _GROUPS.search(block.code):
+        return None
+    found = grouped(turn.request, Path.cwd())
+    if found is None:
+        return None
+    file, group, column, extreme = found
+    turn.counts["per group"] += 1
+    how = SUM.format(column=column, group=group) if column else COUNT.format(group=group)
+    return Verdict(note=NOTE.format(file=file, group=group, extreme=extreme, how=how), again=True)
+
+
+rule = Rule(
+    name="per group", setting="asked_column", check=check,
+    summary="asked who or which <column> has the most or least of something in a CSV that repeats those names, "
+            "code that takes the largest or smallest row without adding up per name is not run, once a turn, and the "
+            "model is told to add up (or count) per name first")

@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import per_group
+
+from .handmade import block, make_turn
+
+SHIFTS = "date,name,hours\n2025-09-01,Gwen,4\n2025-09-02,Ali,6.5\n2025-09-03,Gwen,5\n2025-09-04,Gwen,3\n2025-09-05,Ali,2\n"
+ASK = "Who put in the most hours at the food bank this term? food/shifts.csv has everyones shifts. And how many hours was it"
+ROW_MAX = 'import pandas as pd\ndf = pd.read_csv("food/shifts.csv")\nprint(df["hours"].max())'
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "food").mkdir()
+    (tmp_path / "food" / "shifts.csv").write_text(SHIFTS)
+    (tmp_path / "food" / "people.csv").write_text("name,age\nGwen,40\nAli,31\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_largest_row_for_a_question_per_name_is_not_run_and_the_way_is_named() -> None:
+    turn = make_turn(ASK)
+    verdict = per_group.check(turn, block(ROW_MAX))
+    assert verdict is not None and verdict.again and "food/shifts.csv" in verdict.note
+    way = re.search(r"\((df\.groupby.*?\.sum\(\))\)", verdict.note)
+    assert way is not None
+    import pandas as pd
+
+    totals = eval(way.group(1), {"df": pd.read_csv("food/shifts.csv")})  # the way named gives the true answer
+    assert totals.idxmax() == "Gwen" and totals.max() == 12
+    assert per_group.check(turn, block(ROW_MAX)) is None  # once a turn
+
+
+def test_counted_when_no_number_column_is_named() -> None:
+    verdict = per_group.check(make_turn("who did the most shifts in food/shifts.csv?"), block(ROW_MAX))
+    assert verdict is not None and "value_counts" in verdict.note
+
+
+@pytest.mark.parametrize("request_text, code", [
+    (ASK, 'import pandas as pd\ndf = pd.read_csv("food/shifts.csv")\nt = df.groupby("name")["hours"].sum()\nprint(t.idxmax(), t.max())'),
+    ("what was the longest single shift in food/shifts.csv, and who did it?", ROW_MAX),   # one row is asked
+    ("who is the oldest in food/people.csv?", 'import pandas as pd\nprint(pd.read_csv("food/people.csv")["age"].max())'),
+    ("what is the total of hours in food/shifts.csv?", ROW_MAX),                            # no most per name
+])
+def test_left_alone(request_text: str, code: str) -> None:
+    assert per_group.check(make_turn(request_text), block(code)) is None
