@@ -83,3 +83,12 @@ def test_a_json_file_of_records_is_a_table_too(folder: Path) -> None:
     picked = every.replace('for t in data["transactions"])', 'for t in data["transactions"] if t["category"] == "groceries")')
     assert named_values.check(make_turn(turn.request), block(picked)) is None
     assert named_values.records(folder / "timesheet.csv") == {}  # not JSON
+
+
+def test_a_variable_or_a_printed_label_named_after_the_value_picks_no_rows() -> None:
+    turn = make_turn("How many hours did Priya work in total last week? It's all in timesheet.csv.")
+    labelled = ALL_ROWS.replace("print(sum(", "priya = rows\nprint('Priya worked', sum(").replace("in rows))", "in priya))")
+    assert named_values.check(turn, block(labelled)) is not None
+    in_braces = ALL_ROWS.replace("print(sum(float(r[\"hours\"]) for r in rows))",
+                                 "print(f\"Priya: {sum(float(r['hours']) for r in rows if r['employee'] == 'Priya')}\")")
+    assert named_values.check(make_turn(turn.request), block(in_braces)) is None

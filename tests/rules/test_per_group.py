@@ -26,8 +26,8 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_the_largest_row_for_a_question_per_name_is_not_run_and_the_way_is_named() -> None:
     turn = make_turn(ASK)
     verdict = per_group.check(turn, block(ROW_MAX))
-    assert verdict is not None and verdict.again and "food/shifts.csv" in verdict.note
-    way = re.search(r"\((df\.groupby.*?\.sum\(\))\)", verdict.note)
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide and "food/shifts.csv" in verdict.note
+    way = re.search(r"\((df\.groupby.*?\.sum\(\))\)", verdict.ask.text or "")
     assert way is not None
     import pandas as pd
 
@@ -38,7 +38,7 @@ def test_the_largest_row_for_a_question_per_name_is_not_run_and_the_way_is_named
 
 def test_counted_when_no_number_column_is_named() -> None:
     verdict = per_group.check(make_turn("who did the most shifts in food/shifts.csv?"), block(ROW_MAX))
-    assert verdict is not None and "value_counts" in verdict.note
+    assert verdict is not None and verdict.ask is not None and "value_counts" in (verdict.ask.text or "")
 
 
 @pytest.mark.parametrize("request_text, code", [

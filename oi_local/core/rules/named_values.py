@@ -72,9 +72,26 @@ def named(request: str, cwd: Path) -> list[tuple[str, str, str]]:
 
 
 def _uses(code: str, value: str) -> bool:
-    low = code.lower()
+    """The code uses the value as data: in a string outside print() (a variable named `groceries`
+    or a label "Spent on groceries:" over every row picks no rows)."""
+    low = "\n".join(_data_strings(code)).lower()
     v = value.lower()
     return v in low or (v.endswith("s") and v[:-1] in low)
+
+
+def _data_strings(code: str) -> list[str]:
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return [code]
+    labels = [a for call in ast.walk(tree) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+              and call.func.id == "print" for a in call.args if isinstance(a, (ast.Constant, ast.JoinedStr))]
+    # a label printed, not a value the code tests (an f-string's own text, not what its braces compute)
+    printed = {id(n) for a in labels for n in ([a] if isinstance(a, ast.Constant) else a.values)}
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in printed]
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:

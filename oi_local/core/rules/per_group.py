@@ -3,18 +3,22 @@ name is on several rows, the 0.5B model took the largest single row (`df["hours"
 6.5-hour shift, not the volunteer with the most hours in all). When the request asks "who" or
 "which <column>" with most/least/top, the named CSV repeats values in that column, and the code takes
 a largest or smallest value without adding up per group (no groupby, Counter, dict of totals), the
-code is not run and the model is told, once a turn, to add up (or count) per group first."""
+code is not run and the request is asked afresh once (the try hidden, sampled), saying to add up (or
+count) per group first (told so after its try, the model answered in words: "The largest number of
+hours is 4.")."""
 from __future__ import annotations
 
 import os
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_retry
 
-NOTE = ("Not run: in {file} each {group} is on several rows, so the {extreme} is not one row's value. First {how} "
-        "per {group}, then take the {extreme} and print the {group} with it.")
+NOTE = ("(Write one ```python block that does what I asked. In {file} each {group} is on several rows, so the "
+        "{extreme} is not one row's value: first {how} per {group}, then take the {extreme} and print the {group} "
+        "with it.)")
+SHOWN = "Not run: in {file} each {group} is on several rows, and the code takes one row's value; asked afresh to {how} per {group}."
 SUM = "add up {column!r} (df.groupby({group!r})[{column!r}].sum())"
 COUNT = "count the rows (df[{group!r}].value_counts())"
 # "who put in the most hours", "which category did we spend the most on", "which shop had the fewest ..."
@@ -76,11 +80,12 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     file, group, column, extreme = found
     turn.counts["per group"] += 1
     how = SUM.format(column=column, group=group) if column else COUNT.format(group=group)
-    return Verdict(note=NOTE.format(file=file, group=group, extreme=extreme, how=how), again=True)
+    ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how), code_retry(turn.engine, 23), hide=True)
+    return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)
 
 
 rule = Rule(
     name="per group", setting="asked_column", check=check,
     summary="asked who or which <column> has the most or least of something in a CSV that repeats those names, "
-            "code that takes the largest or smallest row without adding up per name is not run, once a turn, and the "
-            "model is told to add up (or count) per name first")
+            "code that takes the largest or smallest row without adding up per name is not run and the request is asked "
+            "afresh once, saying to add up (or count) per name first")
