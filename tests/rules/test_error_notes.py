@@ -36,3 +36,28 @@ def test_corrected_code_in_a_note_is_offered_once() -> None:
 def test_nothing_is_offered_after_a_clean_run() -> None:
     turn = make_turn("What is 2+2?", runs=(ran("print(2+2)", "4\n"),))
     assert error_notes.follow_up(turn) is None
+
+
+SCRIPT = 'import csv\nwith open("bills.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\ntotal = 0\nfor r in rows:\n' \
+         '    total += r["amount"]\nprint(round(total, 2))\n'
+
+
+def test_a_script_the_request_asks_to_fix_gets_its_correction_ready_to_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "split.py").write_text(SCRIPT)
+    (tmp_path / "bills.csv").write_text("bill,amount\nrent,100.5\ngas,20\n")
+    crash = subprocess.run([sys.executable, "split.py"], capture_output=True, text=True)
+    output = crash.stderr + "\n(exit code 1)"
+    turn = make_turn("split.py crashes with some error about str, can you fix it?")
+    note = error_notes.on_failure(turn, "shell", "python3 split.py", output)
+    assert note is not None and "saves split.py" in note
+    block = note[note.index("```python\n") + 10:note.rindex("\n```")]
+    done = subprocess.run([sys.executable, "-c", block.replace('"python3"', repr(sys.executable))],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "120.5" and 'float(r["amount"])' in (tmp_path / "split.py").read_text()
+    # asked only to run it, the script is the person's: no correction is offered to save
+    plain = error_notes.on_failure(make_turn("run split.py"), "shell", "python3 split.py", output)
+    assert plain is None or "saves" not in plain

@@ -151,3 +151,22 @@ def test_a_name_for_the_pasted_text_that_nothing_defined_gets_the_file_read_into
     assert long_request.on_failure(turn, "python", "print(count(3))", "NameError: name 'count' is not defined") is None
     assert long_request.on_failure(make_turn("how many times did a job fail?"), "python", code,
                                    "NameError: name 'text' is not defined") is None
+
+
+def test_the_lines_that_hold_a_rare_word_of_the_question_are_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    engine = Engine()
+    log = "".join(
+        f"2025-11-{d:02d} 02:00 INFO backup started\n"
+        + "".join(f"2025-11-{d:02d} 02:0{i} INFO scanned folder {i} of 6 (photos and documents)\n" for i in range(6))
+        + f"2025-11-{d:02d} 02:10 INFO copied {d * 7} files\n"
+        + f"2025-11-{d:02d} 02:11 {'FAIL disk full' if d == 19 else 'OK done'}\n" for d in range(1, 29))
+    text = "our backup log is below, sorry it's long:\n" + log + "did the backup fail on any night? which one?"
+    engine.messages = [{"role": "user", "type": "message", "content": text}]
+    seen = engine.build_prompt()[-1]["content"]
+    assert 'All the lines of it that mention "fail":\n2025-11-19 02:11 FAIL disk full\n]' in seen
+    assert "backup started" in seen.split("mention")[0]  # the first lines still show the format
+    assert '"backup"' not in seen  # in every night's lines: tells no line apart
+    many = text.replace("did the backup fail on any night? which one?", "how many nights said OK?")
+    engine.messages = [{"role": "user", "type": "message", "content": many}]
+    assert "lines of it that mention" not in engine.build_prompt()[-1]["content"]  # OK is on most nights

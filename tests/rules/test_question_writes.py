@@ -155,3 +155,8 @@ def test_code_that_makes_a_file_the_turn_found_missing_is_not_run_for_a_question
     assert verdict is not None and verdict.again and "pets/vet.csv" in verdict.note
     other = block('open("pets/summary.txt", "w").write("x")')  # a path not found missing: the old reading
     assert question_writes.check(make_turn("when is the next booster due? should be in pets/vet.csv"), other) is None
+    not_a_question = make_turn("add up the fees in pets/vet.csv", runs=tuple(turn.runs))
+    assert question_writes.check(not_a_question, made) is not None  # read, found missing: never made empty
+    for asked in ("add up the fees in pets/vet.csv, and if it is not there create the file",
+                  "save the fees as pets/vet.csv"):
+        assert question_writes.check(make_turn(asked, runs=tuple(turn.runs)), made) is None, asked

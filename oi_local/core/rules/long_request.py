@@ -25,6 +25,13 @@ NOTE = ("\n\n[... The whole message ({n} characters) is saved in the file {name}
 PASTED = "[The text I pasted ({lines} lines, {n} characters) is saved in the file {name}; read it from there.{first}]"
 FIRST = " Its first lines:\n{lines}\n"
 FIRST_LINES, LINE_CHARS = 6, 160
+MATCH = " All the lines of it that mention {words}:\n{lines}\n"
+MAX_MATCHES = 10  # a question word on more lines than this tells no line apart ("backup" in a backup log)
+_STOP = frozenset("""the and for with that this what which when where who whom whose why how did does was were are
+have has had not any all its it's our your my mine his her their them they you can could would should will just
+only also very much many more most some than then there here from into onto over under about after before
+please thanks thank sorry long copied pasted below above text paste plain english means mean understand really
+really tell know want need help look check last first week night day days time times each every other one two""".split())
 def limit(engine: Any) -> int:
     """The longest request, in characters, that goes to the model whole."""
     try:
@@ -98,6 +105,31 @@ def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
     return UNNAMED_NOTE.format(var=var, name=name, code=code.strip())
 
 
+def _matching_lines(lines: list[str], own: str) -> str:
+    """The lines of pasted records that hold a rare word of the person's own words (a question about a
+    log: "did it FAIL on any night?" → the lines with "fail"): the words found on at most MAX_MATCHES
+    lines, the two rarest, and all their lines. Shown only the first lines, the 0.5B model guessed what
+    a failure line looks like and its code matched nothing."""
+    filled = [ln for ln in lines if ln.strip()]
+    if len(filled) < 2 * FIRST_LINES:
+        return ""
+    found = []
+    for w in dict.fromkeys(re.findall(r"[a-z]{3,}", own.lower())):
+        stem = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w
+        if w in _STOP or len(stem) < 3:
+            continue
+        pattern = re.compile(rf"\b{re.escape(stem)}\w*", re.I)
+        hits = [i for i, ln in enumerate(filled) if pattern.search(ln)]
+        if 0 < len(hits) <= MAX_MATCHES:
+            found.append((len(hits), w, hits))
+    found = sorted(found)[:2]
+    rows = sorted({i for _, _, hits in found for i in hits})
+    if not rows:
+        return ""
+    return MATCH.format(words=" or ".join(f'"{w}"' for _, w, _ in found),
+                        lines="\n".join(filled[i].strip()[:LINE_CHARS] for i in rows[:2 * MAX_MATCHES]))
+
+
 def _first_lines(lines: list[str]) -> str:
     """The first lines of pasted records (a log, a table), which show the model their format; none of
     pasted prose: shown its first sentences, the 0.5B model put them in its code as the whole text and
@@ -117,7 +149,9 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
         name = save(pasted + "\n", os.getcwd(), "pasted")
         if name is not None:
             lines = pasted.splitlines()
-            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=_first_lines(lines))
+            first = _first_lines(lines)
+            first += _matching_lines(lines, before + "\n" + after) if first else ""
+            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=first)
             return Addition(request="\n\n".join(p for p in (before, note, after) if p))
     name = save(request, os.getcwd())
     if name is None:

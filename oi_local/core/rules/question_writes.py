@@ -2,10 +2,11 @@
 or deletes a file that exists is a slip (the 0.5B model, asked how many IPs were in access.log,
 copied its fix example and overwrote the log; asked which photos were not backed up yet, it deleted
 every .HEIC file of the backup folder in a loop). Code that deletes, moves or renames files counts
-whatever its paths are, and so does code that makes a file at a path a run of the turn found is not
-there (asked when the dog's booster was due, "should be in pets/vet_records.csv", which was not there,
-the model's third try made an empty one, and the turn ended "The code ran without errors"). Not auto-run: the first time, the try is hidden and the request asked afresh; a
-person confirming is warned first."""
+whatever its paths are. Code that makes a file at a path a run of the turn found is not there, for a
+request that does not ask for that file to be made, is refused too, question or not (asked when the
+dog's booster was due, "should be in pets/vet_records.csv", which was not there, the model's third try
+made an empty one, and the turn ended "The code ran without errors"). Not auto-run: the first time,
+the try is hidden and the request asked afresh; a person confirming is warned first."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,9 +14,9 @@ from pathlib import Path
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, code_retry
 
-MADE = ("Not run: this code makes {paths}, which a run found is not there, but the request only asks a question. "
-        "If a file the request names is not there, say so.")
-MADE_WARNING = "this code makes {paths}, which is not there; the request only asks a question."
+MADE = ("Not run: this code makes {paths}, which a run found is not there; the request reads it and does not ask "
+        "for it to be made. If a file the request names is not there, say so.")
+MADE_WARNING = "this code makes {paths}, which is not there; the request reads it and does not ask for it to be made."
 NOTE = ("Not run: this code changes {paths}, but the request only asks a question. Write code that "
         "reads the files and prints the answer, without writing to any file.")
 WARNING = "this code changes {paths}, but the request only asks a question."
@@ -52,14 +53,25 @@ def _made_missing(turn: Turn, block: Block) -> list[str]:
         return []
 
 
+def _asked_for(request: str, path: str) -> bool:
+    """The request asks for this file to be made ("save it as out/summary.csv", "create notes.txt")."""
+    import re
+
+    from oi_local.core.rules.outputs import TARGET
+
+    made = {m.group(1).rstrip(".") for m in TARGET.finditer(request)}
+    return path in made or Path(path).name in made or re.search(
+        r"\b(?:create|make|start)\s+(?:(?:a|an|the|new|empty|blank)\s+)*(?:file|one|it)\b", request, re.I) is not None
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.writes import changed_existing, question, removes_any
 
+    made = [p for p in _made_missing(turn, block) if not _asked_for(turn.request, p)][:5]
+    if made:  # a file the request reads, found missing: made empty, it hides that (question or not)
+        return refuse(turn, MADE.format(paths=", ".join(made)), MADE_WARNING.format(paths=", ".join(made)))
     if not question(turn.request):
         return None
-    made = _made_missing(turn, block)[:5]
-    if made:
-        return refuse(turn, MADE.format(paths=", ".join(made)), MADE_WARNING.format(paths=", ".join(made)))
     changed = changed_existing(block.lang, block.code, Path.cwd())[:5]
     if not changed and not removes_any(block.lang, block.code):
         return None
@@ -72,4 +84,5 @@ rule = Rule(
     summary="code written for a question (\"How many IPs are in access.log?\") that would overwrite, append to or "
             "delete a file that exists, or that deletes, moves or renames any file, is not auto-run: shown and "
             "confirmed, or, where no one can confirm, not run and the request asked afresh once (the try hidden, "
-            "the reason named)")
+            "the reason named); so is code that makes a file a run of the turn found missing, when the request does "
+            "not ask for it to be made")
