@@ -49,3 +49,14 @@ def test_a_reply_that_says_the_request_back_is_no_question() -> None:
 def test_a_greeting_before_a_request_is_only_politeness(request_text: str, pushed: bool) -> None:
     ask = code_first.follow_up(make_turn(request_text, reply("I won't do that."), code_first=True))
     assert (ask is not None) is pushed
+
+
+def test_an_answer_citing_a_date_of_the_pasted_lines_shown_stands(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    log = "".join(f"2025-11-{d:02d} 02:00 INFO started\n" + "".join(f"2025-11-{d:02d} 02:0{i} INFO scanned {i}\n" for i in range(8))
+                  + f"2025-11-{d:02d} 02:40 {'FAIL exit code 28' if d == 7 else 'OK done'}\n" for d in range(1, 29))
+    request = "the backup log, sorry it's long:\n" + log + "did the backup fail on any night? which one and why?"
+    right = code_first.follow_up(make_turn(request, reply("It failed on November 7th (exit code 28)."), code_first=True))
+    assert right is None  # cited from the FAIL line the model was shown
+    guess = code_first.follow_up(make_turn(request, reply("It failed on November 9th."), code_first=True))
+    assert guess is not None  # a date no shown line has: asked for code

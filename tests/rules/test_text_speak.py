@@ -23,6 +23,8 @@ def test_short_forms_are_written_out(typed: str, seen: str) -> None:
     "count the lines where code = 'r u' in f.txt",        # quoted
     "open r/notes.txt and u_2.csv",                       # paths and names
     "is it r or u?",
+    "set u to 5 and print it",                              # a variable
+    "what is the vector r times 2",
     "```python\nr = 1\n```\nwhat does this print, can u tell",  # code
     "please count the lines r in\n" + "r u ok\n" * 200,   # long: pasted text
 ])

@@ -64,6 +64,9 @@ def test_a_pattern_that_matches_nothing_in_the_data_is_asked_afresh(folder: Path
     verdict = unknown_values.check(turn, block(code))
     assert verdict is not None and verdict.ask is not None and r'"(\d+) nights"' in verdict.note
     assert "pasted-1a2b3c4d.txt" in verdict.note
+    named = 'import re\nlog = open("pasted-1a2b3c4d.txt").read()\npattern = r"run (\d+) FAILED"\nprint(re.findall(pattern, log))'
+    verdict = unknown_values.check(make_turn(turn.request), block(named))  # a pattern named first, then used
+    assert verdict is not None and r'"run (\d+) FAILED"' in verdict.note
     # patterns that match the data (in any case), or do not compile, run as they are
     for pattern in (r"run #\d+ failed", r"FAILED", r"(\d+"):
         good = f'import re\nlog = open("pasted-1a2b3c4d.txt").read()\nprint(len(re.findall(r"{pattern}", log)))'

@@ -29,7 +29,7 @@ def answered_from_memory(turn: Turn) -> bool:
     if reply is None:
         return False
     text, said = _POLITE.sub("", turn.request), str(reply.get("content", "")).strip()
-    if len(text.split()) < 4 or careful(text) or _CHAT.search(text):
+    if len(text.split()) < 4 or careful(text) or _CHAT.search(text) or _from_shown_lines(turn, said):
         return False
     return not said.endswith("?") or said_back(said, text)
 
@@ -39,6 +39,22 @@ def said_back(said: str, request: str) -> bool:
     is no question to the person; the 0.5B model answered a long paste so)."""
     last = re.split(r"(?<=[.!?])\s+|\n", said.strip())[-1]
     return len(last) >= 20 and " ".join(last.split()) in " ".join(request.split())
+
+
+_ISO = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
+
+
+def _from_shown_lines(turn: Turn, said: str) -> bool:
+    """The answer cites a date of the pasted lines the model was shown (long requests: the lines that
+    hold a rare word of the question). Asked whether a pasted backup log had failed, the 0.5B model
+    answered "it failed on night 7, November 7th" from the shown FAIL line; pushed to code, its regex
+    missed the line and it answered "No backup failed"."""
+    from oi_local.core.dates import named_dates
+    from oi_local.core.rules.long_request import shown_lines
+
+    shown = shown_lines(turn.engine, turn.request)
+    days = {(int(m), int(d)) for _, m, d in _ISO.findall(shown)}
+    return bool(days) and any((n.month, n.day) in days for n in named_dates(said))
 
 
 def follow_up(turn: Turn) -> Ask | None:

@@ -130,6 +130,17 @@ def _matching_lines(lines: list[str], own: str) -> str:
                         lines="\n".join(filled[i].strip()[:LINE_CHARS] for i in rows[:2 * MAX_MATCHES]))
 
 
+def shown_lines(engine: Any, request: str) -> str:
+    """The pasted lines the model was shown for this long request (its first lines and the lines that
+    hold a rare word of the question), or ""."""
+    parts = split(request) if _long(engine, request) else None
+    if parts is None:
+        return ""
+    lines = parts[1].splitlines()
+    first = _first_lines(lines)
+    return first + _matching_lines(lines, parts[0] + "\n" + parts[2]) if first else ""
+
+
 def _first_lines(lines: list[str]) -> str:
     """The first lines of pasted records (a log, a table), which show the model their format; none of
     pasted prose: shown its first sentences, the 0.5B model put them in its code as the whole text and

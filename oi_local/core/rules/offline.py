@@ -8,20 +8,23 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Rule
-from oi_local.core.rules.turn import Turn, last_words
+from oi_local.core.rules.turn import Turn, instruction, last_words
 
 NOTE = ("Note: code here runs without network access (allow it with interpreter.computer.allow_network = True), so "
         "nothing was looked up online; the answer uses only what is on this computer.")
-NEEDS = re.compile(r"\b(?:online|on the (?:internet|web|net)|internet|from the web|web ?sites?|web ?pages?|google it|"
-                   r"(?:today'?s|current|live|latest|up[- ]to[- ]date)\s+(?:\w+\s+)?(?:exchange rates?|rates?|prices?|"
-                   r"weather|forecast|news|scores?|headlines))\b|https?://", re.I)
+NEEDS = re.compile(r"\b(?:look\w*|search\w*|check\w*|find\w*|get\w*|fetch\w*|pull\w*|download\w*|google\w*)\s+"
+                   r"(?:[\w']+\s+){0,8}?(?:online|on the (?:internet|web|net)|from the (?:internet|web|net))\b|"
+                   r"\b(?:the internet|web ?sites?|web ?pages?|google it)\b|"
+                   r"\b(?:today'?s|current|live|latest|up[- ]to[- ]date)\s+(?:\w+\s+)?(?:exchange rates?|rates?|prices?|"
+                   r"weather|forecast|news|scores?|headlines)\b|https?://", re.I)
 SAID = re.compile(r"\b(?:internet|offline|online|network|connection|connect\w*|web)\b", re.I)
 
 
 def finish(turn: Turn) -> str | None:
     computer = turn.engine.computer
     allowed = getattr(computer, "network_allowed", None)
-    if not NEEDS.search(turn.request) or (callable(allowed) and allowed()) or SAID.search(last_words(turn)):
+    # the person's own words: a pasted page's links ask for nothing
+    if not NEEDS.search(instruction(turn.request)) or (callable(allowed) and allowed()) or SAID.search(last_words(turn)):
         return None
     return NOTE
 

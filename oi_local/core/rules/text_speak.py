@@ -17,6 +17,11 @@ _FORMS = {"r": "are", "u": "you", "ur": "your", "pls": "please", "plz": "please"
 # A word before the form that makes it a name or a letter: "the letter r", "column u", "in r", "how many r files".
 _NAMES = frozenset("a an the letter letters column col columns variable var field key named called char character "
                    "language lang in with use using of by x many few or and vs versus between is it".split())
+# The words a lone "u" or "r" follows when it stands for "you" or "are" ("can u", "how many lines r"):
+# "set u to 5" or "vector r" keep their letters.
+_BEFORE_U = frozenset("can could would will do did does have has are r thank thanks if when so and how pls please "
+                      "plz did shall should".split())
+_BEFORE_R = frozenset("how what where who which why when there they we you u these those".split())
 _QUOTED = re.compile(r"(['\"`]).*?\1|\S*[/\\.=_]\S*")  # quoted text, paths, names with dots or "="
 
 
@@ -35,11 +40,20 @@ def plain(request: str) -> str:
         before = _WORD_BEFORE.search(request[:m.start()])
         if any(a <= m.start() < b for a, b in keep) or not _AFTER.match(request, m.end()) \
                 or before is None and request[:m.start()].strip() \
-                or len(m.group(1)) == 1 and before and before.group(1).lower() in _NAMES:  # a letter named
+                or len(m.group(1)) == 1 and before and not _stands_for_a_word(m.group(1), before.group(1).lower()):
             return m.group(0)
         return _FORMS[m.group(1)]
 
     return _FORM.sub(sub, request)
+
+
+def _stands_for_a_word(form: str, before: str) -> bool:
+    """A lone "u" or "r" after this word is "you" or "are" (after a plural, "r" is: "how many files r")."""
+    if before in _NAMES:
+        return False
+    if form == "u":
+        return before in _BEFORE_U
+    return before in _BEFORE_R or len(before) > 3 and before.endswith("s") and not before.endswith("ss")
 
 
 def prompt(engine: Any, request: str, earlier: str) -> Addition | None:

@@ -54,11 +54,22 @@ def patterns(code: str) -> list[str]:
         tree = ast.parse(code)
     except SyntaxError:
         return []
-    return list(dict.fromkeys(
-        n.args[0].value for n in ast.walk(tree)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _RE_CALLS
-        and isinstance(n.func.value, ast.Name) and n.func.value.id == "re" and n.args
-        and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)))
+    # a pattern named first (`pattern = r"FAIL\s+job..."; re.findall(pattern, text)`), when named once
+    named: dict[str, list[str]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            value = n.value.value if isinstance(n.value, ast.Constant) and isinstance(n.value.value, str) else None
+            named.setdefault(n.targets[0].id, []).append(value or "")
+    found = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _RE_CALLS \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "re" and n.args:
+            arg = n.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.append(arg.value)
+            elif isinstance(arg, ast.Name) and len(named.get(arg.id, [])) == 1 and named[arg.id][0]:
+                found.append(named[arg.id][0])
+    return list(dict.fromkeys(found))
 
 
 def _finds_nothing(pattern: str, known: str) -> bool:
