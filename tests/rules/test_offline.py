@@ -21,6 +21,7 @@ def test_a_request_that_needs_the_internet_ends_saying_nothing_was_looked_up() -
     ("what is the total of trip/costs.csv?", "The total is 1909.15."),                       # no internet needed
     ("look up Bob's number in contacts.csv", "Bob: 555-0101"),                               # a local look-up
     ("how many online orders are in orders.csv?", "There are 12."),                         # a word of the data
+    ("I copied this from the bank's website: when did I pay the dentist? see statement.txt", "On 14 March."),
 ])
 def test_left_alone_when_said_or_not_needed(request_text: str, said: str) -> None:
     assert offline.finish(make_turn(request_text, reply(said), runs=RAN)) is None

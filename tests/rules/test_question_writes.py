@@ -146,6 +146,7 @@ def test_a_past_form_in_a_wh_question_tells_what_happened() -> None:
 def test_code_that_makes_a_file_the_turn_found_missing_is_not_run_for_a_question() -> None:
     from oi_local.core.rules.turn import Run
 
+    Path("pets").mkdir()
     turn = make_turn("when is the next booster due? should be in pets/vet.csv")
     made = block('import os\nif not os.path.exists("pets/vet.csv"):\n    open("pets/vet.csv", "w").close()')
     assert question_writes.check(turn, made) is None  # nothing found missing yet: a new file is no slip
@@ -160,3 +161,8 @@ def test_code_that_makes_a_file_the_turn_found_missing_is_not_run_for_a_question
     for asked in ("add up the fees in pets/vet.csv, and if it is not there create the file",
                   "save the fees as pets/vet.csv"):
         assert question_writes.check(make_turn(asked, runs=tuple(turn.runs)), made) is None, asked
+    # a write into a folder that was not there failed: the file was never read, so making it is the fix
+    wrote = Run("python", 'open("out/vet.csv", "w")', "FileNotFoundError: [Errno 2] No such file or directory: "
+                "'out/vet.csv'\n(exit code 1)", exit_code=1)
+    fixed = block('import os\nos.makedirs("out", exist_ok=True)\nopen("out/vet.csv", "w").write("x")')
+    assert question_writes.check(make_turn("save the fees as a csv in out", runs=(wrote,)), fixed) is None

@@ -80,10 +80,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     file, doc = found
     edits, told = [], []
     for target in _new_keys(tree, doc):
-        key = str(target.slice.value)  # type: ignore[attr-defined]
+        key, owner = str(getattr(target.slice, "value", "")), getattr(target.value, "id", "")
         paths = fitting(doc, key)
         if len(paths) == 1:
-            new = target.value.id + "".join(f"[{k!r}]" for k in paths[0])  # type: ignore[attr-defined]
+            new = owner + "".join(f"[{k!r}]" for k in paths[0])
             edits.append((target.lineno, target.col_offset, target.end_col_offset or 0, new))
             told.append(NOTE.format(old=ast.unparse(target), new=new, file=file, key=key, path=" → ".join(paths[0])))
         elif len(paths) > 1 and not turn.counts["json keys"]:

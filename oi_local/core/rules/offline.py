@@ -14,7 +14,7 @@ NOTE = ("Note: code here runs without network access (allow it with interpreter.
         "nothing was looked up online; the answer uses only what is on this computer.")
 NEEDS = re.compile(r"\b(?:look\w*|search\w*|check\w*|find\w*|get\w*|fetch\w*|pull\w*|download\w*|google\w*)\s+"
                    r"(?:[\w']+\s+){0,8}?(?:online|on the (?:internet|web|net)|from the (?:internet|web|net))\b|"
-                   r"\b(?:the internet|web ?sites?|web ?pages?|google it)\b|"
+                   r"\bgoogle it\b|"
                    r"\b(?:today'?s|current|live|latest|up[- ]to[- ]date)\s+(?:\w+\s+)?(?:exchange rates?|rates?|prices?|"
                    r"weather|forecast|news|scores?|headlines)\b|https?://", re.I)
 SAID = re.compile(r"\b(?:internet|offline|online|network|connection|connect\w*|web)\b", re.I)

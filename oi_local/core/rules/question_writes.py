@@ -46,7 +46,15 @@ def _made_missing(turn: Turn, block: Block) -> list[str]:
     from oi_local.core.rules.turn import error_line
     from oi_local.core.writes import changed_paths
 
-    gone = {p for r in turn.runs if r.failed for p in missing_paths(error_line(r.output))}
+    gone = set()
+    for r in turn.runs:  # a file a run read and found missing (not one it wrote into a missing folder)
+        for p in missing_paths(error_line(r.output)) if r.failed else []:
+            try:
+                written = changed_paths(r.lang, r.code)
+            except SyntaxError:
+                written = []
+            if p not in written and Path(p).parent.is_dir():
+                gone.add(p)
     try:
         return [p for p in dict.fromkeys(changed_paths(block.lang, block.code)) if p in gone and not Path(p).exists()]
     except SyntaxError:
