@@ -253,8 +253,9 @@ def _run(turn: Turn, lang: str, code: str) -> Iterator[Message]:
             out_msg["content"] = out_msg["content"].rstrip("\n") + f"\n(exit code {exit_code})"
             out_msg["exit_code"] = exit_code
             text += f"\n(exit code {exit_code})"
-            for on_failure in hooks(engine, "on_failure"):
-                note = note or on_failure(turn, lang, code, out_msg["content"])
+            # Every rule's note (a file the run left empty is removed whatever else is said).
+            content = out_msg["content"]
+            note = "\n".join(n for n in (f(turn, lang, code, content) for f in hooks(engine, "on_failure")) if n) or None
             if note:
                 out_msg["content"] += "\n" + note
         if out_msg is None and not images:

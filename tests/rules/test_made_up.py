@@ -144,3 +144,21 @@ def test_asked_to_run_a_script_a_typed_in_answer_is_retried_by_running_it(folder
     turn = make_turn("what does monthly_report.sh say i spent in october?", template="small")
     verdict = made_up.check(turn, block('echo "Total spent in 2025-10: £123.45"', "shell"))
     assert verdict is not None and verdict.ask is not None and "bash" not in verdict.ask.sampling.get("reply_prefix", "")
+
+
+def test_a_record_copied_with_json_words_is_loaded_from_the_file_too(folder: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    games = [{"title": "Codenames", "players": {"min": 2, "max": 8}, "lent_to": None},
+             {"title": "Azul", "players": {"min": 2, "max": 4}, "lent_to": "Sam"}]
+    (folder / "games").mkdir()
+    (folder / "games" / "collection.json").write_text(json.dumps(games))
+    code = ('games = [{"title": "Codenames", "players": {"min": 2, "max": 8}, "lent_to": null}]\n'
+            'for g in games:\n    if g["lent_to"] is None:\n        print(g["title"])')
+    typed = block(code)
+    verdict = made_up.check(make_turn("which of my games in games/collection.json are not lent out?"), typed)
+    assert verdict is not None and "loaded from games/collection.json" in verdict.warning
+    out = subprocess.run([sys.executable, "-c", typed.code], cwd=folder, capture_output=True, text=True, check=True)
+    assert out.stdout == "Codenames\n"

@@ -129,7 +129,7 @@ def test_a_folder_of_the_home_named_in_the_request_is_read_from_home(folder: Pat
     assert new == code.replace('"Downloads"', repr(str(home / "Downloads"))) and paths.HOME_NOTE[:30] in warning
     assert subprocess.run([sys.executable, "-c", new], capture_output=True, text=True, cwd=folder).stdout == "1\n"
     new, warning = _checked('import os\nprint(len(os.listdir("downloads/")))', request=request.lower())
-    assert repr(str(home / "Downloads/")) in new or repr(str(home / "Downloads")) in new
+    assert repr(str(home / "Downloads") + "/") in new  # the trailing slash kept: a path may be joined to it
     new, _ = _checked('find "Downloads" -type f -size +1M | wc -l', "shell", request)
     assert new == 'find "$HOME/Downloads" -type f -size +1M | wc -l'
     out = subprocess.run(["bash", "-c", new], capture_output=True, text=True, cwd=folder)
@@ -164,3 +164,30 @@ def test_git_outside_a_repository_runs_in_the_one_the_request_names(tmp_path: Pa
     assert paths.check(make_turn("how big is garden_planner?"), block("git status", "shell")) is None
     monkeypatch.chdir(tmp_path / "garden_planner")
     assert paths.check(make_turn("what changed in the repo?"), block("git status", "shell")) is None
+
+
+def test_a_folder_made_inside_a_home_folder_the_request_names_is_made_there(folder: Path, tmp_path_factory,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    (home / "Downloads").mkdir()
+    (home / "Documents").mkdir()
+    for name in ("a.pdf", "b.pdf", "c.jpg"):
+        (home / "Downloads" / name).write_text(name)
+    request = "move the pdf files out of my Downloads folder into Documents/receipts (make receipts)"
+    code = ('import shutil\nfrom pathlib import Path\nPath("Documents/receipts").mkdir(exist_ok=True)\n'
+            'for p in Path("Downloads").glob("*.pdf"):\n    shutil.move(str(p), "Documents/receipts/" + p.name)\n')
+    new, warning = _checked(code, request=request)
+    assert repr(str(home / "Documents" / "receipts")) in new and repr(str(home / "Documents" / "receipts") + "/") in new
+    assert paths.HOME_NOTE[:30] in warning
+    subprocess.run([sys.executable, "-c", new], check=True, cwd=folder)
+    assert sorted(p.name for p in (home / "Documents" / "receipts").iterdir()) == ["a.pdf", "b.pdf"]
+    assert not (folder / "Documents").exists()
+    new, _ = _checked("mkdir -p Documents/receipts && mv Downloads/*.pdf Documents/receipts/", "shell", request)
+    assert new == "mkdir -p $HOME/Documents/receipts && mv $HOME/Downloads/*.pdf $HOME/Documents/receipts/"
+    # a folder of that name here, or one the request does not name, is left alone
+    code2 = 'from pathlib import Path\nPath("Music/old").mkdir(parents=True)'
+    assert _checked(code2, request=request) == (code2, "")

@@ -149,7 +149,8 @@ def test_code_that_makes_a_file_the_turn_found_missing_is_not_run_for_a_question
     Path("pets").mkdir()
     turn = make_turn("when is the next booster due? should be in pets/vet.csv")
     made = block('import os\nif not os.path.exists("pets/vet.csv"):\n    open("pets/vet.csv", "w").close()')
-    assert question_writes.check(turn, made) is None  # nothing found missing yet: a new file is no slip
+    # the question names it and it is not there: made, it would hide that (before any run found it missing)
+    assert question_writes.check(make_turn("when is the next booster due? should be in pets/vet.csv"), made) is not None
     turn.runs.append(Run("python", 'open("pets/vet.csv")', "FileNotFoundError: [Errno 2] No such file or directory: "
                          "'pets/vet.csv'\n(exit code 1)", exit_code=1))
     verdict = question_writes.check(turn, made)
@@ -166,3 +167,20 @@ def test_code_that_makes_a_file_the_turn_found_missing_is_not_run_for_a_question
                 "'out/vet.csv'\n(exit code 1)", exit_code=1)
     fixed = block('import os\nos.makedirs("out", exist_ok=True)\nopen("out/vet.csv", "w").write("x")')
     assert question_writes.check(make_turn("save the fees as a csv in out", runs=(wrote,)), fixed) is None
+
+
+def test_code_that_makes_the_missing_file_a_question_names_is_not_run(folder: Path) -> None:
+    (folder / "freelance").mkdir()
+    request = "what did i invoice in total in 2024? it should all be in freelance/invoices_2024.csv"
+    code = "total = 2024 * 7006652\nwith open('freelance/invoices_2024.csv', 'a') as f:\n    f.write(f'{total}\\n')"
+    verdict = question_writes.check(make_turn(request), block(code))
+    assert verdict is not None and verdict.again and "freelance/invoices_2024.csv" in verdict.note
+    assert "is not there" in verdict.note
+    # a file there, one the question does not name, or a request that asks for the file: left alone here
+    (folder / "freelance" / "invoices_2025.csv").write_text("n,amount\n")
+    for req, c in [(request, "with open('summary.txt', 'w') as f:\n    f.write('x')"),
+                   ("save the 2024 total to freelance/invoices_2024.csv please",
+                    "with open('freelance/invoices_2024.csv', 'w') as f:\n    f.write('x')"),
+                   ("what is in freelance/out.csv? make it if it is not there",
+                    "with open('freelance/out.csv', 'w') as f:\n    f.write('x')")]:
+        assert question_writes.check(make_turn(req), block(c)) is None, req

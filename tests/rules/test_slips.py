@@ -372,3 +372,24 @@ def test_one_write_a_line_of_the_whole_list_again_writes_only_the_new_lines(tmp_
                  'with open("list.txt", "a") as f:\n    f.write("sugar\\n")\n    f.write("flour\\n")\n'):
         b = block(code)
         assert slips.check(make_turn("add jam"), b) is None and b.code == code, code
+
+
+def test_a_folder_made_where_its_parent_is_not_there_gets_its_parents_made(folder: Path) -> None:
+    (folder / "Documents").mkdir(exist_ok=True)
+    for code in ['from pathlib import Path\nPath("party/plans/2026").mkdir(exist_ok=True)\nprint("ok")',
+                 'import os\nos.mkdir("party/plans")\nprint("ok")',
+                 'from pathlib import Path\nd = Path("party/plans")\nd.mkdir()\nprint("ok")']:
+        assert subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=folder).returncode == 1
+        b = block(code)
+        verdict = slips.check(make_turn("make a folder for the party plans"), b)
+        assert verdict is not None and "parent is not there" in verdict.warning, code
+        out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, cwd=folder)
+        assert out.stdout == "ok\n", (b.code, out.stderr)
+        assert (folder / "party" / "plans").is_dir()
+        subprocess.run(["rm", "-rf", str(folder / "party")], check=True)
+    # the parent is there, or parents are asked for already: left alone
+    for code in ['from pathlib import Path\nPath("Documents/receipts").mkdir(exist_ok=True)',
+                 'from pathlib import Path\nPath("x/y").mkdir(parents=True, exist_ok=True)',
+                 'import os\nos.mkdir("newdir")']:
+        b = block(code)
+        assert slips.check(make_turn("make the folder"), b) is None and b.code == code

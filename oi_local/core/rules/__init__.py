@@ -11,6 +11,7 @@ from typing import Any, Callable
 from oi_local.core.rules import (
     answers,
     asked_column,
+    broken_scripts,
     code_first,
     copied_examples,
     counts,
@@ -19,6 +20,7 @@ from oi_local.core.rules import (
     deletions,
     destructive,
     empty_code,
+    empty_leftovers,
     error_notes,
     file_hints,
     file_text,
@@ -108,8 +110,10 @@ RULES: tuple[Rule, ...] = (
     destructive.rule,
     question_writes.rule,
     kept_files.rule,
+    broken_scripts.rule,
     sources.rule,
     deletions.rule,
+    empty_leftovers.rule,  # last: records what the block, as it will run, makes
     # after a run (and error notes: a reply without code, below)
     second_opinions.rule,
     repeated_output.rule,

@@ -85,6 +85,10 @@ _READERS = {"open", "read", "read_text", "read_bytes", "load", "loads", "glob", 
 _SCRIPTS = {".py", ".sh", ".js", ".ipynb", ".r", ".R"}  # a script to fix may be rewritten with its own data
 
 
+# Copied from a JSON preview, a record keeps JSON's words (`"lent_to": null`), which Python reads as names.
+_JSON_WORDS = {"null", "true", "false"}
+
+
 def typed_data(code: str) -> list[str]:
     """The string values of a literal collection of records the code binds to a name (`games = [{"name":
     "Catan", ...}]`) when it reads nothing (no file, folder, program or input); [] otherwise."""
@@ -103,7 +107,7 @@ def typed_data(code: str) -> list[str]:
         if isinstance(node, ast.Assign) and isinstance(node.value, (ast.List, ast.Dict, ast.Tuple, ast.Set)):
             parts = list(ast.walk(node.value))
             if all(isinstance(n, (ast.List, ast.Dict, ast.Tuple, ast.Set, ast.Constant, ast.Load, ast.UnaryOp, ast.USub))
-                   for n in parts):
+                   or (isinstance(n, ast.Name) and n.id in _JSON_WORDS) for n in parts):
                 keys = {id(k) for n in parts if isinstance(n, ast.Dict) for k in n.keys}  # column names prove nothing
                 found += [n.value for n in parts
                           if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in keys]

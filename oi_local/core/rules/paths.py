@@ -9,7 +9,9 @@ answer, not a fix), and the person is told before the code runs. A copy's source
 A folder of the person's home: asked "how many files in my Downloads folder are over 1 MB?", the code
 listed `Path("Downloads")` in the working folder, which has none, and failed; ~/Downloads was there.
 A relative path whose first part the request names, that is not in the working folder but is in the
-home folder, is given its home path (in Python as the full path, in shell as ~/...).
+home folder, is given its home path (in Python as the full path, in shell as ~/...). So is a folder the
+code makes inside such a folder (asked to move PDFs into Documents/receipts, "both in my home folder",
+the code made ./Documents/receipts), but not one it makes alone (`os.makedirs("Downloads")`).
 Git run outside a repository, for a request about the one repository here, runs in it (`git -C repo`)."""
 from __future__ import annotations
 
@@ -158,6 +160,15 @@ def _made(tree: ast.AST) -> set[str]:
     return found
 
 
+def _leading(expr: ast.AST) -> list[ast.Constant]:
+    """The folder a joined path starts with: "Documents/receipts/" of `"Documents/receipts/" + p.name`."""
+    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add)):
+        return []
+    while isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        expr = expr.left
+    return [expr] if isinstance(expr, ast.Constant) and isinstance(expr.value, str) and "/" in expr.value else []
+
+
 def _call_args(tree: ast.AST) -> list[ast.AST]:
     """The arguments of every call but print's: where a path is used (Path(p), os.listdir(p), glob(p))."""
     return [a for n in ast.walk(tree) if isinstance(n, ast.Call)
@@ -195,15 +206,20 @@ def _python(code: str, folder: Path, request: str = "", pasted: str | None = Non
             if new:
                 edits[(const.lineno, const.col_offset, const.end_col_offset or 0)] = (path, new)
     for expr in _call_args(tree) if request else []:
-        for const in _constants(tree, expr):
+        for const in _constants(tree, expr) + _leading(expr):
             path = str(const.value)
             spot = (const.lineno, const.col_offset, const.end_col_offset or 0)
-            if spot in edits or path in written or const.lineno != const.end_lineno:
+            if spot in edits or const.lineno != const.end_lineno:
                 continue
-            new = cased(path, folder, request)
+            # A path the code makes keeps its spelling, but not its place: asked to move PDFs "into
+            # Documents/receipts" (both in the home folder), the code made ./Documents/receipts.
+            made = path in written
+            if made and "/" not in path.strip("/"):  # the code makes that folder itself, here
+                continue
+            new = None if made else cased(path, folder, request)
             home = None if new else at_home(path, folder, request)
             if new or home:
-                edits[spot] = (path, new or str(Path.home() / (home or "")))
+                edits[spot] = (path, new or str(Path.home() / (home or "")) + ("/" if path.endswith("/") else ""))
     lines = code.splitlines(keepends=True)
     for (line, col, end), (_, new) in sorted(edits.items(), reverse=True):
         s = lines[line - 1].encode()
@@ -231,9 +247,11 @@ def _shell(code: str, folder: Path, request: str = "") -> tuple[str, list[str]]:
                 changes[a] = new
     for cmd, args in _commands(code) if request else []:
         for a in args:
-            if a.startswith("-") or a in written or a in changes:
+            if a.startswith("-") or a in changes:
                 continue
-            new = cased(a, folder, request)
+            if a in written and "/" not in a.strip("/"):
+                continue
+            new = None if a in written else cased(a, folder, request)
             home = None if new else at_home(a, folder, request)
             if new or home:
                 changes[a] = new or "$HOME/" + (home or "")  # $HOME: expanded in double quotes too, unlike ~
@@ -323,5 +341,6 @@ rule = Rule(
             "or copies from one, when exactly one file of that very name is in the working folder or under it, "
             "reads that one; the person "
             "is told before it runs (never a close spelling); a relative path the request names that is only in the "
-            "home folder gets its home path; git commands run where there is no repository, for a request about git "
+            "home folder gets its home path (so does a folder the code makes inside it: `Documents/receipts` for "
+            "~/Documents); git commands run where there is no repository, for a request about git "
             "and the one repository here (named, or the only one), run in it (`git -C repo`)")

@@ -5,7 +5,8 @@ every .HEIC file of the backup folder in a loop). Code that deletes, moves or re
 whatever its paths are. Code that makes a file at a path a run of the turn found is not there, for a
 request that does not ask for that file to be made, is refused too, question or not (asked when the
 dog's booster was due, "should be in pets/vet_records.csv", which was not there, the model's third try
-made an empty one, and the turn ended "The code ran without errors"). Not auto-run: the first time,
+made an empty one, and the turn ended "The code ran without errors"); so is code that makes a file a
+question names that is not there (a made-up total appended to the missing invoices_2024.csv). Not auto-run: the first time,
 the try is hidden and the request asked afresh; a person confirming is warned first."""
 from __future__ import annotations
 
@@ -61,6 +62,26 @@ def _made_missing(turn: Turn, block: Block) -> list[str]:
         return []
 
 
+def _named_missing(turn: Turn, block: Block) -> list[str]:
+    """Paths the code writes that a question names and that are not there: asked what was invoiced in
+    2024, "it should all be in freelance/invoices_2024.csv" (not there), the model's second try appended
+    a made-up total to that file, and the answer read it back. A question reads the file it names."""
+    import re
+
+    from oi_local.core.rules.turn import instruction
+    from oi_local.core.writes import changed_paths, question
+
+    words = instruction(turn.request)
+    if not question(words):
+        return []
+    try:
+        written = dict.fromkeys(changed_paths(block.lang, block.code))
+    except SyntaxError:
+        return []
+    return [p for p in written if "." in Path(p).name and not Path(p).exists() and Path(p).parent.is_dir()
+            and re.search(rf"(?<![\w/.-]){re.escape(p)}(?![\w/-])", words)]
+
+
 def _asked_for(request: str, path: str) -> bool:
     """The request asks for this file to be made ("save it as out/summary.csv", "create notes.txt")."""
     import re
@@ -75,7 +96,8 @@ def _asked_for(request: str, path: str) -> bool:
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.writes import changed_existing, question, removes_any
 
-    made = [p for p in _made_missing(turn, block) if not _asked_for(turn.request, p)][:5]
+    made = [p for p in dict.fromkeys(_made_missing(turn, block) + _named_missing(turn, block))
+            if not _asked_for(turn.request, p)][:5]
     if made:  # a file the request reads, found missing: made empty, it hides that (question or not)
         return refuse(turn, MADE.format(paths=", ".join(made)), MADE_WARNING.format(paths=", ".join(made)))
     if not question(turn.request):
@@ -92,5 +114,5 @@ rule = Rule(
     summary="code written for a question (\"How many IPs are in access.log?\") that would overwrite, append to or "
             "delete a file that exists, or that deletes, moves or renames any file, is not auto-run: shown and "
             "confirmed, or, where no one can confirm, not run and the request asked afresh once (the try hidden, "
-            "the reason named); so is code that makes a file a run of the turn found missing, when the request does "
-            "not ask for it to be made")
+            "the reason named); so is code that makes a file a run of the turn found missing, or that a question "
+            "names and that is not there, when the request does not ask for it to be made")

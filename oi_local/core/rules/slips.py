@@ -29,6 +29,8 @@ files; where the named folder holds an extension in another case, it is matched 
 A copy into a folder that is not there: asked to copy items.csv into a new backup folder,
 `shutil.copy("items.csv", "backup_folder")` made a file called backup_folder; asked for a folder, a copy
 or move to a path with no extension that is not there gets the folder made first.
+A folder made inside one that is not there: `Path("Documents/receipts").mkdir(exist_ok=True)` stopped
+with FileNotFoundError; its parents are made too (`parents=True`, `os.makedirs`).
 A file opened for writing and only read: `with open("seed_notes.txt", "w") as f: text = f.read()`
 empties the file before the read fails; it is opened for reading.
 A value in another case: `r["category"] == "takeaway"` over a column of "Takeaway" picked no rows and
@@ -369,6 +371,53 @@ def copy_into_folder(code: str, folder_asked: bool) -> tuple[str, list[str]]:
     return new, sorted({folder for _, folder in inserts.values()})
 
 
+def _folder_const(tree: ast.AST, expr: ast.AST) -> str | None:
+    """The string a folder expression is: "a/b", Path("a/b"), or a name bound once to either."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "Path" and len(expr.args) == 1:
+        expr = expr.args[0]
+    if isinstance(expr, ast.Name):
+        given = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == expr.id]
+        return _folder_const(tree, given[0]) if len(given) == 1 and not isinstance(given[0], ast.Name) else None
+    return expr.value if isinstance(expr, ast.Constant) and isinstance(expr.value, str) else None
+
+
+def parents_made(code: str) -> tuple[str, list[str]]:
+    """`Path("Documents/receipts").mkdir(exist_ok=True)` fails with FileNotFoundError when Documents is
+    not there either (the run stopped and the next try moved files to a folder that was not made);
+    `os.mkdir("a/b")` the same. Where the folder's parent is not there, the parents are made too
+    (`parents=True`, `os.makedirs`)."""
+    def missing_parent(folder: str | None) -> bool:
+        if not folder or any(c in folder for c in "*?$\n{"):
+            return False
+        parent = Path(folder.rstrip("/")).expanduser().parent
+        return str(parent) not in ("", ".") and not parent.exists()
+
+    made: list[str] = []
+
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        func = node.func
+        if not isinstance(func, ast.Attribute) or any(k.arg == "parents" for k in node.keywords):
+            return None
+        if func.attr == "mkdir" and not node.args and isinstance(func.value, (ast.Call, ast.Name)) \
+                and not (isinstance(func.value, ast.Name) and func.value.id == "os"):
+            folder = _folder_const(tree, func.value)
+            if missing_parent(folder):
+                made.append(str(folder))
+                return ast.unparse(ast.Call(func=func, args=[], keywords=[
+                    ast.keyword(arg="parents", value=ast.Constant(True)), *node.keywords]))
+        if func.attr == "mkdir" and isinstance(func.value, ast.Name) and func.value.id == "os" and len(node.args) == 1:
+            folder = _folder_const(tree, node.args[0])
+            if missing_parent(folder):
+                made.append(str(folder))
+                return ast.unparse(ast.Call(func=ast.Attribute(value=func.value, attr="makedirs", ctx=ast.Load()),
+                                            args=node.args, keywords=node.keywords))
+        return None
+
+    new, changed = _rewrite_calls(code, edit)
+    return (new, made) if changed else (code, [])
+
+
 # "back up my photos", "copy the reports into archive/", unless it also says to move them ("move ... and
 # keep a copy" still moves): a backup that moves the originals out loses them from where the person keeps them.
 _COPY_ASKED = re.compile(r"\bback(?:ing|ed)?\s+(?:it\s+|them\s+|this\s+|these\s+|that\s+)?up\b|"
@@ -653,6 +702,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         code, deep = recursive(code)
     code, counted = line_counts(code, bool(_LINES_ASKED.search(turn.request)))
     code, folders = copy_into_folder(code, bool(_FOLDER_ASKED.search(turn.request)))
+    code, nested = parents_made(code) if "mkdir(" in code else (code, [])
     added: list[str] = []
     if '"a"' in code or "'a'" in code:
         code, added = appended(code)
@@ -667,7 +717,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
     if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added) \
+            or recased or added or nested) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -685,6 +735,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     changes += numbered
     changes += [f"the folder {f} is made first (a copy to a path that is not there makes a file of that name)"
                 for f in folders]
+    changes += [f"the folders above {f} are made too (its parent is not there either)" for f in nested]
     changes += [f"{old!r} is written {new!r}, as the data writes it (compared as {old!r}, no row matched)" for old, new in recased]
     changes += added
     if kept:
@@ -708,7 +759,7 @@ rule = Rule(
             "subfolder, `Path(...).glob(\"*.x\")` searches them too (`rglob`); `len(text.split(\"\\n\"))`, and asked for lines "
             "`len(text.split())`, count with `splitlines()`; an extension the named folder also holds in "
             "another case (.PDF beside .pdf) is matched in any case; asked for a folder, `shutil.copy`/`move` to a path "
-            "with no extension that is not there gets that folder made first; asked to back up or copy (not to move), "
+            "with no extension that is not there gets that folder made first; a folder made (`mkdir`) whose parent is not there either gets its parents made; asked to back up or copy (not to move), "
             "`shutil.move` of files is `shutil.copy2`; a string compared with the data (`== \"takeaway\"`) that the named CSV "
             "files hold only in another case (\"Takeaway\") is written as they do; text appended to a file that repeats "
             "its lines from the start appends only the new ones, on a line of their own; the person is told")

@@ -1,0 +1,95 @@
+"""Broken scripts: code that writes text into a Python script that is there, when that text is not
+Python, breaks the script for good. Asked to fix pace.py, the 0.5B model wrote the script's own
+docstring, prose alone, over it: the next run failed with a SyntaxError in pace.py, and the person's
+script was gone. Such code is not auto-run: shown and confirmed, or not run and the request asked
+afresh once (as for writes for a question). Only a text the code gives whole (a string, or a name
+given one string) is checked, and only where it does not compile."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.question_writes import refuse
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = ("Not run: this code writes text into {path} that is not Python ({error}); it would break the script. "
+        "Write the whole corrected script.")
+WARNING = "this code writes text into {path} that is not Python ({error}); it would break the script."
+_SCRIPTS = (".py",)
+
+
+def _text(tree: ast.AST, node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name):
+        given = [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == node.id]
+        return _text(tree, given[0]) if len(given) == 1 and not isinstance(given[0], ast.Name) else None
+    return None
+
+
+def _opened_for_writing(call: ast.AST) -> str | None:
+    """The path of `open("x.py", "w")`."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "open" and call.args):
+        return None
+    mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    path = call.args[0]
+    if isinstance(mode, ast.Constant) and mode.value in ("w", "wt") and isinstance(path, ast.Constant) \
+            and isinstance(path.value, str):
+        return path.value
+    return None
+
+
+def written_texts(code: str) -> list[tuple[str, str]]:
+    """(path, text) for each whole text the code writes to a path: `with open(p, "w") as f: f.write(t)`,
+    `open(p, "w").write(t)`, `Path(p).write_text(t)`."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    handles = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.With):
+            for item in node.items:
+                path = _opened_for_writing(item.context_expr)
+                if path and isinstance(item.optional_vars, ast.Name):
+                    handles[item.optional_vars.id] = path
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and len(node.args) == 1):
+            continue
+        target, method = node.func.value, node.func.attr
+        path = None
+        if method == "write":
+            path = handles.get(target.id) if isinstance(target, ast.Name) else _opened_for_writing(target)
+        elif method == "write_text" and isinstance(target, ast.Call) and isinstance(target.func, ast.Name) \
+                and target.func.id == "Path" and target.args and isinstance(target.args[0], ast.Constant):
+            path = str(target.args[0].value)
+        text = _text(tree, node.args[0]) if path else None
+        if path and text is not None:
+            found.append((path, text))
+    return found
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python":
+        return None
+    for path, text in written_texts(block.code):
+        if not path.endswith(_SCRIPTS) or not Path(path).is_file():
+            continue
+        try:
+            compile(text, path, "exec")
+        except SyntaxError as e:
+            error = f"line {e.lineno}: {e.msg}"
+        else:
+            continue
+        return refuse(turn, NOTE.format(path=path, error=error), WARNING.format(path=path, error=error))
+    return None
+
+
+rule = Rule(
+    name="broken scripts", setting="confirm_destructive", check=check,
+    summary="code that writes a text that is not Python (prose, a docstring cut loose) over a Python script that "
+            "is there is not auto-run: shown and confirmed, or, where no one can confirm, not run and the request "
+            "asked afresh once")
