@@ -31,6 +31,25 @@ def test_an_answer_with_a_number_only_the_examples_have_is_dropped_and_asked_aga
     assert not answers.parroted(turn)
 
 
+LINES = [{"role": "user", "content": 'How many lines of notes.txt mention "urgent"?'},
+         {"role": "assistant", "content": 'print(sum(1 for line in open("notes.txt") if "urgent" in line))'},
+         {"role": "assistant", "content": '4 lines of notes.txt mention "urgent".'}]
+
+
+def test_an_answer_about_the_examples_files_and_words_is_dropped_and_asked_again() -> None:
+    said = '29 lines of notes.txt mention "urgent".'
+    turn = make_turn("how many lines are in all the .py files under src/ together?", reply(said),
+                     runs=(ran("print(len(open('src/a.py').read().splitlines()))", "29\n"),), examples=LINES)
+    assert answers.borrowed_names(turn, said) == {"notes.txt", "urgent"}
+    assert answers.parroted(turn) and answers.rule.discard(turn)
+    # The same names in the request, the code or the output are the conversation's own.
+    for request, code, out in [('How many lines of notes.txt mention "urgent"?', "print(n)", "29\n"),
+                               ("how many lines say urgent?", "print(sum('urgent' in l for l in open('notes.txt')))",
+                                "29\n")]:
+        turn = make_turn(request, reply(said), runs=(ran(code, out),), examples=LINES)
+        assert not answers.borrowed_names(turn, said), request
+
+
 def test_a_question_answered_without_the_printed_result_is_asked_again() -> None:
     output = "Dana 2300.0\n"
     turn = make_turn("Who earns the most in staff.csv?", reply("The output is correct."),

@@ -152,6 +152,16 @@ def test_a_question_after_pasted_lines_is_a_question() -> None:
     assert not fresh_retries.asks_something("which days were ok?\n" + paste)  # the last line is pasted text
 
 
+def test_a_question_followed_by_a_condition_is_a_question() -> None:
+    asks = fresh_retries.asks_something
+    assert asks("got 5 people coming saturday. which of my games in games.json take an hour or less? "
+                "skip any i've lent to someone")
+    assert asks("whats the average price? round to 2 dp")
+    # a question followed by a change, or a task phrased as a question, is not
+    assert not asks("how many rows are in a.csv? then delete it")
+    assert not asks("Can you copy a.csv into backup? thanks")
+
+
 def test_a_list_of_matches_for_a_how_many_question_is_not_words_said_back() -> None:
     code = "import re\ncount = re.findall(r'harbour', open('story.txt').read())\nprint(count)"
     output = str(["harbour"] * 23) + "\n"

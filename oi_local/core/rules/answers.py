@@ -36,7 +36,8 @@ def parroted(turn: Turn) -> bool:
     said = " ".join(str(reply.get("content", "")).split())
     return bool(said) and (any(
         e.get("role") == "assistant" and " ".join(str(e.get("content", "")).split()) == said
-        for e in (getattr(turn.engine, "examples", None) or [])) or bool(borrowed_numbers(turn, said)))
+        for e in (getattr(turn.engine, "examples", None) or [])) or bool(borrowed_numbers(turn, said))
+        or bool(borrowed_names(turn, said)))
 
 
 def borrowed_numbers(turn: Turn, said: str) -> set[str]:
@@ -55,6 +56,28 @@ def borrowed_numbers(turn: Turn, said: str) -> set[str]:
 
     outputs = "\n".join(r.output for r in turn.runs)
     return borrowed - _tokens(known_text(turn) + "\n" + outputs)
+
+
+# A file name ("notes.txt") or a quoted word ("urgent"): what a worked example's answer is about.
+_NAME = re.compile(r"(?<![\w/.-])([A-Za-z_][\w-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/-])|\"([^\"\n]{2,40})\"")
+
+
+def borrowed_names(turn: Turn, said: str) -> set[str]:
+    """The file names and quoted words in `said` that only the worked examples have: asked for the
+    lines of the .py files under src/, the 0.5B model answered "29 lines of notes.txt mention
+    "urgent".", the shape and the words of the line-count example's answer (ho29 had the same)."""
+    found = {(m.group(1) or m.group(2)).rstrip(".") for m in _NAME.finditer(said)}
+    if not found:
+        return set()
+    shown = getattr(turn.engine, "shown_examples", None)
+    examples = " ".join(str(e.get("content", "")) for e in (shown() if shown else []))
+    borrowed = {n for n in found if n in examples}
+    if not borrowed:
+        return set()
+    from oi_local.core.rules.copied_examples import known_text
+
+    known = known_text(turn) + "\n" + "\n".join(r.output + "\n" + r.code for r in turn.runs)
+    return {n for n in borrowed if n.lower() not in known.lower()}
 
 
 def _plain(text: str) -> str:

@@ -81,12 +81,17 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 
 
 def asks_something(request: str) -> bool:
-    """The request's last sentence asks a question ("I wrote it down somewhere. Can you find it?"):
-    a task phrased as one ("Can you copy a.csv into backup?") does not count (core/writes.py)."""
+    """The request's last sentence asks a question ("I wrote it down somewhere. Can you find it?"), or
+    an earlier one does and the rest only says how ("... an hour or less? skip any i've lent"): a task
+    phrased as one ("Can you copy a.csv into backup?") does not count (core/writes.py)."""
     from oi_local.core.writes import question
 
     sentences = [s for s in _SENTENCE_END.split(request.strip()) if s.strip()]
-    return bool(sentences) and question(sentences[-1])
+    if sentences and question(sentences[-1]):
+        return True
+    # A question with a condition after it ("which games take an hour or less? skip any i've lent"):
+    # a question sentence, and nothing in the whole request asks for a change.
+    return any(question(s) for s in sentences[:-1]) and question(request)
 
 
 SHELLS = ("shell", "bash", "sh", "zsh")  # the names a shell block's language goes by
