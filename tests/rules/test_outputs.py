@@ -177,6 +177,29 @@ def test_a_request_to_change_named_files_that_changed_none_is_not_done(folder: P
     assert outputs.problems(turn) == ["no file in the working folder was changed"]
 
 
+def test_a_change_to_a_home_folder_that_changed_nothing_there_is_not_done(folder: Path, tmp_path_factory,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    (home / "Downloads").mkdir()
+    (home / "Documents").mkdir()
+    (home / "Downloads" / "order.pdf").write_bytes(b"%PDF")
+    request = "move all the pdf files out of my Downloads folder into Documents/receipts"
+    turn = started(request)
+    (home / "Documents" / "receipts").mkdir()  # the folder made, nothing moved (the code globbed ".")
+    turn.runs.append(ran("for p in Path('.').glob('*.pdf'):\n    shutil.move(p, 'Documents/receipts')", ""))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["no file in ~/Downloads, ~/Documents was changed"]
+    (home / "Downloads" / "order.pdf").rename(home / "Documents" / "receipts" / "order.pdf")
+    assert outputs.problems(turn) == []
+    # a question about a home folder, or a home folder the working folder also has: not this check's
+    turn = started("how many pdf files are in my Downloads folder?")
+    turn.runs.append(ran("print(1)", "1"))
+    assert outputs.problems(turn) == []
+    (folder / "Downloads").mkdir()
+    assert outputs.home_folders(request, str(folder)) == [str(home / "Documents")]
+
+
 def test_a_new_folder_named_by_a_path_after_its_word_is_that_path(folder: Path) -> None:
     (folder / "thesis").mkdir()
     (folder / "thesis" / "refs.bib").write_text("@book{a}\n")
@@ -231,3 +254,18 @@ def test_a_listing_reads_the_files_of_the_folder_it_lists(folder: Path, code: st
     turn = started("what is the total price in items.csv?")
     turn.runs.append(ran(code, "6\n"))
     assert (outputs.problems(turn) == []) is read
+
+
+def test_items_asked_to_be_added_that_no_changed_file_holds_are_not_done(folder: Path) -> None:
+    (folder / "party").mkdir()
+    (folder / "party" / "guests.txt").write_text("Priya\nGerald\nAoife\n")
+    turn = started("ah gerald can't make it, take him off. and add yusuf and carmen")
+    (folder / "party" / "guests.txt").write_text("Priya\nAoife\n")
+    turn.runs.append(ran("open('party/guests.txt', 'w').write('Priya\\nAoife\\n')", ""))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["yusuf is not in party/guests.txt", "carmen is not in party/guests.txt"]
+    (folder / "party" / "guests.txt").write_text("Priya\nAoife\nYusuf\nCarmen\n")
+    assert outputs.problems(turn) == []
+    # items of another kind ("a header row", "up the fees", numbers) are not checked
+    for request in ("add a header row to party/guests.txt", "add up the fees", "add 5 to each price"):
+        assert outputs.added_items(request) == [], request

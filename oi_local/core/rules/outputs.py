@@ -5,7 +5,10 @@ a file the turn created or changed that is empty, a "copy" whose bytes differ fr
 copies, and a plot of a named data file drawn by code that never read that file: the model is told
 what is wrong and asked once for code that does it (a 0.5B model left an empty backup/items.csv,
 copied items.csv beside itself for "a new backup folder", and plotted made-up numbers, and said it
-was done). Not after a failure no code can fix (core/beyond_code.py: no network, a damaged file):
+was done). A request to change files in a home folder it names ("move the PDFs out of my Downloads
+folder") is held to that folder too; one asking to add one-word items ("take gerald off, and add
+yusuf and carmen") is held to them (the code only took gerald off): the code globbed the working folder, moved nothing, and "The code
+ran without errors and printed nothing" ended the turn. Not after a failure no code can fix (core/beyond_code.py: no network, a damaged file):
 asked then, the model wrote code that made the file from nothing, and the honest answer was lost."""
 from __future__ import annotations
 
@@ -71,9 +74,25 @@ def snapshot(root: str) -> Snapshot | None:
     return found
 
 
+def home_folders(request: str, cwd: str) -> list[str]:
+    """Folders of the home folder the request names that the working folder does not have ("move the
+    PDFs out of my Downloads folder": ~/Downloads), at most three."""
+    home = os.path.expanduser("~")
+    if os.path.realpath(home) == os.path.realpath(cwd):
+        return []
+    try:
+        there = {e.name.lower(): e.path for e in os.scandir(home) if e.is_dir() and not e.name.startswith(".")}
+    except OSError:
+        return []
+    words = dict.fromkeys(w.lower() for w in re.findall(r"(?<![\w./-])([A-Za-z][\w-]+)(?=/|\b)", instruction(request)))
+    here = {n.lower() for n in os.listdir(cwd)} if os.path.isdir(cwd) else set()
+    return [there[w] for w in words if w in there and w not in here][:3]
+
+
 def start(turn: Turn) -> None:
-    if FILE_WORDS.search(turn.request):
+    if FILE_WORDS.search(turn.request) or added_items(turn.request):
         turn.state["outputs"] = (os.getcwd(), snapshot(os.getcwd()))
+        turn.state["home_outputs"] = {p: snapshot(p) for p in home_folders(turn.request, os.getcwd())}
         turn.state["folders"] = {w: bool(f) for w, f in _folders(os.getcwd(), _asked_folders(turn.request)).items()}
 
 
@@ -166,6 +185,43 @@ def _named_files(request: str, names: dict[str, list[str]]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+# "add yusuf and carmen", "add milk, eggs & bread to shopping.txt": one-word items, no article, no number.
+_ADD = re.compile(r"\badd\s+((?:[A-Za-z][\w'-]*)(?:\s*(?:,|&|\band\b)\s*[A-Za-z][\w'-]*){0,5})(?=\s*(?:$|[.;!?\n]|\bto\b|\binto\b|\bon\b|\bonto\b|\bat\b|\bplease\b|\bpls\b|\btoo\b|\bas well\b))", re.I)
+_NOT_ITEMS = {"a", "an", "the", "some", "my", "our", "your", "them", "it", "this", "that", "these", "those", "up", "one",
+              "more", "another", "all", "each", "every", "new", "extra", "both", "any", "him", "her", "me", "us",
+              "line", "lines", "row", "rows", "column", "columns", "header", "total", "totals", "numbers", "values",
+              "entry", "entries", "item", "items", "name", "names", "date", "dates", "comment", "comments"}
+MAX_ADDED_TEXT = 200_000  # bytes of a changed file searched for the added items
+
+
+def added_items(request: str) -> list[str]:
+    """The one-word items a request asks to add ("add yusuf and carmen"), or [] when it adds anything else."""
+    items: list[str] = []
+    for m in _ADD.finditer(instruction(request)):
+        words = [w.strip() for w in re.split(r"\s*(?:,|&|\band\b)\s*", m.group(1), flags=re.I) if w.strip()]
+        if not words or any(w.lower() in _NOT_ITEMS for w in words):
+            return []
+        items += words
+    return list(dict.fromkeys(items))
+
+
+def _missing_added(root: str, request: str, changed: list[str]) -> list[str]:
+    """Asked to take one guest off a list and add two, the code only took one off: the items asked to
+    be added that no changed text file holds."""
+    items = added_items(request)
+    if not items or not changed:
+        return []
+    texts = []
+    for rel in changed:
+        try:
+            with open(os.path.join(root, rel), "rb") as f:
+                texts.append(f.read(MAX_ADDED_TEXT).decode("utf-8", "replace").lower())
+        except OSError:
+            continue
+    return [f"{item} is not in {changed[0]}" for item in items
+            if not any(re.search(rf"(?<!\w){re.escape(item.lower())}(?!\w)", t) for t in texts)]
+
+
 def _by_name(snap: Snapshot) -> dict[str, list[str]]:
     names: dict[str, list[str]] = {}
     for rel in snap:
@@ -211,6 +267,7 @@ def problems(turn: Turn) -> list[str]:
               else f"no new {w} folder was made" for w, there in now.items() if not there]
     if not EMPTY_OK.search(request):
         found += [f"{rel} is empty" for rel in changed if after[rel][0] == 0 and before.get(rel, (1, 0))[0] != 0]
+    found += _missing_added(root, request, changed)
     if COPY.search(request):
         for rel in changed:
             sources = [s for s in names_before.get(os.path.basename(rel), []) if s != rel]
@@ -221,9 +278,13 @@ def problems(turn: Turn) -> list[str]:
         # "copy a.csv into a new backup folder": the new folder holds a file with a.csv's bytes
         found += [f"{made[0]} has no copy of {name}" for name in _named_files(request, names_before)
                   if not _copied_into(root, made, name)]
+    homes = {p: snap for p, snap in turn.state.get("home_outputs", {}).items() if snap is not None}
     if not found and not changed and set(after) == set(before) and not turn.runs[-1].failed \
-            and _changes_named(request, before):  # after a failure, the error is the news
-        found.append("no file in the working folder was changed")
+            and all(snapshot(p) == snap for p, snap in homes.items()):  # after a failure, the error is the news
+        if _changes_named(request, before):
+            found.append("no file in the working folder was changed")
+        elif homes and _changes_asked(request):  # "move the PDFs out of my Downloads folder"
+            found.append("no file in " + ", ".join("~/" + os.path.basename(p) for p in homes) + " was changed")
     if PLOT.search(request):
         code = "\n".join(r.code for r in turn.runs)
         from pathlib import Path
@@ -288,13 +349,19 @@ def _read_in(path: str, code: str) -> bool:
     return folder in code if folder else bool(_LISTS_HERE.search(code))
 
 
-def _changes_named(request: str, before: Snapshot) -> bool:
-    """The request asks to change files it names (a file, or a folder as "scans/" or "the scans folder")."""
+def _changes_asked(request: str) -> bool:
+    """The request asks to change files (not a question, not a script to fix: the fix asks' own check,
+    core/rules/fix_asks.py)."""
     from oi_local.core.fixes import targets
     from oi_local.core.writes import question, unnegated
 
-    if question(request) or not CHANGE.search(unnegated(request)) or targets(request):
-        return False  # (a script to fix: the fix asks' own check, core/rules/fix_asks.py)
+    return not question(request) and bool(CHANGE.search(unnegated(request))) and not targets(request)
+
+
+def _changes_named(request: str, before: Snapshot) -> bool:
+    """The request asks to change files it names (a file, or a folder as "scans/" or "the scans folder")."""
+    if not _changes_asked(request):
+        return False
     folders = {part for rel in before for part in os.path.dirname(rel).split(os.sep) if part}
     return any(re.search(rf"(?<![\w.-]){re.escape(n)}(?![\w-])", request) for n in _by_name(before)) or any(
         re.search(rf"(?<![\w.-]){re.escape(f)}(?:/|\s+(?:folder|directory)\b)", request, re.I) for f in folders)
@@ -323,5 +390,7 @@ rule = Rule(
             "result file or new folder that was not made, a file the turn left empty, a copy whose bytes differ from its "
             "source, a plot of a named data file by code that never read it, an answer to a question about a named data "
             "file or pasted text that no code that ran read, a request to change named files (move, "
-            "rename, replace, join, ...) that left every file as it was; the model is told what is wrong and "
+            "rename, replace, join, ...) that left every file as it was, or that asked to add one-word items "
+            "(\"add yusuf and carmen\") that no changed file holds (also in the home folders it names, "
+            "as ~/Downloads); the model is told what is wrong and "
             "asked once for code that does it (not after a failure no code can fix: no network, a damaged file)")
