@@ -170,3 +170,28 @@ def test_the_lines_that_hold_a_rare_word_of_the_question_are_shown(tmp_path: Pat
     many = text.replace("did the backup fail on any night? which one?", "how many nights said OK?")
     engine.messages = [{"role": "user", "type": "message", "content": many}]
     assert "lines of it that mention" not in engine.build_prompt()[-1]["content"]  # OK is on most nights
+
+
+def test_asked_why_a_printed_line_of_the_paste_is_followed_by_the_lines_before_it(tmp_path: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from .handmade import failed, make_turn, ran
+
+    monkeypatch.chdir(tmp_path)
+    nights = [f"[night {i}] backup: starting\n[night {i}] backup: finished OK\n" for i in range(300)]
+    nights[200] = ("[night 200] backup: starting\n[night 200] restic: write failed: no space left on device\n"
+                   "[night 200] backup: email alert sent (BACKUP FAILED)\n")
+    log = "".join(nights)
+    request = "here is my backup log:\n" + log + "\nwhen did the backup first fail, and why?"
+    name = long_request._name(long_request.split(request)[1] + "\n", "pasted")
+    (tmp_path / name).write_text(log)
+    alert = "[night 200] backup: email alert sent (BACKUP FAILED)"
+    turn = make_turn(request, runs=(ran("print(...)", alert + "\n"),))
+    ask = long_request.follow_up(turn)
+    assert ask is not None and ask.text is not None and "no space left on device" in ask.text and name in ask.text
+    assert ask.text.index("no space left") < ask.text.index("email alert") and "night 100" not in ask.text
+    assert long_request.follow_up(turn) is None  # once a turn
+    # not asked why, a failed run, or output that is no line of the paste: nothing
+    for t in (make_turn(request.replace(", and why?", "?"), runs=(ran("print(...)", alert),)),
+              make_turn(request, runs=(failed("print(x)", "NameError"),)),
+              make_turn(request, runs=(ran("print(...)", "night 200\n"),))):
+        assert long_request.follow_up(t) is None

@@ -6,7 +6,8 @@ of the prompt, and a 0.5B model given 20,000 characters that way answered "You w
 unrelated code; shown the start and the end of the message around the file's name, it made up a
 folder to read (`os.listdir("backup-jobs")`), or pasted the visible part into its code and counted
 in that. A message that cannot be split (no question before or after the pasted part) is saved whole
-and shown by its start and end."""
+and shown by its start and end. Asked why something in the pasted text happened, a run that printed one
+of its lines is followed by the lines before that one, and the answer asked for once more."""
 from __future__ import annotations
 
 import ast
@@ -15,7 +16,7 @@ import os
 import re
 from typing import Any
 
-from oi_local.core.rules.base import Addition, Rule, Verdict
+from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, rewrite, split
 
 HEAD, TAIL = 1200, 800  # characters of an unsplit request the model sees around the note
@@ -199,8 +200,43 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 _SAVED_IN = re.compile(r"is saved in the file ((?:pasted|message)-[0-9a-f]{8}\.txt)")
 
 
+# "why did it fail", "what caused it", "what went wrong": an answer needs the lines around the one found.
+_WHY = re.compile(r"\bwhy\b|\breasons?\b|\bcaus\w*|\bwhat went wrong\b|\bwhat happened\b|\bexplain\b", re.I)
+CONTEXT = ("(The lines of {name} up to the one the code printed:\n{lines}\nAnswer my question in one or two "
+           "sentences from these lines: say what happened and why.)")
+BEFORE, AFTER = 8, 2  # lines of the pasted text shown before and after the line the code printed
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    """Asked when and why a pasted backup log first failed, the code printed the one line of the failure
+    alert, and the answer named the time but not why: the reason was on the lines before it. When the
+    person's words ask why and the last run printed a line of the pasted text, the model is given the
+    lines before that one and asked once for the answer."""
+    from oi_local.core.rules.turn import instruction
+
+    last = turn.runs[-1] if turn.runs else None
+    if not (last and not last.failed and turn.counts["why context"] < 1 and _WHY.search(instruction(turn.request))):
+        return None
+    name = pasted_file(turn.engine, turn.request)
+    if name is None:
+        return None
+    try:
+        with open(name, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    where = {ln.strip(): i for i, ln in reversed(list(enumerate(lines))) if ln.strip()}
+    found = next((where[ln.strip()] for ln in last.output.splitlines() if ln.strip() in where), None)
+    if found is None or found == 0:
+        return None
+    turn.counts["why context"] += 1
+    shown = "\n".join(ln[:LINE_CHARS] for ln in lines[max(0, found - BEFORE):found + AFTER + 1])
+    return Ask(CONTEXT.format(name=name, lines=shown))
+
+
 rule = Rule(
     name="long requests", setting="save_long_requests", prompt=prompt, check=check, on_failure=on_failure,
+    follow_up=follow_up,
     summary="a request too long for the context (over about 1,500 tokens, or a quarter of the budget) is split into "
             "the user's own words and the pasted text; the pasted text is saved to pasted-<hash>.txt in the working "
             "folder and the model sees the user's words, that file's name and, for pasted records (a log, a table), its "
@@ -209,4 +245,5 @@ rule = Rule(
             "question outside the pasted part is saved whole to message-<hash>.txt, shown by its start and end), "
             "instead of a prompt with its middle cut out; code that holds the note about that file as if it were the "
             "text reads the file instead, and a read of a file that is not there and that the person's words do not "
-            "name reads the pasted text's file (rule paths); the person is told")
+            "name reads the pasted text's file (rule paths); asked why, a run that printed a line of the pasted text gets "
+            "the lines before it and one more ask for the answer; the person is told")
