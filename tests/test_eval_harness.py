@@ -162,3 +162,23 @@ def test_merge_joins_stopped_and_resumed_runs(tmp_path):
     subprocess.run([sys.executable, str(EVAL), "--merge", str(a), str(b), "--tasks", "shell", "--out", str(tmp_path / "n")],
                    check=True, capture_output=True, text=True)
     assert json.loads((tmp_path / "n" / "summary.json").read_text())["totals"]["tasks"] == 1
+
+
+@pytest.mark.slow
+def test_an_eval_runs_the_code_of_its_own_checkout(tmp_path):
+    """The venv's editable install points at one checkout; an eval run from another (a worktree of an
+    older commit) must still drive that other checkout's package, and say which code ran."""
+    import shutil
+
+    copy = tmp_path / "checkout"
+    for part in ("oi_local", "interpreter", "templates", "scripts/eval"):
+        shutil.copytree(REPO / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(copy / "scripts" / "eval"), "--target", "ours", "--out", str(out),
+                           "--model", "oracle", "--tasks", "compute-multiply"],
+                          cwd=copy, capture_output=True, text=True, timeout=120)
+    s = json.loads((out / "summary.json").read_text())
+    assert s["totals"]["passed"] == 1, proc.stderr
+    assert s["meta"]["code"]["repo"] == str(copy)
+    tr = json.loads((out / "transcripts" / "compute-multiply.json").read_text())
+    assert tr["package"] == str(copy / "oi_local")

@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
                     "jobs": args.jobs, "sandbox": use_sandbox, "started": time.strftime("%Y%m%d-%H%M%S"),
                     "host": platform.node(), "machine": machine(), "python": cfg.worker_python(),
                     "tasks_selected": args.tasks or "all", "prompt_cache": bool(args.prompt_cache)}
+            if target == "ours":
+                meta["code"] = runner.code_version()
             summary = run_all(tasks, cfg, meta, args.jobs)
             summaries.append((out, summary))
             code |= 0 if summary["totals"]["passed"] == summary["totals"]["tasks"] else 1
@@ -173,6 +175,9 @@ def machine() -> str:
 def run_all(tasks: list, cfg: runner.Config, meta: dict[str, Any], jobs: int) -> dict[str, Any]:
     print(f"running {len(tasks)} task(s) -> {cfg.out}  (target={cfg.target}, model={cfg.model['label']}, "
           f"sandbox={'bwrap' if cfg.sandbox else 'off'}, timeout={cfg.timeout:.0f}s)", file=sys.stderr)
+    if meta.get("code"):
+        c = meta["code"]
+        print(f"code: {c['repo']} at {c['commit']}{' with uncommitted changes' if c['dirty'] else ''}", file=sys.stderr)
     results: list[dict[str, Any]] = []
     t0 = time.monotonic()
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

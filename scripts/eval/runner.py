@@ -3,7 +3,9 @@ then check the outcome and collect figures."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -19,6 +21,23 @@ from taskspec import Task
 WORKER = Path(__file__).resolve().parent / "worker.py"
 REPO = Path(__file__).resolve().parents[2]
 OI043_PYTHON = REPO / ".cache" / "oi043" / "bin" / "python"
+
+
+def code_version() -> dict[str, Any]:
+    """Which code "ours" runs: this checkout (a worktree of another commit included), its commit, and
+    whether the package's files differ from it."""
+    def git(*args: str) -> str:
+        r = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, timeout=30)
+        return r.stdout.strip() if r.returncode == 0 else ""
+    return {"repo": str(REPO), "commit": git("rev-parse", "--short", "HEAD") or "?",
+            "dirty": bool(git("status", "--porcelain", "--", "oi_local", "interpreter", "templates"))}
+
+
+def ours_env(env: dict[str, str]) -> None:
+    """The worker imports this checkout's package. The venv's editable install points at the checkout
+    it was made from, so without this an eval run from a worktree of an older commit ran the main
+    checkout's code (found in the thirty-second session)."""
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
 
 
 @dataclass
@@ -62,6 +81,8 @@ def run_task(task: Task, cfg: Config) -> dict[str, Any]:
 def _run(task: Task, cfg: Config, root: Path, log: Path, t0: float) -> dict[str, Any]:
     sandbox.seed(root, task.files)
     env = sandbox.task_env(root, task.env, clear_pythonpath=cfg.target == "oi043")
+    if cfg.target == "ours":
+        ours_env(env)
     if cfg.model.get("models_dir"):  # --model default: the user's models folder holds the default GGUF
         env["OI_LOCAL_MODELS_DIR"] = cfg.model["models_dir"]
     result: dict[str, Any] = {"name": task.name, "category": task.category, "passed": False, "reason": ""}

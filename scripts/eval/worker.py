@@ -218,6 +218,7 @@ def main(job_path: str) -> int:
     try:
         interp = (make_ours if job["target"] == "ours" else make_oi043)(job, calls, state)
         data["setup_s"] = round(time.time() - t0, 3)
+        data["package"] = os.path.dirname(os.path.abspath(sys.modules[type(interp).__module__].__file__ or ""))
         for i, prompt in enumerate(job["prompts"]):
             state["turn"], state["call"] = i, 0
             start = len(interp.messages)
