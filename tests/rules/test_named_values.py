@@ -30,7 +30,8 @@ def test_code_that_uses_no_value_the_request_names_is_asked_afresh() -> None:
     assert verdict is not None and verdict.ask is not None and verdict.ask.hide
     assert verdict.note == ('Not run: the code never uses "Priya", which the request asks about (the employee column '
                             'of timesheet.csv); asked afresh.')
-    assert named_values.check(turn, block(ALL_ROWS)) is None  # once a turn
+    assert named_values.check(turn, block(ALL_ROWS)) is not None  # a second ask
+    assert named_values.check(turn, block(ALL_ROWS)) is None  # twice a turn at most
 
 
 @pytest.mark.parametrize("request_text, code", [
@@ -92,3 +93,11 @@ def test_a_variable_or_a_printed_label_named_after_the_value_picks_no_rows() -> 
     in_braces = ALL_ROWS.replace("print(sum(float(r[\"hours\"]) for r in rows))",
                                  "print(f\"Priya: {sum(float(r['hours']) for r in rows if r['employee'] == 'Priya')}\")")
     assert named_values.check(make_turn(turn.request), block(in_braces)) is None
+
+
+def test_a_value_only_in_a_printed_label_is_asked_again() -> None:
+    turn = make_turn("How many hours did Priya work? It's all in timesheet.csv.")
+    assert named_values.check(turn, block(ALL_ROWS)) is not None
+    label = ALL_ROWS.replace("print(sum(", 'print("Priya worked", sum(')
+    verdict = named_values.check(turn, block(label))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.sampling["seed"] != 16

@@ -50,3 +50,20 @@ def test_left_alone_without_subfolders_asked_or_when_already_recursive(documents
     walked = 'import glob\nprint(len(glob.glob("Documents/**/*.pdf", recursive=True)))'
     assert subfolders.check(make_turn(ASK), block(walked)) is None
     assert subfolders.check(make_turn(ASK), block("ls -R Documents | grep -c pdf", lang="shell")) is None
+
+
+@pytest.mark.parametrize("request_text", [
+    "how many pdf's are in Documents? subfolders inclded",
+    "count the pdfs in Documents, sub folders too",
+    "How many PDFs are in Documents, subdirectories included?",
+])
+def test_subfolders_named_after_the_question_count_too(documents: Path, request_text: str) -> None:
+    code = 'from pathlib import Path\nfiles = [p for p in Path("Documents").iterdir() if p.is_file()]\nprint(len([p for p in files if p.suffix == ".pdf"]))'
+    b = block(code)
+    assert subfolders.check(make_turn(request_text), b) is not None
+    assert _run("python", b.code) == "4"
+
+
+def test_subfolders_as_the_thing_asked_about_is_left_alone(documents: Path) -> None:
+    code = 'from pathlib import Path\nprint(len([p for p in Path("Documents").iterdir() if p.is_dir()]))'
+    assert subfolders.check(make_turn("how many subfolders are in Documents?"), block(code)) is None

@@ -3,8 +3,8 @@ timesheet.csv", "what did we spend on takeaways in April?") names a value the na
 its employee column, Takeaway in its category column). The 0.5B model's code often reads the file and
 adds up every row: 73.5 hours for Priya's 36.75. In the development runs, the first code of all 5 such
 requests that used none of the named values failed the task; all 3 that used one passed. Code that
-reads the file and uses none of the values is not run; the request is asked afresh once (sampled,
-the try hidden), naming the values and their columns. A JSON file of records is read as such a table
+reads the file and uses none of the values is not run; the request is asked afresh (sampled,
+the try hidden; twice at most), naming the values and their columns. A JSON file of records is read as such a table
 (asked what went on groceries, the model added up every transaction of a month's JSON)."""
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ NOTE = ("(Write one ```python block that does what I asked. I asked about {value
         "used every row. Pick the rows with {those} in the code.)")
 SHOWN = "Not run: the code never uses {values}, which the request asks about ({where}); asked afresh."
 SUFFIXES = {".csv", ".tsv"}
+# Asked afresh, the model can again pick no rows, only now with the value in a printed label ("8
+# users are active and from Canada." over every active user): a second ask, with another seed.
+ASKS = 2
 _WORDS = re.compile(r"[A-Za-z][A-Za-z '&-]{2,40}")  # a value of words only: not a date, an id or a number
 _PATHISH = re.compile(r"\S*[/.]\S*")  # a path or file name in the request ("bank/statement_q2.csv")
 
@@ -95,7 +98,7 @@ def _data_strings(code: str) -> list[str]:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or turn.counts["named values"] >= 1:
+    if block.lang != "python" or turn.counts["named values"] >= ASKS:
         return None
     values = named(turn.request, Path.cwd())
     if not values or not any(Path(f).stem in block.code for f, _, _ in values):
@@ -108,11 +111,12 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     where = "; ".join(f"the {c} column of {f}" for f, c in dict.fromkeys((f, c) for f, c, _ in shown))
     those = "those values" if len(shown) > 1 else "that value"
     return Verdict(note=SHOWN.format(values=names, where=where),
-                   ask=Ask(NOTE.format(values=names, where=where, those=those), code_retry(turn.engine, 17), hide=True))
+                   ask=Ask(NOTE.format(values=names, where=where, those=those),
+                           code_retry(turn.engine, 16 + turn.counts["named values"]), hide=True))
 
 
 rule = Rule(
     name="named values", setting="check_answers", check=check,
     summary="code that reads a named CSV file for a request that names values of its text columns (\"how many hours "
             "did Priya work? it's all in timesheet.csv\") and uses none of them (it added up every row) is not run; the "
-            "request is asked afresh once, sampled, naming the values and their columns")
+            "request is asked afresh (twice at most), sampled, naming the values and their columns")
