@@ -211,6 +211,24 @@ def test_lines_are_counted_with_splitlines(tmp_path: Path) -> None:
     assert slips.check(make_turn("How many words are in list.txt?"), block(words)) is None
 
 
+@pytest.mark.parametrize("test", ["line.strip()", 'line.strip() != ""', "not line.isspace()", 'line != "\\n"'])
+def test_a_line_count_counts_the_blank_lines_too(tmp_path: Path, test: str) -> None:
+    (tmp_path / "a.py").write_text("import os\n\n\ndef f():\n    return 1\n")
+    code = f'with open("a.py") as f:\n    print(sum(1 for line in f if {test}))'
+    assert run(code, tmp_path).strip() == "3"  # as the model wrote it: the blank lines left out
+    b = block(code)
+    verdict = slips.check(make_turn("total line count of every .py file here"), b)
+    assert verdict is not None and "blank lines are counted too" in verdict.warning
+    assert run(b.code, tmp_path).strip() == "5"
+    listed = f'print(len([line for line in open("a.py") if {test}]))'
+    b = block(listed)
+    assert slips.check(make_turn("how many lines does a.py have?"), b) is not None and run(b.code, tmp_path).strip() == "5"
+    # Asked for the lines that are not blank (or of code), or not for lines at all, the test stays.
+    for request in ("how many non-empty lines does a.py have?", "count the lines of code in a.py, not blank ones",
+                    "how many words are in a.py?"):
+        assert slips.check(make_turn(request), block(code)) is None, request
+
+
 def test_a_copy_into_a_folder_that_is_not_there_makes_the_folder_first(folder: Path) -> None:
     (folder / "items.csv").write_bytes("name;price\r\ncafé;2\r\n".encode())
     code = 'import shutil\nshutil.copy("items.csv", "backup_folder")\nprint("copied items.csv to backup_folder")'

@@ -11,6 +11,7 @@ from typing import Any, Callable
 from oi_local.core.rules import (
     answers,
     asked_column,
+    averages,
     broken_scripts,
     code_first,
     copied_examples,
@@ -99,6 +100,7 @@ RULES: tuple[Rule, ...] = (
     copied_examples.rule,
     unknown_values.rule,
     named_values.rule,
+    averages.rule,
     quoted_words.rule,
     preview_filters.rule,
     file_text.rule,

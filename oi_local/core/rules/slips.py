@@ -23,7 +23,8 @@ A folder searched at the top only: asked to delete junk files "in every subfolde
 is `rglob`.
 Lines counted as pieces: `len(text.split("\\n"))` said 54 for a list of 53 lines (the final newline
 makes an empty last piece), and asked for lines, `len(f.read().split())` counted words; both are
-`len(text.splitlines())`.
+`len(text.splitlines())`; and `sum(1 for line in f if line.strip())` counted the lines that are not
+blank (29 for 41), so, asked for lines and not for blank or empty ones, the test is dropped.
 An extension in capitals: asked for the PDFs under invoices/, `f.endswith(".pdf")` missed two ".PDF"
 files; where the named folder holds an extension in another case, it is matched in any case.
 A copy into a folder that is not there: asked to copy items.csv into a new backup folder,
@@ -324,6 +325,43 @@ def line_counts(code: str, lines_asked: bool) -> tuple[str, bool]:
             return None
         owner = ast.get_source_segment(code, inner.func.value)
         return f"len({owner}.splitlines())" if owner else None
+    return _rewrite_calls(code, edit)
+
+
+_BLANK_ASKED = re.compile(r"\b(?:blank|empty|non-?empty|comments?|code lines|lines of code)\b", re.I)
+
+
+def _blank_test(test: ast.expr, name: str) -> bool:
+    """`line.strip()`, `line.strip() != ""`, `line != "\\n"`, `not line.isspace()`: a test that skips blank lines."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+        return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "isspace" \
+            and isinstance(test.func.value, ast.Name) and test.func.value.id == name
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in ("", "\n"):
+        test = test.left
+    if isinstance(test, ast.Name):
+        return test.id == name
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("strip", "rstrip") \
+        and isinstance(test.func.value, ast.Name) and test.func.value.id == name
+
+
+def blank_lines_kept(code: str) -> tuple[str, bool]:
+    """Asked for a line count, `sum(1 for line in f if line.strip())` counted only the lines that are
+    not blank (29 said for 41 lines): the test is dropped."""
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not (isinstance(node.func, ast.Name) and node.func.id in ("sum", "len") and len(node.args) == 1):
+            return None
+        comp = node.args[0]
+        if not (isinstance(comp, (ast.GeneratorExp, ast.ListComp)) and len(comp.generators) == 1):
+            return None
+        gen = comp.generators[0]
+        if not (isinstance(gen.target, ast.Name) and len(gen.ifs) == 1 and _blank_test(gen.ifs[0], gen.target.id)):
+            return None
+        whole, test = ast.get_source_segment(code, node), ast.get_source_segment(code, gen.ifs[0])
+        if not whole or not test or f" if {test}" not in whole:
+            return None
+        return whole.replace(f" if {test}", "", 1)
     return _rewrite_calls(code, edit)
 
 
@@ -701,6 +739,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if _SUBFOLDERS_ASKED.search(turn.request) and not _SUBFOLDERS_LEFT.search(turn.request):
         code, deep = recursive(code)
     code, counted = line_counts(code, bool(_LINES_ASKED.search(turn.request)))
+    blanks = False
+    if _LINES_ASKED.search(turn.request) and not _BLANK_ASKED.search(turn.request):
+        code, blanks = blank_lines_kept(code)
     code, folders = copy_into_folder(code, bool(_FOLDER_ASKED.search(turn.request)))
     code, nested = parents_made(code) if "mkdir(" in code else (code, [])
     added: list[str] = []
@@ -717,7 +758,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
     if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested) \
+            or recased or added or nested or blanks) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -732,6 +773,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
     if counted:
         changes.append("lines are counted with splitlines() (a final newline ends a line, it does not start one)")
+    if blanks:
+        changes.append("blank lines are counted too (a line count counts every line)")
     changes += numbered
     changes += [f"the folder {f} is made first (a copy to a path that is not there makes a file of that name)"
                 for f in folders]

@@ -1,0 +1,59 @@
+"""Averages: an average is a total divided by a count, so code for a question that asks for one and
+never divides (no `/`, no `mean`) prints something else. Asked for the average sale per region, the
+0.5B model added up each region's sales and answered with the largest total. Such code is not run;
+the request is asked afresh once (sampled, the try hidden), saying what an average is."""
+from __future__ import annotations
+
+import ast
+import re
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_retry
+
+NOTE = ("(Write one ```python block that does what I asked. I asked for an average: add up the values, then divide "
+        "by how many there are{each}. The first try never divided.)")
+SHOWN = "Not run: an average was asked for, and the code never divides; asked afresh."
+ASKED = re.compile(r"\b(?:average|averages|avg|the mean|mean (?:of|value|score|price|age|time|length|amount|number))\b", re.I)
+_EACH = re.compile(r"\b(?:per|each|every|by)\b", re.I)
+_MEANS = re.compile(r"mean|average|avg", re.I)
+
+
+def divides(code: str) -> bool:
+    """The code divides, or calls something named like a mean (statistics.mean, df.mean(), np.average)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return True  # not Python we can read: other rules see to it
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, (ast.Div, ast.FloorDiv)):
+            return True
+        if isinstance(n, ast.Call):
+            f = n.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if _MEANS.search(name) or name in ("agg", "aggregate", "describe"):
+                return True
+    from oi_local.core.rules.named_values import _data_strings
+
+    # df.agg("mean"), or a column that holds averages already (r["avg_rating"]); not a printed label
+    return any(_MEANS.search(s) for s in _data_strings(code))
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    from oi_local.core.writes import question
+
+    if block.lang != "python" or turn.counts["averages"] >= 1:
+        return None
+    if not ASKED.search(turn.request) or not question(turn.request) or divides(block.code):
+        return None
+    if "print" not in block.code:
+        return None  # prints nothing: the fresh retries see to it after the run
+    turn.counts["averages"] += 1
+    each = " in each group" if _EACH.search(turn.request) else ""
+    return Verdict(note=SHOWN, ask=Ask(NOTE.format(each=each), code_retry(turn.engine, 29), hide=True))
+
+
+rule = Rule(
+    name="averages", setting="check_answers", check=check,
+    summary="code for a question that asks for an average and never divides (no `/`, no mean) is not run (it added "
+            "up each group's values); the request is asked afresh once, sampled, saying an average is a total divided "
+            "by a count")
