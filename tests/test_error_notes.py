@@ -104,6 +104,15 @@ def test_a_file_name_written_as_a_variable_becomes_the_data_read_from_it(folder:
     assert "for r in sales)" in got and "print(total, 'sales.csv')" in got and 'open("sales.csv"' in got
 
 
+def test_of_two_files_the_one_named_as_the_variable_is_the_data(folder: Path) -> None:
+    (folder / "signups.txt").write_text("Priya Shah, 05/03/2024\n")
+    (folder / "signups_clean.csv").write_text("name,date\n")  # the output, written before the error
+    code = 'with open("signups_clean.csv", "w") as f:\n    for row in signups.txt:\n        f.write(row)'
+    request = "signups.txt has names and dates. Can you write signups_clean.csv with every date as YYYY-MM-DD?"
+    got = note("NameError: name 'signups' is not defined", request, None, code) or ""
+    assert "The data is in the file signups.txt." in got and "for row in signups:" in got
+
+
 def test_a_reply_that_only_explains_the_error_is_asked_to_run_the_corrected_code(folder: Path) -> None:
     def copy_block(messages: list[dict]) -> str:
         last = str(messages[-1]["content"])

@@ -72,8 +72,10 @@ def _data_file(name: str, files: list[str], request: str) -> str | None:
     access.log; among several, the one the request names."""
     want = _words(name) | {name.lower()}
     matches = [f for f in files if _words(Path(f).stem) & want or _words(Path(f).name.replace(".", "_")) >= want]
-    named = [f for f in matches if f in request or Path(f).name in request]
-    pick = named or matches
+    # `for row in signups.txt` that had written signups_clean.csv: the data is the file named just so
+    exact = [f for f in matches if Path(f).stem.lower() == name.lower()]
+    named = [f for f in exact or matches if f in request or Path(f).name in request]
+    pick = named or exact or matches
     return pick[0] if len(pick) == 1 or named else None
 
 
