@@ -48,6 +48,7 @@ def test_an_average_asked_of_code_that_never_divides_is_asked_afresh() -> None:
     ("What does idempotent mean? and what do you mean by it?", TOTALS),  # "mean" as a word
     ("add the average to sales.csv", TOTALS),  # not a question
     (ASK, 'import csv\nrows = list(csv.DictReader(open("sales.csv")))'),  # prints nothing
+    (ASK, "print(58.25)"),  # typed in: the made-up results rule's
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     assert averages.check(make_turn(request_text), block(code)) is None

@@ -38,6 +38,16 @@ def divides(code: str) -> bool:
     return any(_MEANS.search(s) for s in _data_strings(code))
 
 
+def computes(code: str) -> bool:
+    """The code works something out: a loop, or a call other than print()."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    return any(isinstance(n, (ast.For, ast.comprehension)) or isinstance(n, ast.Call)
+               and not (isinstance(n.func, ast.Name) and n.func.id == "print") for n in ast.walk(tree))
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.writes import question
 
@@ -45,8 +55,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     if not ASKED.search(turn.request) or not question(turn.request) or divides(block.code):
         return None
-    if "print" not in block.code:
-        return None  # prints nothing: the fresh retries see to it after the run
+    if "print" not in block.code or not computes(block.code):
+        return None  # prints nothing (the fresh retries see to it), or only typed-in values (made-up results)
     turn.counts["averages"] += 1
     each = " in each group" if _EACH.search(turn.request) else ""
     return Verdict(note=SHOWN, ask=Ask(NOTE.format(each=each), code_retry(turn.engine, 29), hide=True))
