@@ -64,7 +64,7 @@ def test_a_pattern_that_matches_nothing_in_the_data_is_asked_afresh(folder: Path
     verdict = unknown_values.check(turn, block(code))
     assert verdict is not None and verdict.ask is not None and r'"(\d+) nights"' in verdict.note
     assert "pasted-1a2b3c4d.txt" in verdict.note
-    named = 'import re\nlog = open("pasted-1a2b3c4d.txt").read()\npattern = r"run (\d+) FAILED"\nprint(re.findall(pattern, log))'
+    named = 'import re\nlog = open("pasted-1a2b3c4d.txt").read()\npattern = r"run (\\d+) FAILED"\nprint(re.findall(pattern, log))'
     verdict = unknown_values.check(make_turn(turn.request), block(named))  # a pattern named first, then used
     assert verdict is not None and r'"run (\d+) FAILED"' in verdict.note
     # patterns that match the data (in any case), or do not compile, run as they are
@@ -89,3 +89,13 @@ def test_a_value_nowhere_in_the_file_the_code_opens_is_asked_afresh(folder: Path
     assert unknown_values.check(make_turn(request), block(fine)) is None
     main = 'def main():\n    print(open("pasted-1a2b3c4d.txt").read())\nif __name__ == "__main__":\n    main()'
     assert unknown_values.check(make_turn(request), block(main)) is None  # Python's own, not the data's
+
+
+def test_a_path_inside_a_call_on_one_side_is_not_a_compared_value(folder: Path) -> None:
+    (folder / "notes").mkdir()
+    (folder / "notes" / "a.md").write_text("x")
+    code = ('import os, time\nfor f in os.listdir("notes/"):\n'
+            '    if os.path.getmtime(os.path.join("notes/", f)) > time.time() - 3 * 86400:\n        print(f)')
+    assert unknown_values.compared(code) == []
+    assert unknown_values.check(make_turn("which files in my notes folder changed in the last 3 days?"), block(code)) is None
+    assert unknown_values.compared('print([r for r in rows if r["kind"] in ("alpha", "beta")])') == ["alpha", "beta"]

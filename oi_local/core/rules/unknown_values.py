@@ -37,7 +37,9 @@ def compared(code: str) -> list[str]:
             exprs += list(n.args)
     found = []
     for e in exprs:
-        for c in ast.walk(e):
+        # the values themselves, or a literal tuple of them; not a path inside a call on one side
+        # (`os.path.getmtime(os.path.join("notes/", f)) > t` compares no text with "notes/")
+        for c in (e.elts if isinstance(e, (ast.Tuple, ast.List, ast.Set)) else [e]):
             if isinstance(c, ast.Constant) and isinstance(c.value, str) and 2 <= len(c.value.strip()) <= 80 \
                     and re.search(r"[^\W_]", c.value) and not re.fullmatch(r"__\w+__", c.value):  # "__main__"
                 found.append(c.value)
