@@ -189,6 +189,9 @@ def test_an_extension_the_folder_also_has_in_capitals_is_matched_in_any_case(tmp
     assert run(b.code, tmp_path).strip() == "3"
     b = block('from pathlib import Path\nprint(len(list(Path("invoices").rglob("*.pdf"))))')
     assert slips.check(asked, b) is not None and run(b.code, tmp_path).strip() == "3"
+    for suffix in ('p.suffix == ".pdf"', 'p.suffix in (".pdf", ".doc")'):
+        b = block(f'from pathlib import Path\nprint(len([p for p in Path("invoices").rglob("*") if {suffix}]))')
+        assert slips.check(asked, b) is not None and run(b.code, tmp_path).strip() == "3", suffix
     # Only for an extension the folder has in another case, and only lower-case patterns.
     for code in ('import os\nprint([f for f in os.listdir("invoices") if f.endswith(".txt")])',
                  'import os\nprint([f for f in os.listdir("invoices") if f.endswith((".pdf", ".PDF"))])'):

@@ -662,7 +662,31 @@ def any_case(code: str, suffixes: set[str]) -> tuple[str, bool]:
         return None
     if not mixed:
         return code, False
-    return _rewrite_calls(code, edit)
+    code, changed = _rewrite_calls(code, edit)
+    code, compared = _suffix_any_case(code, wanted)
+    return code, changed or compared
+
+
+def _suffix_any_case(code: str, wanted: Callable[[ast.expr], bool]) -> tuple[str, bool]:
+    """`p.suffix == ".pdf"` (or `in (".pdf", ".txt")`) made `p.suffix.lower() == ...` (it counted 10 of 11)."""
+    from oi_local.core.pycheck import rewrite
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    edits = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.In))
+                and isinstance(n.left, ast.Attribute) and n.left.attr == "suffix" and n.left.lineno == n.left.end_lineno):
+            continue
+        right = n.comparators[0]
+        values = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) else [right]
+        lower = all(isinstance(e, ast.Constant) and str(e.value) == str(e.value).lower() for e in values)
+        if lower and any(map(wanted, values)):
+            end = n.left.end_col_offset or 0
+            edits.append((n.left.lineno, end, end, ".lower()"))
+    return (rewrite(code, edits), True) if edits else (code, False)
 
 
 _READS = {"read", "readline", "readlines"}
@@ -755,7 +779,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
             and not _MOVE_ASKED.search(instruction(turn.request)):
         code, kept = copy_not_move(code)
     cased = False
-    if "endswith(" in code or "glob(" in code:  # the only calls any_case changes: the folders are walked only then
+    if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request))
     if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
             or recased or added or nested or blanks) \
