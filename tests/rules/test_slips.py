@@ -232,6 +232,20 @@ def test_a_line_count_counts_the_blank_lines_too(tmp_path: Path, test: str) -> N
         assert slips.check(make_turn(request), block(code)) is None, request
 
 
+@pytest.mark.parametrize("dest", ['"photos/pictures/" + p.name', 'f"photos/pictures/{p.name}"',
+                                  'os.path.join("photos/pictures", p.name)', 'Path("photos/pictures") / p.name'])
+def test_a_move_to_a_missing_folder_named_before_the_files_name_makes_it(folder: Path, dest: str) -> None:
+    (folder / "photos").mkdir()
+    (folder / "photos" / "beach.jpg").write_text("x")
+    code = (f'import os, shutil\nfrom pathlib import Path\nfor p in Path("photos").glob("*.jpg"):\n'
+            f'    shutil.move(str(p), {dest})\n    print("moved", p.name)')
+    b = block(code)
+    verdict = slips.check(make_turn("move the pictures (.jpg) into photos/pictures"), b)
+    assert verdict is not None and "the folder photos/pictures is made first" in verdict.warning
+    assert run(b.code, folder).strip() == "moved beach.jpg"
+    assert (folder / "photos" / "pictures" / "beach.jpg").is_file()
+
+
 def test_a_copy_into_a_folder_that_is_not_there_makes_the_folder_first(folder: Path) -> None:
     (folder / "items.csv").write_bytes("name;price\r\ncafé;2\r\n".encode())
     code = 'import shutil\nshutil.copy("items.csv", "backup_folder")\nprint("copied items.csv to backup_folder")'

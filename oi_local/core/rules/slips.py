@@ -372,9 +372,9 @@ _FOLDER_ASKED = re.compile(r"\b(?:folders?|director(?:y|ies)|dir)\b", re.I)
 def copy_into_folder(code: str, folder_asked: bool) -> tuple[str, list[str]]:
     """Asked to copy into a new folder, `shutil.copy("items.csv", "backup_folder")` wrote a file named
     backup_folder (there was no such folder): a copy or move to a path with no extension that is not
-    there gets that folder made first (`os.makedirs(..., exist_ok=True)` on the line before)."""
-    if not folder_asked:
-        return code, []
+    there gets that folder made first (`os.makedirs(..., exist_ok=True)` on the line before). So does a
+    move to a folder that is not there, named before the file's own name (`"photos/pictures/" + p.name`:
+    the move failed with FileNotFoundError), asked for a folder or not."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -386,10 +386,15 @@ def copy_into_folder(code: str, folder_asked: bool) -> tuple[str, list[str]]:
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "shutil" and len(node.args) == 2):
             continue
         dst = node.args[1]
-        if not (isinstance(dst, ast.Constant) and isinstance(dst.value, str)):
-            continue
-        folder = dst.value.rstrip("/")
-        if not folder or Path(folder).suffix or Path(folder).exists() or any(c in folder for c in "*?$~\n"):
+        if isinstance(dst, ast.Constant) and isinstance(dst.value, str):
+            if not folder_asked:
+                continue
+            folder = dst.value.rstrip("/")
+            if Path(folder).suffix:
+                continue
+        else:
+            folder = _folder_of(dst) or ""
+        if not folder or Path(folder).exists() or any(c in folder for c in "*?$~\n"):
             continue
         statement: ast.AST = node
         while not isinstance(statement, ast.stmt):
@@ -407,6 +412,27 @@ def copy_into_folder(code: str, folder_asked: bool) -> tuple[str, list[str]]:
     if not re.search(r"^import os\b", new, re.M):
         new = "import os\n" + new
     return new, sorted({folder for _, folder in inserts.values()})
+
+
+def _folder_of(dst: ast.expr) -> str | None:
+    """The folder a destination built from a file's name puts it in: "photos/pictures/" + p.name,
+    f"photos/pictures/{p.name}", os.path.join("photos/pictures", p.name), Path("photos/pictures") / p.name."""
+    head: ast.expr | None = None
+    if isinstance(dst, ast.BinOp) and isinstance(dst.op, (ast.Add, ast.Div)):
+        head = dst.left
+        if isinstance(dst.op, ast.Div) and isinstance(head, ast.Call) and isinstance(head.func, ast.Name) \
+                and head.func.id == "Path" and len(head.args) == 1:
+            head = head.args[0]
+        if isinstance(head, ast.Constant) and isinstance(head.value, str):
+            return head.value.rstrip("/") if isinstance(dst.op, ast.Div) else head.value.rpartition("/")[0] or None
+        return None
+    if isinstance(dst, ast.JoinedStr) and dst.values and isinstance(dst.values[0], ast.Constant):
+        return str(dst.values[0].value).rpartition("/")[0] or None
+    if isinstance(dst, ast.Call) and isinstance(dst.func, ast.Attribute) and dst.func.attr == "join" \
+            and len(dst.args) >= 2 and isinstance(dst.args[0], ast.Constant) and isinstance(dst.args[0].value, str) \
+            and not isinstance(dst.args[-1], ast.Constant):
+        return dst.args[0].value.rstrip("/") or None
+    return None
 
 
 def _folder_const(tree: ast.AST, expr: ast.AST) -> str | None:
@@ -800,7 +826,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if blanks:
         changes.append("blank lines are counted too (a line count counts every line)")
     changes += numbered
-    changes += [f"the folder {f} is made first (a copy to a path that is not there makes a file of that name)"
+    changes += [f"the folder {f} is made first (a copy or move to a folder that is not there fails, or makes a file of that name)"
                 for f in folders]
     changes += [f"the folders above {f} are made too (its parent is not there either)" for f in nested]
     changes += [f"{old!r} is written {new!r}, as the data writes it (compared as {old!r}, no row matched)" for old, new in recased]
