@@ -345,6 +345,23 @@ def test_asked_for_a_backup_files_are_copied_not_moved(folder: Path) -> None:
         assert slips.check(make_turn(request), b) is None and b.code == code, request
 
 
+@pytest.mark.parametrize("rename", ['p.rename(p.with_name(p.name + ".bak"))', 'os.rename(p, str(p) + ".bak")'])
+def test_asked_for_a_backup_the_originals_are_not_renamed(folder: Path, rename: str) -> None:
+    (folder / "config").mkdir()
+    (folder / "config" / "app.ini").write_text("[app]\n")
+    code = f'import os\nfrom pathlib import Path\nfor p in Path("config").glob("*.ini"):\n    {rename}'
+    b = block(code)
+    verdict = slips.check(make_turn("back up the .ini files in config/, adding .bak to each name. Don't touch the originals."), b)
+    assert verdict is not None and "the files are copied, not moved" in verdict.warning
+    run(b.code, folder)
+    assert sorted(p.name for p in (folder / "config").iterdir()) == ["app.ini", "app.ini.bak"]
+    # copies renamed after a copytree are left alone
+    copies = 'import shutil\nfrom pathlib import Path\nshutil.copytree("config", "bak")\nfor p in Path("bak").glob("*.ini"):\n    p.rename(p.with_suffix(".ini.bak"))'
+    assert slips.check(make_turn("back up the .ini files in config/ into bak, adding .bak to each name"), block(copies)) is None
+    frame = 'import pandas as pd\ndf = pd.read_csv("a.csv")\ndf = df.rename(columns={"a": "b"})\ndf.to_csv("copy.csv")'
+    assert slips.check(make_turn("copy a.csv to copy.csv with column a renamed b"), block(frame)) is None
+
+
 def test_a_compared_value_the_data_has_in_another_case_is_written_as_the_data_writes_it(tmp_path: Path, monkeypatch) -> None:
     # `== "takeaway"` over a column of "Takeaway" picked no rows; the 0.5B model answered 0
     monkeypatch.chdir(tmp_path)

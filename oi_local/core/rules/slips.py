@@ -491,20 +491,38 @@ _MOVE_ASKED = re.compile(r"\b(?:move|moving|relocate|rename|tidy|sort|organi[sz]
 
 
 def copy_not_move(code: str) -> tuple[str, bool]:
-    """`shutil.move(a, b)` made `shutil.copy2(a, b)`: asked to back up a photos folder to the NAS, the
-    0.5B model moved every photo out of it. Not when `a` is a folder here (copy2 copies files only)."""
+    """`shutil.move(a, b)` (or a rename) made `shutil.copy2(a, b)`: asked to back up a photos folder to
+    the NAS, the 0.5B model moved every photo out of it. Not when `a` is a folder here (copy2 copies
+    files only)."""
+    # code that copies first (copytree, then a rename of each copy) renames the copies: left alone
+    renames = not re.search(r"\bcopytree\(|\bshutil\.copy\w*\(", code)
+
     def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
         func = node.func
+        segment = ast.get_source_segment(code, node) or ""
+        if isinstance(func, ast.Attribute) and func.attr == "rename" and not node.keywords:
+            if not renames:
+                return None
+            # `p.rename(new)` / `os.rename(a, b)`: asked to back up .ini files with .bak added, the
+            # originals were renamed (a DataFrame's rename takes keywords)
+            if isinstance(func.value, ast.Name) and func.value.id == "os" and len(node.args) == 2:
+                return "shutil.copy2(" + segment[segment.index("(") + 1:]
+            owner = ast.get_source_segment(code, func.value)
+            if len(node.args) == 1 and owner and not (isinstance(func.value, ast.Name) and func.value.id == "os"):
+                return f"shutil.copy2({owner}, {ast.get_source_segment(code, node.args[0])})"
+            return None
         if not (isinstance(func, ast.Attribute) and func.attr == "move" and isinstance(func.value, ast.Name)
                 and func.value.id == "shutil" and node.args):
             return None
         src = node.args[0]
         if isinstance(src, ast.Constant) and isinstance(src.value, str) and Path(src.value).is_dir():
             return None
-        segment = ast.get_source_segment(code, node) or ""
         return segment.replace("shutil.move", "shutil.copy2", 1) if segment.startswith("shutil.move") else None
 
-    return _rewrite_calls(code, edit)
+    code, changed = _rewrite_calls(code, edit)
+    if changed and not re.search(r"^\s*import\s+(?:[\w, ]*\b)?shutil\b", code, re.M):
+        code = "import shutil\n" + code
+    return code, changed
 
 
 _CASED = {"lower", "upper", "casefold", "title", "capitalize"}
@@ -801,7 +819,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if re.search(r"==|!=|\bin\b", code):
         code, recased = value_case(code, _cells(turn.request))
     kept = False
-    if "shutil.move" in code and _COPY_ASKED.search(instruction(turn.request)) \
+    if ("shutil.move" in code or "rename(" in code) and _COPY_ASKED.search(instruction(turn.request)) \
             and not _MOVE_ASKED.search(instruction(turn.request)):
         code, kept = copy_not_move(code)
     cased = False
