@@ -41,6 +41,13 @@ def test_counted_when_no_number_column_is_named() -> None:
     assert verdict is not None and verdict.ask is not None and "value_counts" in (verdict.ask.text or "")
 
 
+def test_an_average_asked_is_averaged_per_group_with_the_column_named_anywhere() -> None:
+    verdict = per_group.check(make_turn("what's the average hours per name in food/shifts.csv? and which name comes out on top?"),
+                              block(ROW_MAX))
+    assert verdict is not None and verdict.ask is not None
+    assert "df.groupby('name')['hours'].mean()" in (verdict.ask.text or "")
+
+
 @pytest.mark.parametrize("request_text, code", [
     (ASK, 'import pandas as pd\ndf = pd.read_csv("food/shifts.csv")\nt = df.groupby("name")["hours"].sum()\nprint(t.idxmax(), t.max())'),
     ("what was the longest single shift in food/shifts.csv, and who did it?", ROW_MAX),   # one row is asked

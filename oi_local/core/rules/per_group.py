@@ -21,6 +21,7 @@ NOTE = ("(Write one ```python block that does what I asked. In {file} each {grou
 SHOWN = "Not run: in {file} each {group} is on several rows, and the code takes one row's value; asked afresh to {how} per {group}."
 SUM = "add up {column!r} (df.groupby({group!r})[{column!r}].sum())"
 COUNT = "count the rows (df[{group!r}].value_counts())"
+MEAN = "average {column!r} (df.groupby({group!r})[{column!r}].mean())"
 # "who put in the most hours", "which category did we spend the most on", "which shop had the fewest ..."
 ASKS = re.compile(r"\b(?:who(?:'s|se)?|which\s+([a-z][\w-]*))\b[^.?!]*?\b(most|least|fewest|highest|lowest|biggest|"
                   r"largest|smallest|top|max(?:imum)?|min(?:imum)?)\b", re.I)
@@ -67,6 +68,8 @@ def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
         return None  # one row per name: the largest row is the answer
     said = _tokens(request[m.end():]) | _tokens(m.group(0))
     numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & said]
+    if not numbers:  # "what's the average sale amount per region? and which region comes out on top?"
+        numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & _tokens(request)]
     extreme = _EXTREME.get(m.group(2).lower(), "largest")
     return os.path.relpath(files[0], cwd.resolve()), group, numbers[0] if len(numbers) == 1 else None, extreme
 
@@ -79,7 +82,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     file, group, column, extreme = found
     turn.counts["per group"] += 1
-    how = SUM.format(column=column, group=group) if column else COUNT.format(group=group)
+    from oi_local.core.rules.averages import ASKED
+
+    how = (MEAN if ASKED.search(turn.request) else SUM).format(column=column, group=group) if column \
+        else COUNT.format(group=group)
     ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how), code_retry(turn.engine, 23), hide=True)
     return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)
 
