@@ -175,6 +175,18 @@ def test_asked_about_every_subfolder_a_top_level_glob_searches_them_too(tmp_path
         assert slips.check(make_turn(request), block(kept)) is None, kept
 
 
+def test_a_folder_the_code_names_by_its_full_path_is_looked_at_for_capitals(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    downloads = tmp_path / "home" / "Downloads"
+    downloads.mkdir(parents=True)
+    for name in ("a.pdf", "B.PDF", "c.txt"):
+        (downloads / name).write_text("x")
+    code = f'from pathlib import Path\nprint(len(list(Path({str(downloads)!r}).glob("*.pdf"))))'
+    b = block(code)
+    assert slips.check(make_turn("how many pdfs are in my Downloads folder?"), b) is not None
+    assert run(b.code, tmp_path).strip() == "2"
+
+
 def test_an_extension_the_folder_also_has_in_capitals_is_matched_in_any_case(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "invoices" / "2024").mkdir(parents=True)

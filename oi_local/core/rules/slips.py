@@ -663,15 +663,19 @@ def appended(code: str) -> tuple[str, list[str]]:
 MAX_SUFFIXES_LOOKED_AT = 2000  # files under the named folders whose extensions are looked at
 
 
-def _suffixes_here(request: str) -> set[str]:
-    """The file extensions under the folders the request names, as written (".PDF" and ".pdf")."""
+def _suffixes_here(request: str, code: str = "") -> set[str]:
+    """The file extensions under the folders the request names, or the code names as a literal path
+    (~/Downloads, given its full path by the paths rule), as written (".PDF" and ".pdf")."""
     import os
 
     from oi_local.core.hints import mentioned_paths
 
     found: set[str] = set()
     seen = 0
-    for folder in (p for p in mentioned_paths(request, Path.cwd()) if p.is_dir()):
+    literal = [Path(m) for m in re.findall(r"""['"]([^'"\n*?]+)['"]""", code)]
+    folders = [p for p in mentioned_paths(request, Path.cwd()) if p.is_dir()]
+    folders += [p for p in literal if p.is_dir() and p.resolve() != Path.cwd().resolve() and p not in folders]
+    for folder in folders:
         for _, _, files in os.walk(folder):
             found |= {os.path.splitext(f)[1] for f in files}
             seen += len(files)
@@ -824,7 +828,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         code, kept = copy_not_move(code)
     cased = False
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
-        code, cased = any_case(code, _suffixes_here(turn.request))
+        code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
             or recased or added or nested or blanks) \
             or code == block.code:
