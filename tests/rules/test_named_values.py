@@ -10,8 +10,10 @@ from oi_local.core.rules import named_values
 from .handmade import block, make_turn
 
 SHEET = "day,employee,hours\nMon,Priya,7.5\nMon,Tom,8\nTue,Priya,6.25\nTue,Tom,7\n"
-ALL_ROWS = ('import csv\nwith open("timesheet.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+# rows read in a comprehension: no plain load statement to narrow after, so these are asked afresh
+ALL_ROWS = ('import csv\nwith open("timesheet.csv", newline="") as f:\n    rows = [r for r in csv.DictReader(f)]\n'
             'print(sum(float(r["hours"]) for r in rows))')
+LOADED = ALL_ROWS.replace("[r for r in csv.DictReader(f)]", "list(csv.DictReader(f))")
 PRIYA = ALL_ROWS.replace("for r in rows)", 'for r in rows if r["employee"] == "Priya")')
 
 
@@ -101,3 +103,57 @@ def test_a_value_only_in_a_printed_label_is_asked_again() -> None:
     label = ALL_ROWS.replace("print(sum(", 'print("Priya worked", sum(')
     verdict = named_values.check(turn, block(label))
     assert verdict is not None and verdict.ask is not None and verdict.ask.sampling["seed"] != 16
+
+
+def _run(code: str) -> str:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code, {})
+    return out.getvalue().strip()
+
+
+@pytest.mark.parametrize("code", [
+    LOADED,
+    'import pandas as pd\ndf = pd.read_csv("timesheet.csv")\nprint(df["hours"].sum())',
+    'import csv\ntotal = 0\nwith open("timesheet.csv", newline="") as f:\n    for row in csv.DictReader(f):\n'
+    '        total += float(row["hours"])\nprint(total)',
+])
+def test_rows_loaded_plainly_are_narrowed_to_the_one_value_named_and_run(code: str) -> None:
+    assert _run(code) == "28.75"  # every row
+    turn = make_turn("How many hours did Priya work in total last week? It's all in timesheet.csv.")
+    b = block(code)
+    verdict = named_values.check(turn, b)
+    assert verdict is not None and verdict.ask is None and not verdict.again
+    assert verdict.warning == ('Changed before it ran: the rows are narrowed to employee "Priya" first, as the request '
+                               'asks (the code used every row).')
+    assert _run(b.code) == "13.75"
+    assert named_values.check(turn, block(code)) is None  # once a turn
+
+
+def test_json_records_at_the_top_are_narrowed(folder: Path) -> None:
+    import json
+
+    (folder / "users.json").write_text(json.dumps([
+        {"name": "a", "age": 30, "country": "Canada", "active": True},
+        {"name": "b", "age": 40, "country": "USA", "active": True},
+        {"name": "c", "age": 52, "country": "Canada", "active": True},
+        {"name": "d", "age": 50, "country": "Canada", "active": False}]))
+    code = ('import json\nwith open("users.json") as f:\n    users = json.load(f)\n'
+            '    active = [u for u in users if u["active"]]\n    print(len(active), sum(u["age"] for u in active) / len(active))')
+    b = block(code)
+    verdict = named_values.check(make_turn("how many users in users.json are active and from canada, and their average age?"), b)
+    assert verdict is not None and verdict.warning and _run(b.code) == "2 41.0"
+
+
+@pytest.mark.parametrize("request_text", [
+    "What percent of the hours in timesheet.csv did Priya work?",  # a share: the other rows count
+    "How many hours did everyone but Priya work? timesheet.csv",
+    "Compare Priya's and Tom's hours in timesheet.csv",  # two values of one column
+])
+def test_not_narrowed_where_the_other_rows_count(request_text: str) -> None:
+    b = block(LOADED)
+    verdict = named_values.check(make_turn(request_text), b)
+    assert verdict is not None and verdict.ask is not None and b.code == LOADED

@@ -5,7 +5,14 @@ adds up every row: 73.5 hours for Priya's 36.75. In the development runs, the fi
 requests that used none of the named values failed the task; all 3 that used one passed. Code that
 reads the file and uses none of the values is not run; the request is asked afresh (sampled,
 the try hidden; twice at most), naming the values and their columns. A JSON file of records is read as such a table
-(asked what went on groceries, the model added up every transaction of a month's JSON)."""
+(asked what went on groceries, the model added up every transaction of a month's JSON).
+Asked afresh, the model often still picked no rows (in `ho31`, "how many users are active and from
+Canada?" got two tries that filtered on `active` alone, then a broken one), so where the request names
+one value of a column and the code loads the file's rows in one plain statement (`json.load`,
+`list(csv.DictReader(f))`, `pd.read_csv`) or walks them in a `for` loop, the rows are narrowed to that
+value right after the load, before the code's own logic, and the code runs; the ask is the fallback. Not
+for a request that compares or takes a share ("what percent of users are from Canada"), where the
+other rows count too."""
 from __future__ import annotations
 
 import re
@@ -97,6 +104,83 @@ def _data_strings(code: str) -> list[str]:
             and id(n) not in printed]
 
 
+# words of a request for which the rows the value does not pick count too: a share, a comparison, a
+# total over all, or a value left out
+_OTHER_ROWS = re.compile(
+    r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|each|every|per|by|except|excluding|"
+    r"not|without|other|others|overall|altogether|everyone|everybody)\b", re.I)
+_LOADS = ("json.load", "json.loads", "pd.read_csv", "pandas.read_csv", "pd.read_json", "pandas.read_json",
+          "list(csv.DictReader")
+REPAIRED = "the rows are narrowed to {picks} first, as the request asks (the code used every row)"
+
+
+def picks(request: str, values: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """The (file, column, value) to narrow the rows to: one named value per column, of one file, in a
+    request that asks about those rows only; else none."""
+    if _OTHER_ROWS.search(_PATHISH.sub(" ", request)) or len({f for f, _, _ in values}) != 1:
+        return []
+    columns = [c for _, c, _ in values]
+    said = [v.lower() for _, _, v in values]
+    if len(set(columns)) != len(columns) or len(set(said)) != len(said):
+        return []  # two values of one column ("Canada or Mexico"), or one value in two columns
+    return values
+
+
+def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True) -> str | None:
+    """The code with its rows narrowed to the chosen values, right after the statement that loads
+    them or as the first line of the loop that walks them; None when neither is plain to see. `listed`:
+    a JSON file's records are the file's top level (a list), not under a key."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    lines = code.splitlines()
+    for node in sorted(ast.walk(tree), key=lambda n: getattr(n, "lineno", 0)):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            src = ast.get_source_segment(code, node.value) or ""
+            if not src.replace(" ", "").startswith(_LOADS):
+                continue
+            name, pad = node.targets[0].id, " " * node.col_offset
+            if src.startswith("json.") and not listed:
+                return None  # an object at the top: its rows are under some key
+            if src.startswith(("pd.", "pandas.")):
+                test = " & ".join(f"({name}[{c!r}].astype(str).str.strip() == {v!r})" for _, c, v in chosen)
+                line = f"{pad}{name} = {name}[{test}]"
+            else:
+                test = " and ".join(f"str(r.get({c!r}, '')).strip() == {v!r}" for _, c, v in chosen)
+                line = f"{pad}{name} = [r for r in {name} if isinstance(r, dict) and {test}]"
+            end = node.end_lineno or node.lineno
+            return "\n".join(lines[:end] + [line] + lines[end:])
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.body:
+            src = ast.get_source_segment(code, node.iter) or ""
+            if "csv.DictReader(" not in src:
+                continue
+            var, first = node.target.id, node.body[0]
+            test = " or ".join(f"str({var}.get({c!r}, '')).strip() != {v!r}" for _, c, v in chosen)
+            line = f"{' ' * first.col_offset}if {test}:\n{' ' * first.col_offset}    continue"
+            return "\n".join(lines[:first.lineno - 1] + [line] + lines[first.lineno - 1:])
+    return None
+
+
+def _top_list(request: str, name: str) -> bool:
+    """The named JSON file holds a list at its top (a CSV file: always)."""
+    import json
+
+    from oi_local.core.hints import mentioned_paths
+
+    if not name.lower().endswith(".json"):
+        return True
+    for p in mentioned_paths(request, Path.cwd()):
+        if p.name == name:
+            try:
+                return isinstance(json.loads(p.read_text(encoding="utf-8", errors="replace")), list)
+            except (OSError, ValueError):
+                return False
+    return False
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or turn.counts["named values"] >= ASKS:
         return None
@@ -105,6 +189,13 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None  # nothing named, or the code does not read the file (other rules see to that)
     if any(_uses(block.code, v) for _, _, v in values):
         return None
+    chosen = picks(turn.request, values)
+    code = narrowed(block.code, chosen, _top_list(turn.request, chosen[0][0])) if chosen else None
+    if code is not None:
+        turn.counts["named values"] = ASKS  # narrowed once: no ask after it
+        block.message["content"] = code
+        said = ", ".join(f'{c} "{v}"' for _, c, v in chosen)
+        return Verdict(warning=f"Changed before it ran: {REPAIRED.format(picks=said)}.")
     turn.counts["named values"] += 1
     shown = values[:3]
     names = ", ".join(f'"{v}"' for _, _, v in shown)
@@ -118,5 +209,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="named values", setting="check_answers", check=check,
     summary="code that reads a named CSV file for a request that names values of its text columns (\"how many hours "
-            "did Priya work? it's all in timesheet.csv\") and uses none of them (it added up every row) is not run; the "
+            "did Priya work? it's all in timesheet.csv\") and uses none of them (it added up every row) has its rows "
+            "narrowed to the one value named per column right after the plain statement or loop that loads them, "
+            "unless the request takes a share, compares or leaves a value out; otherwise it is not run and the "
             "request is asked afresh (twice at most), sampled, naming the values and their columns")
