@@ -106,7 +106,7 @@ def _data_strings(code: str) -> list[str]:
 
 # words of a request for which the rows the value does not pick count too: a share, a comparison, a
 # total over all, or a value left out
-_OTHER_ROWS = re.compile(
+OTHER_ROWS = re.compile(
     r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|each|every|per|by|except|excluding|"
     r"not|without|other|others|overall|altogether|everyone|everybody)\b", re.I)
 _LOADS = ("json.load", "json.loads", "pd.read_csv", "pandas.read_csv", "pd.read_json", "pandas.read_json",
@@ -117,7 +117,7 @@ REPAIRED = "the rows are narrowed to {picks} first, as the request asks (the cod
 def picks(request: str, values: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     """The (file, column, value) to narrow the rows to: one named value per column, of one file, in a
     request that asks about those rows only; else none."""
-    if _OTHER_ROWS.search(_PATHISH.sub(" ", request)) or len({f for f, _, _ in values}) != 1:
+    if OTHER_ROWS.search(_PATHISH.sub(" ", request)) or len({f for f, _, _ in values}) != 1:
         return []
     columns = [c for _, c, _ in values]
     said = [v.lower() for _, _, v in values]
@@ -126,10 +126,11 @@ def picks(request: str, values: list[tuple[str, str, str]]) -> list[tuple[str, s
     return values
 
 
-def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True) -> str | None:
-    """The code with its rows narrowed to the chosen values, right after the statement that loads
-    them or as the first line of the loop that walks them; None when neither is plain to see. `listed`:
-    a JSON file's records are the file's top level (a list), not under a key."""
+def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True, starts: bool = False) -> str | None:
+    """The code with its rows narrowed to the chosen (file, column, value), right after the statement
+    that loads them or as the first line of the loop that walks them; None when neither is plain to
+    see. `listed`: a JSON file's records are the file's top level (a list), not under a key. `starts`:
+    a row's value starts with the chosen one (a month "2024-03" of ISO dates), not equals it."""
     import ast
 
     try:
@@ -137,6 +138,12 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True)
     except SyntaxError:
         return None
     lines = code.splitlines()
+
+    def test(cell: str, v: str, negate: bool = False) -> str:
+        if starts:
+            return f"{'not ' if negate else ''}{cell}.startswith({v!r})"
+        return f"{cell} {'!=' if negate else '=='} {v!r}"
+
     for node in sorted(ast.walk(tree), key=lambda n: getattr(n, "lineno", 0)):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             src = ast.get_source_segment(code, node.value) or ""
@@ -146,11 +153,12 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True)
             if src.startswith("json.") and not listed:
                 return None  # an object at the top: its rows are under some key
             if src.startswith(("pd.", "pandas.")):
-                test = " & ".join(f"({name}[{c!r}].astype(str).str.strip() == {v!r})" for _, c, v in chosen)
-                line = f"{pad}{name} = {name}[{test}]"
+                op = ".str.startswith({v!r})" if starts else " == {v!r}"
+                picked = " & ".join(f"({name}[{c!r}].astype(str).str.strip(){op.format(v=v)})" for _, c, v in chosen)
+                line = f"{pad}{name} = {name}[{picked}]"
             else:
-                test = " and ".join(f"str(r.get({c!r}, '')).strip() == {v!r}" for _, c, v in chosen)
-                line = f"{pad}{name} = [r for r in {name} if isinstance(r, dict) and {test}]"
+                picked = " and ".join(test(f"str(r.get({c!r}, '')).strip()", v) for _, c, v in chosen)
+                line = f"{pad}{name} = [r for r in {name} if isinstance(r, dict) and {picked}]"
             end = node.end_lineno or node.lineno
             return "\n".join(lines[:end] + [line] + lines[end:])
         if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.body:
@@ -158,13 +166,13 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True)
             if "csv.DictReader(" not in src:
                 continue
             var, first = node.target.id, node.body[0]
-            test = " or ".join(f"str({var}.get({c!r}, '')).strip() != {v!r}" for _, c, v in chosen)
-            line = f"{' ' * first.col_offset}if {test}:\n{' ' * first.col_offset}    continue"
+            skip = " or ".join(test(f"str({var}.get({c!r}, '')).strip()", v, negate=True) for _, c, v in chosen)
+            line = f"{' ' * first.col_offset}if {skip}:\n{' ' * first.col_offset}    continue"
             return "\n".join(lines[:first.lineno - 1] + [line] + lines[first.lineno - 1:])
     return None
 
 
-def _top_list(request: str, name: str) -> bool:
+def top_list(request: str, name: str) -> bool:
     """The named JSON file holds a list at its top (a CSV file: always)."""
     import json
 
@@ -190,7 +198,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if any(_uses(block.code, v) for _, _, v in values):
         return None
     chosen = picks(turn.request, values)
-    code = narrowed(block.code, chosen, _top_list(turn.request, chosen[0][0])) if chosen else None
+    code = narrowed(block.code, chosen, top_list(turn.request, chosen[0][0])) if chosen else None
     if code is not None:
         turn.counts["named values"] = ASKS  # narrowed once: no ask after it
         block.message["content"] = code

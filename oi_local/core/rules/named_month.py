@@ -1,0 +1,96 @@
+"""Named month: "how much did I spend on groceries in March? everything's in expenses.csv" asks about
+the rows of one month, and a file of ISO dates (2024-03-14) has them as the rows whose date starts with
+"2024-03". The 0.5B model's code often picked the other value the request names and not the month,
+adding up every month's rows (in `ho31` the code that ran never looked at a date). Where the request
+names one month (with its year, or of a year the file's dates have that month in only once), the named
+CSV or JSON file has one column of ISO dates, and the code uses no month (no month name or number, no
+`.month`, no `strftime`, no date slice), the rows are narrowed to that month right after the plain
+statement or loop that loads them (as for named values, core/rules/named_values.py), and the code runs.
+Not for a request that compares, takes a share or asks per month."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.named_values import (
+    OTHER_ROWS,
+    _data_strings,
+    narrowed,
+    records,
+    top_list,
+)
+from oi_local.core.rules.turn import Block, Turn
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+# "may" is also a verb: only "in May" or "May 2024" count as the month
+_MONTH = re.compile(r"\b(?:(january|february|march|april|june|july|august|september|october|november|december)"
+                    r"|(?<=\bin )(may)|(may)(?= \d{4}))\b(?:,? (\d{4}))?", re.I)
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+)?")
+_PATHISH = re.compile(r"\S*[/.]\S*")
+_MONTH_IN_CODE = re.compile(r"\.month\b|strftime|strptime|\[\s*5\s*:\s*7\s*\]|\[\s*:\s*7\s*\]|to_period|dt\.", re.I)
+CHANGED = "Changed before it ran: the rows are narrowed to {column} in {month} first, as the request asks (the code used every month)."
+
+
+def named_month(request: str) -> tuple[int, str | None] | None:
+    """The one month the request names (1-12) and its year if given; None for none or several."""
+    said = _PATHISH.sub(" ", request)
+    found = {(MONTHS.index((m.group(1) or m.group(2) or m.group(3)).lower()) + 1, m.group(4)) for m in _MONTH.finditer(said)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def date_column(request: str, cwd: Path) -> tuple[str, str, list[str]] | None:
+    """(file name, column, its values) of the one column of ISO dates in the one CSV/JSON file the request names."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.asked_column import _table
+
+    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".tsv", ".json")]
+    if len(files) != 1:
+        return None
+    p = files[0]
+    table = records(p) if p.suffix.lower() == ".json" else _table(p)
+    dated = [(c, v) for c, v in table.items() if v and all(_ISO.fullmatch(x.strip()) for x in v if x.strip())]
+    return (p.name, dated[0][0], dated[0][1]) if len(dated) == 1 else None
+
+
+def uses_month(code: str, month: int) -> bool:
+    """The code picks rows by a month somehow: a month's name, its number in a date string, `.month`,
+    strftime/strptime, a date slice ([5:7], [:7]) or pandas' date accessors."""
+    if _MONTH_IN_CODE.search(code):
+        return True
+    text = "\n".join(_data_strings(code)).lower()
+    name = MONTHS[month - 1]
+    return name in text or name[:3] in text or f"-{month:02d}" in text or f"/{month:02d}" in text
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or turn.counts["named month"] >= 1:
+        return None
+    asked = named_month(turn.request)
+    if asked is None or OTHER_ROWS.search(_PATHISH.sub(" ", turn.request)):
+        return None
+    found = date_column(turn.request, Path.cwd())
+    if found is None or Path(found[0]).stem not in block.code or uses_month(block.code, asked[0]):
+        return None
+    name, column, dates = found
+    month, year = asked
+    years = {d[:4] for d in dates if d[5:7] == f"{month:02d}"}
+    if year is None and len(years) == 1:
+        year = years.pop()
+    if year is None or year not in {d[:4] for d in dates}:
+        return None  # the month in several years, or in none of the file's: not ours to pick
+    code = narrowed(block.code, [(name, column, f"{year}-{month:02d}")], top_list(turn.request, name), starts=True)
+    if code is None:
+        return None
+    turn.counts["named month"] += 1
+    block.message["content"] = code
+    return Verdict(warning=CHANGED.format(column=column, month=f"{MONTHS[month - 1].title()} {year}"))
+
+
+rule = Rule(
+    name="named month", setting="check_answers", check=check,
+    summary="code that reads a named CSV or JSON file of ISO dates for a request that names one month (\"what did I "
+            "spend on groceries in March?\") and uses no month (no name, number, `.month` or date slice) has its rows "
+            "narrowed to that month right after the plain statement or loop that loads them, unless the request "
+            "compares, takes a share or asks per month")

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import named_month
+
+from .handmade import block, make_turn
+
+ROWS = ("date,category,amount\n2024-02-27,groceries,10\n2024-03-02,groceries,20.5\n2024-03-15,fuel,40\n"
+        "2024-03-20,groceries,7.25\n2024-04-01,groceries,100\n")
+PICKED = ('import csv\nwith open("expenses.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+          'print(sum(float(r["amount"]) for r in rows if r["category"] == "groceries"))')
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "expenses.csv").write_text(ROWS)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _run(code: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code, {})
+    return out.getvalue().strip()
+
+
+@pytest.mark.parametrize("code", [
+    PICKED,
+    'import pandas as pd\ndf = pd.read_csv("expenses.csv")\nprint(df[df["category"] == "groceries"]["amount"].sum())',
+    'import csv\ntotal = 0\nfor r in csv.DictReader(open("expenses.csv")):\n    if r["category"] == "groceries":\n'
+    '        total += float(r["amount"])\nprint(total)',
+])
+def test_code_that_uses_no_month_is_narrowed_to_the_month_named(code: str) -> None:
+    assert float(_run(code)) == 137.75  # every month
+    b = block(code)
+    verdict = named_month.check(make_turn("How much did I spend on groceries in March? Everything's in expenses.csv."), b)
+    assert verdict is not None and verdict.ask is None and not verdict.again
+    assert verdict.warning == ("Changed before it ran: the rows are narrowed to date in March 2024 first, as the request "
+                               "asks (the code used every month).")
+    assert float(_run(b.code)) == 27.75
+
+
+def test_json_records_too(folder: Path) -> None:
+    (folder / "log.json").write_text(json.dumps([{"day": "2025-05-01", "km": 5}, {"day": "2025-05-09", "km": 7},
+                                                 {"day": "2025-06-02", "km": 11}]))
+    b = block('import json\nruns = json.load(open("log.json"))\nprint(sum(r["km"] for r in runs))')
+    assert named_month.check(make_turn("how far did i run in may 2025? log.json"), b) is not None
+    assert _run(b.code) == "12"
+
+
+@pytest.mark.parametrize("request_text, code", [
+    ("How much did I spend on groceries in March? expenses.csv",
+     PICKED.replace('if r["category"] == "groceries"', 'if r["date"].startswith("2024-03")')),  # uses it
+    ("How much did I spend on groceries in March? expenses.csv", PICKED.replace("rows if", "rows if r['date'][5:7] == '03' and")),
+    ("How much did I spend on groceries in march 2023? expenses.csv", PICKED),  # a year the file does not have
+    ("How much did I spend on groceries per month? expenses.csv", PICKED),  # no month named
+    ("What share of March's spending went on groceries? expenses.csv", PICKED),  # a share
+    ("Compare groceries in March and April. expenses.csv", PICKED),  # two months
+    ("May I see the total for groceries? expenses.csv", PICKED),  # "May" the verb
+    ("How much did I spend on groceries in March?", PICKED),  # no file named
+])
+def test_left_alone(request_text: str, code: str) -> None:
+    b = block(code)
+    assert named_month.check(make_turn(request_text), b) is None and b.code == code
+
+
+def test_a_month_in_several_years_is_not_picked(folder: Path) -> None:
+    (folder / "expenses.csv").write_text(ROWS + "2023-03-05,groceries,1\n")
+    assert named_month.check(make_turn("groceries in March? expenses.csv"), block(PICKED)) is None
+    b = block(PICKED)
+    assert named_month.check(make_turn("groceries in March 2023? expenses.csv"), b) is not None
+    assert float(_run(b.code)) == 1.0
