@@ -267,6 +267,16 @@ def test_string_indices_on_lines_of_a_csv_or_keys_of_a_json_object(folder: Path)
     assert note(error, "", None, "x = 'ab'\nprint(x['a'])") is None  # no file: no guess
 
 
+def test_string_indices_note_names_the_file_read_not_the_one_written(folder: Path) -> None:
+    error = "Traceback ...\nTypeError: string indices must be integers, not 'str'\n(exit code 1)"
+    (folder / "signups.txt").write_text("Priya Shah | 2024-03-05\n")
+    code = ('with open("signups.txt") as f:\n    signups = f.read().splitlines()\n'
+            'with open("signups_clean.csv", "w") as f:\n    for row in signups:\n        f.write(row["name"])')
+    assert "signups_clean.csv" not in (note(error, "", None, code) or "")  # it was being written
+    read_too = 'with open("sales.csv") as s, open("out.csv", mode="w") as o:\n    o.write([r["x"] for r in s][0])'
+    assert "each line read from sales.csv" in (note(error, "", None, read_too) or "")
+
+
 def test_a_loop_over_a_json_object_is_shown_back_looping_over_its_records(folder: Path) -> None:
     (folder / "rota.json").write_text('{"team": "a", "shifts": [{"who": "Ann", "hours": 3}, {"who": "Bo", "hours": 5}]}')
     error = "Traceback ...\nTypeError: string indices must be integers, not 'str'\n(exit code 1)"

@@ -34,7 +34,8 @@ _OS_COPY = re.compile(r"(?:AttributeError: module 'os' has no attribute '(?P<a>{
                       r"from 'os')".format("|".join(_SHUTIL)))
 _NOT_A_NUMBER = re.compile(r"ValueError: (?:could not convert string to float: |invalid literal for int\(\) with base 10: |"
                            r"could not convert string )'([^'\n]{1,200})'")
-_OPENED = re.compile(r"""\bopen\(\s*(?:r?['"])([^'"\n]+\.(?:csv|tsv|json))['"]""", re.I)
+_OPENED = re.compile(r"""\bopen\(\s*(?:r?['"])([^'"\n]+\.(?:csv|tsv|json))['"]"""
+                     r"""(?:\s*,\s*(?:mode\s*=\s*)?['"]([rwaxbt+]+)['"])?""", re.I)
 _KEY = re.compile(r"KeyError: '([^'\n]{1,60})'")
 _PRINTED_KEY = re.compile(r"[{,]\s*'([^'\n]{1,40})':")
 _MISSING = re.compile(r"No such file or directory: '([^']+)'")
@@ -282,10 +283,13 @@ def _json_load(node: ast.AST) -> bool:
 
 def _rows_note(code: str, base: Path) -> str | None:
     """`row["finished"]` on a line of a CSV file, or on a key of a JSON object: what the rows are."""
-    m = _OPENED.search(code)
-    if not m:
+    # the file the code reads: not one it writes (a note that named signups_clean.csv, opened to be
+    # written, for lines read from signups.txt sent the model to read its own empty output)
+    read = [m.group(1) for m in _OPENED.finditer(code) if not set(m.group(2) or "r") & set("wax")
+            and (base / m.group(1)).is_file()]
+    if not read:
         return None
-    f = m.group(1)
+    f = read[0]
     if f.lower().endswith(".json"):
         try:
             if (base / f).stat().st_size > MAX_JSON:
