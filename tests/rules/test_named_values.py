@@ -157,3 +157,16 @@ def test_not_narrowed_where_the_other_rows_count(request_text: str) -> None:
     b = block(LOADED)
     verdict = named_values.check(make_turn(request_text), b)
     assert verdict is not None and verdict.ask is not None and b.code == LOADED
+
+
+def test_in_a_turn_the_narrowed_code_runs_without_an_ask() -> None:
+    interp, model = scripted_interpreter([f"```python\n{LOADED}\n```", "Priya worked 13.75 hours."])
+    interp.template = "small"
+    interp.second_opinions = 0
+    try:
+        out = interp.chat("How many hours did Priya work in total last week? It's all in timesheet.csv.", display=False)
+        consoles = [m["content"].strip() for m in out if m["type"] == "console"]
+        assert consoles == ["13.75"] and model.calls == 2
+        assert "== 'Priya'" in next(m["content"] for m in out if m["type"] == "code")  # what ran is what is kept
+    finally:
+        interp.close()
