@@ -32,3 +32,14 @@ def failed(code: str, output: str, note: str | None = None, lang: str = "python"
 
 def ran(code: str, output: str, lang: str = "python") -> Run:
     return Run(lang, code, output, 0)
+
+
+def printed(code: str) -> str:
+    """What `code` prints, run in this process (for rules that rewrite code before it runs)."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code, {})
+    return out.getvalue().strip()

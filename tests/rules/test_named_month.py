@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
@@ -9,7 +7,7 @@ import pytest
 
 from oi_local.core.rules import named_month
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, printed
 
 ROWS = ("date,category,amount\n2024-02-27,groceries,10\n2024-03-02,groceries,20.5\n2024-03-15,fuel,40\n"
         "2024-03-20,groceries,7.25\n2024-04-01,groceries,100\n")
@@ -24,13 +22,6 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _run(code: str) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(code, {})
-    return out.getvalue().strip()
-
-
 @pytest.mark.parametrize("code", [
     PICKED,
     'import pandas as pd\ndf = pd.read_csv("expenses.csv")\nprint(df[df["category"] == "groceries"]["amount"].sum())',
@@ -38,13 +29,13 @@ def _run(code: str) -> str:
     '        total += float(r["amount"])\nprint(total)',
 ])
 def test_code_that_uses_no_month_is_narrowed_to_the_month_named(code: str) -> None:
-    assert float(_run(code)) == 137.75  # every month
+    assert float(printed(code)) == 137.75  # every month
     b = block(code)
     verdict = named_month.check(make_turn("How much did I spend on groceries in March? Everything's in expenses.csv."), b)
     assert verdict is not None and verdict.ask is None and not verdict.again
     assert verdict.warning == ("Changed before it ran: the rows are narrowed to date in March 2024 first, as the request "
                                "asks (the code used every month).")
-    assert float(_run(b.code)) == 27.75
+    assert float(printed(b.code)) == 27.75
 
 
 def test_json_records_too(folder: Path) -> None:
@@ -52,7 +43,7 @@ def test_json_records_too(folder: Path) -> None:
                                                  {"day": "2025-06-02", "km": 11}]))
     b = block('import json\nruns = json.load(open("log.json"))\nprint(sum(r["km"] for r in runs))')
     assert named_month.check(make_turn("how far did i run in may 2025? log.json"), b) is not None
-    assert _run(b.code) == "12"
+    assert printed(b.code) == "12"
 
 
 @pytest.mark.parametrize("request_text, code", [
@@ -76,4 +67,4 @@ def test_a_month_in_several_years_is_not_picked(folder: Path) -> None:
     assert named_month.check(make_turn("groceries in March? expenses.csv"), block(PICKED)) is None
     b = block(PICKED)
     assert named_month.check(make_turn("groceries in March 2023? expenses.csv"), b) is not None
-    assert float(_run(b.code)) == 1.0
+    assert float(printed(b.code)) == 1.0

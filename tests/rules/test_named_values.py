@@ -7,7 +7,7 @@ from scripted import scripted_interpreter
 
 from oi_local.core.rules import named_values
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, printed
 
 SHEET = "day,employee,hours\nMon,Priya,7.5\nMon,Tom,8\nTue,Priya,6.25\nTue,Tom,7\n"
 # rows read in a comprehension: no plain load statement to narrow after, so these are asked afresh
@@ -105,31 +105,21 @@ def test_a_value_only_in_a_printed_label_is_asked_again() -> None:
     assert verdict is not None and verdict.ask is not None and verdict.ask.sampling["seed"] != 16
 
 
-def _run(code: str) -> str:
-    import contextlib
-    import io
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(code, {})
-    return out.getvalue().strip()
-
-
 @pytest.mark.parametrize("code", [
     LOADED,
     'import pandas as pd\ndf = pd.read_csv("timesheet.csv")\nprint(df["hours"].sum())',
     'import csv\ntotal = 0\nwith open("timesheet.csv", newline="") as f:\n    for row in csv.DictReader(f):\n'
     '        total += float(row["hours"])\nprint(total)',
 ])
-def test_rows_loaded_plainly_are_narrowed_to_the_one_value_named_and_run(code: str) -> None:
-    assert _run(code) == "28.75"  # every row
+def test_rows_loaded_plainly_are_narrowed_to_the_one_value_named_andprinted(code: str) -> None:
+    assert printed(code) == "28.75"  # every row
     turn = make_turn("How many hours did Priya work in total last week? It's all in timesheet.csv.")
     b = block(code)
     verdict = named_values.check(turn, b)
     assert verdict is not None and verdict.ask is None and not verdict.again
     assert verdict.warning == ('Changed before it ran: the rows are narrowed to employee "Priya" first, as the request '
                                'asks (the code used every row).')
-    assert _run(b.code) == "13.75"
+    assert printed(b.code) == "13.75"
     assert named_values.check(turn, block(code)) is None  # once a turn
 
 
@@ -145,7 +135,7 @@ def test_json_records_at_the_top_are_narrowed(folder: Path) -> None:
             '    active = [u for u in users if u["active"]]\n    print(len(active), sum(u["age"] for u in active) / len(active))')
     b = block(code)
     verdict = named_values.check(make_turn("how many users in users.json are active and from canada, and their average age?"), b)
-    assert verdict is not None and verdict.warning and _run(b.code) == "2 41.0"
+    assert verdict is not None and verdict.warning and printed(b.code) == "2 41.0"
 
 
 @pytest.mark.parametrize("request_text", [

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.named_values import (
+    _PATHISH,
     OTHER_ROWS,
     _data_strings,
     narrowed,
@@ -28,7 +29,6 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 _MONTH = re.compile(r"\b(?:(january|february|march|april|june|july|august|september|october|november|december)"
                     r"|(?<=\bin )(may)|(may)(?= \d{4}))\b(?:,? (\d{4}))?", re.I)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+)?")
-_PATHISH = re.compile(r"\S*[/.]\S*")
 _MONTH_IN_CODE = re.compile(r"\.month\b|strftime|strptime|\[\s*5\s*:\s*7\s*\]|\[\s*:\s*7\s*\]|to_period|dt\.", re.I)
 CHANGED = "Changed before it ran: the rows are narrowed to {column} in {month} first, as the request asks (the code used every month)."
 
