@@ -434,3 +434,9 @@ def test_a_file_read_but_never_opened_is_opened_as_the_one_named_file(folder: Pa
     # a name not read as a file, or no single named file: not this note
     assert not (note("NameError: name 'f' is not defined", request, None, "print(f + 1)") or "").startswith("Note: f is not")
     assert note("NameError: name 'f' is not defined", "how many joined in 2024?", None, code) is None
+
+
+def test_a_module_name_used_as_a_list_is_not_called_a_module(folder: Path) -> None:
+    output = "Traceback ...\nNameError: name 'numbers' is not defined\n(exit code 1)"
+    assert "import numbers" not in (note(output, "", None, "for n in numbers:\n    total += n") or "")
+    assert "add `import csv`" in (note(output.replace("numbers", "csv"), "", None, "rows = csv.reader(f)") or "")

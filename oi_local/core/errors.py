@@ -153,7 +153,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             # `copy("a.csv", "backup")`: the function is shutil's (told to `import copy`, the model
             # wrote the CSV out by hand instead).
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
-        if name in sys.stdlib_module_names:
+        if name in sys.stdlib_module_names and (not code or re.search(rf"(?<![\w.]){re.escape(name)}\.\w", code)):
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
         handle = _unopened(name, code, request, base)
         if handle:
