@@ -48,6 +48,9 @@ def uncounted(turn: Turn) -> str | None:
             and (question(asked) or asks_something(turn.request))) or asks_back(turn.engine):
         return None
     said = str(reply.get("content", ""))
+    if len(_lines(said)) >= 2 and [ln.strip() for ln in _lines(said)] == [ln.strip() for ln in _lines(last.output)]:
+        # "how many did you copy?" answered with the copy's own lines, whose only numbers were a year in a path
+        return "the printed lines again, not a count"
     if len(last.output) <= MAX_SHORT_OUTPUT:
         # A short result is the answers rule's, unless no count was printed at all: asked "how many
         # TODOs, and which file has the most?" the code printed only the file's name, and so did the answer.
