@@ -41,7 +41,7 @@ TARGET = re.compile(
     r"\b(?:(?:to|as|into|called|named|create|save|write|generate|make|export|(?:call|name)(?:ing)?\s+it)\s+"
     r"(?:(?:a|an|the|new|file|folder|image|picture|png|csv|json|text|called|named)\s+){0,4}|"
     r"(?:put|store|stick|dump|place|collect|gather|save|write|keep)\s+"
-    r"(?:(?!(?:that|which|to|for|from|of|and|then|in)\b)[\w'-]+\s+){1,4}?in\s+(?:(?:a|the|new|file)\s+){0,2})" + _NAME, re.I)
+    r"(?:(?!(?:that|which|where|whose|who|if|when|to|for|and|then|in)\b)[\w.'/-]+\s+){1,6}?in\s+(?:(?:a|the|new|file)\s+){0,2})" + _NAME, re.I)
 # Words of a request that changes files the user has: a turn that left every file as it was did not
 # do it (the 0.5B model's loop over `Path(".").glob("*.pdf")` for files in scans/ moved nothing, and
 # "The code ran without errors and printed nothing" ended the turn).
