@@ -71,6 +71,7 @@ from oi_local.core.rules import (
     text_speak,
     unknown_values,
     unused_numbers,
+    which_answers,
 )
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
 
@@ -138,6 +139,7 @@ RULES: tuple[Rule, ...] = (
     outputs.rule,
     loop_mode.rule,
     counts.rule,
+    which_answers.rule,
     answers.rule,
     # the turn ended
     honest_end.rule,
