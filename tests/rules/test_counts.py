@@ -93,3 +93,10 @@ def test_the_printed_lines_said_back_are_not_a_count_even_when_they_hold_numbers
     turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply("I copied 2 files:\n" + out),
                      runs=(ran("...", out),))
     assert counts.uncounted(turn) is None
+
+
+def test_printed_lines_said_back_that_hold_the_count_are_an_answer() -> None:
+    out = "Number of active users: 4\nAverage age of active users: 37.25\n"
+    turn = make_turn("how many users are active and from Canada? And what's their average age?", reply(out),
+                     runs=(ran("print(...)", out),))
+    assert counts.uncounted(turn) is None
