@@ -434,3 +434,23 @@ def test_a_file_read_but_never_opened_is_opened_as_the_one_named_file(folder: Pa
     # a name not read as a file, or no single named file: not this note
     assert not (note("NameError: name 'f' is not defined", request, None, "print(f + 1)") or "").startswith("Note: f is not")
     assert note("NameError: name 'f' is not defined", "how many joined in 2024?", None, code) is None
+
+
+def test_a_module_name_used_as_a_list_is_not_called_a_module(folder: Path) -> None:
+    output = "Traceback ...\nNameError: name 'numbers' is not defined\n(exit code 1)"
+    assert "import numbers" not in (note(output, "", None, "for n in numbers:\n    total += n") or "")
+    assert "add `import csv`" in (note(output.replace("numbers", "csv"), "", None, "rows = csv.reader(f)") or "")
+
+
+def test_rows_compared_whole_are_shown_how_to_take_the_largest_by_a_column(folder: Path) -> None:
+    (folder / "weather.csv").write_text("date,temp_max_c\n2023-07-01,26.6\n2023-07-18,36.4\n2023-07-19,30.1\n")
+    code = ('import csv\nwith open("weather.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+            'print(max([temp_max_c for temp_max_c in rows]))')
+    out = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True).stderr
+    assert "not supported between instances of 'dict' and 'dict'" in out
+    got = note(out + "\nValues on that line: rows = [{'date': '2023-07-01', 'temp_max_c': '26.6'}]", "hottest day in weather.csv?",
+               folder, code) or ""
+    assert "max(rows, key=lambda r: float(r['temp_max_c']))" in got
+    best = eval("max(rows, key=lambda r: float(r['temp_max_c']))",
+                {"rows": [{"date": "2023-07-01", "temp_max_c": "26.6"}, {"date": "2023-07-18", "temp_max_c": "36.4"}]})
+    assert best["date"] == "2023-07-18"

@@ -214,3 +214,12 @@ def test_the_same_wrong_fix_sent_again_is_asked_about_again_sampled(folder: Path
         assert _run(folder / "sum_to.py").strip() == "5050"
     finally:
         interp.close()
+
+
+def test_the_old_code_written_back_with_other_blank_lines_or_comments_is_not_a_fix(folder: Path) -> None:
+    before = {folder / "sum_to.py": BROKEN}
+    (folder / "sum_to.py").write_text("# adds up to 100\n\n" + BROKEN.replace("\n", "\n\n"))
+    note = follow_up(before, [], folder)
+    assert note is not None and "sum_to.py still has the old code" in note
+    (folder / "sum_to.py").write_text(FIXED)
+    assert follow_up(before, [], folder) is None

@@ -14,6 +14,8 @@ from oi_local.core.pycheck import corrected, likely_file, problems
     ("n = 0\ndef f():\n    print(n)\n    n = 1\n", ["line 3: n is used before it is given a value"]),
     ("for w in ['a']:\nprint(w)\n", ["line 2: expected an indented block after 'for' statement on line 1"]),
     ("print(undefined_thing_xyz)\n", ["line 1: undefined_thing_xyz is not defined"]),
+    # a module's name used as a list is a list never made, not a module to import
+    ("for n in numbers:\n    print(n)\n", ["line 1: numbers is not defined"]),
 ])
 def test_what_would_make_the_script_fail_is_found(code: str, expected: list[str]) -> None:
     assert problems(code) == expected

@@ -153,7 +153,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             # `copy("a.csv", "backup")`: the function is shutil's (told to `import copy`, the model
             # wrote the CSV out by hand instead).
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
-        if name in sys.stdlib_module_names:
+        if name in sys.stdlib_module_names and (not code or re.search(rf"(?<![\w.]){re.escape(name)}\.\w", code)):
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
         handle = _unopened(name, code, request, base)
         if handle:
@@ -189,6 +189,8 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         return advice + (f" With them converted, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
     if _STR_INDEX.search(output):
         return _rows_note(code, base)
+    if _DICTS_COMPARED.search(output):
+        return _dicts_note(output, request, code, base)
     m = _NOT_A_NUMBER.search(output)
     header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)) if m else None
     if header:
@@ -215,6 +217,23 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
     return None
+
+
+_DICTS_COMPARED = re.compile(r"TypeError: '[<>]=?' not supported between instances of 'dict' and 'dict'")
+_ROWS_SHOWN = re.compile(r"Values on that line:.*?\b(\w+) = \[\{")
+
+
+def _dicts_note(output: str, request: str, code: str, base: Path) -> str:
+    """max() over rows read as dicts: `max([temp_max_c for temp_max_c in rows])` compared whole rows
+    (the 0.5B model wrote a column's name as the loop variable, then tried three other broken ways)."""
+    keys = _known_keys(output, request, base)
+    named = [k for k in keys if re.search(rf"(?<![\w]){re.escape(k)}(?!\w)", code)]
+    rows = _ROWS_SHOWN.search(output)
+    rows_name = rows.group(1) if rows else "rows"
+    column = named[0] if named else (keys[0] if keys else "column")
+    return (f"Note: each row is a dict, and dicts cannot be compared with each other. To take the row with the "
+            f"largest value of a column: `best = max({rows_name}, key=lambda r: float(r[{column!r}]))`, then print "
+            f"the fields you need from best" + (f" (the keys are: {', '.join(repr(k) for k in keys)})." if keys else "."))
 
 
 _QUOTED_TABLE = re.compile(r"""['"]([^'"\n]+\.(?:csv|tsv|txt))['"]""", re.I)

@@ -155,6 +155,17 @@ def _parses(code: str) -> bool:
     return True
 
 
+def same_code(now: str, old: str) -> bool:
+    """The script has its old code: the same text, or the same Python with other blank lines or
+    comments (the 0.5B model wrote grades.py back with one blank line fewer and said it was fixed)."""
+    if now == old:
+        return True
+    try:
+        return ast.dump(ast.parse(now)) == ast.dump(ast.parse(old))
+    except (SyntaxError, ValueError):
+        return False
+
+
 def verified(path: Path, old: str, runs: list[tuple[str, str, bool]], want: list[str] | None = None,
              cwd: str | os.PathLike[str] | None = None) -> bool:
     """The script was changed, shows no problem pyflakes can see, and the last time this turn's code
@@ -166,7 +177,7 @@ def verified(path: Path, old: str, runs: list[tuple[str, str, bool]], want: list
         return False
     base = Path(cwd or os.getcwd()).resolve()
     name = os.path.relpath(path, base)
-    if now == old:
+    if same_code(now, old):
         return False
     from oi_local.core.pycheck import problems
 
@@ -196,7 +207,7 @@ def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike
         found, fixed = review(now, name, base)
         if fixed is not None:  # changed or not, a problem with one obvious correction: ready to save
             return PROBLEMS_FIXED_NOTE.format(name=name, problems="\n".join(found), block=_save_block(name, fixed))
-        if now == old:
+        if same_code(now, old):
             printed = dict(runs or [])
             for code in reversed(worked):
                 if want and code in printed and _missing(want, printed[code]):
@@ -207,7 +218,7 @@ def follow_up(before: dict[Path, str], worked: list[str], cwd: str | os.PathLike
             return PROBLEMS_NOTE.format(name=name, problems="\n".join(found))
         got = _last_output(name, runs or [], now) if want else None
         wrong = got is not None and bool(_missing(want or [], got))
-        if now == old and not wrong:
+        if same_code(now, old) and not wrong:
             return UNCHANGED_NOTE.format(name=name)
         if wrong and got is not None:
             shown = got.strip()[-MAX_OUTPUT_SHOWN:] or "(nothing)"

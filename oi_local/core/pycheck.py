@@ -93,8 +93,8 @@ def _check(code: str, filename: str, folder: Path | None = None) -> list[tuple[s
 
 
 def _correction(name: str, code: str) -> str | None:
-    if name in sys.stdlib_module_names:
-        return f"import {name}"
+    if name in sys.stdlib_module_names and re.search(rf"(?<![\w.]){re.escape(name)}\.\w", code):
+        return f"import {name}"  # used as a module (`csv.reader`), not a list called numbers
     known = (set(dir(builtins)) | _defined(code)) - {name}
     close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
     return close[0] if close else None

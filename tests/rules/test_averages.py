@@ -69,3 +69,18 @@ def test_in_a_turn_the_retry_divides() -> None:
     assert any("never divides" in o for o in outputs)
     assert any("'North': 15.0" in o and "'South': 30.0" in o for o in outputs)
     assert "15.0" in subprocess.run([sys.executable, "-c", MEANS], capture_output=True, text=True).stdout
+
+
+@pytest.mark.parametrize("agg", ["count", "sum"])
+def test_one_column_summed_or_counted_for_an_average_is_averaged(agg: str) -> None:
+    code = f'import pandas as pd\ndf = pd.read_csv("sales.csv")\nprint(df.groupby("region")["amount"].{agg}().round(2).to_dict())'
+    b = block(code)
+    verdict = averages.check(make_turn(ASK), b)
+    assert verdict is not None and verdict.ask is None and f".{agg}() is its .mean()" in verdict.warning
+    out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "{'North': 15.0, 'South': 30.0}"
+    # asked also how many, or for a total, a count or sum may be meant: asked afresh as before
+    for request in ("how many sales are there and what's the average sale in sales.csv?",
+                    "what's the total and the average sale in sales.csv?"):
+        verdict = averages.check(make_turn(request), block(code))
+        assert verdict is not None and verdict.ask is not None

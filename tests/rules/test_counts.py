@@ -83,3 +83,20 @@ def test_a_how_many_question_after_a_story_someone_wrote_is_still_asked_for_the_
     request = "Here is a story my grandmother wrote down:\n\nThe harbour was quiet.\n\nHow many times does \"harbour\" appear?"
     turn = make_turn(request, reply("['harbour', …"), runs=(ran("print(found)", str(["harbour"] * 23) + "\n"),))
     assert counts.uncounted(turn) == "no number"
+
+
+def test_the_printed_lines_said_back_are_not_a_count_even_when_they_hold_numbers() -> None:
+    out = "copied notes/2024/feb.md to backup\ncopied notes/2024/jan.md to backup\n"
+    turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply(out),
+                     runs=(ran("for p in Path('notes').rglob('*.md'):\n    shutil.copy(p, 'backup')\n    print(f'copied {p} to backup')", out),))
+    assert counts.uncounted(turn) == "the printed lines again, not a count"
+    turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply("I copied 2 files:\n" + out),
+                     runs=(ran("...", out),))
+    assert counts.uncounted(turn) is None
+
+
+def test_printed_lines_said_back_that_hold_the_count_are_an_answer() -> None:
+    out = "Number of active users: 4\nAverage age of active users: 37.25\n"
+    turn = make_turn("how many users are active and from Canada? And what's their average age?", reply(out),
+                     runs=(ran("print(...)", out),))
+    assert counts.uncounted(turn) is None

@@ -9,7 +9,7 @@ from scripted import scripted_interpreter
 
 from oi_local.core.rules import header_row
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, printed
 
 SHEET = "date,name,hours\n2025-03-03,Ayesha,7.5\n2025-03-03,Tom,8\n2025-03-04,Ayesha,6\n"
 TALLY = ('import csv\ntotals = {}\nwith open("timesheet.csv") as f:\n    for row in csv.reader(f):\n'
@@ -60,3 +60,34 @@ def test_the_repaired_walk_answers() -> None:
         assert consoles[-1] == "Ayesha 13.5" and model.calls == 2
     finally:
         interp.close()
+
+
+BOOKS = "title,author,year\nKindred,Octavia E. Butler,1979\nFrankenstein,Mary Shelley,1818\nSolaris,Stanislaw Lem,1961\n"
+
+
+@pytest.mark.parametrize("code", [
+    'with open("books.csv") as f:\n    print(len(f.readlines()))',
+    'with open("books.csv") as f:\n    lines = f.readlines()\nprint(len(lines))',
+    'with open("books.csv") as f:\n    print(sum(1 for _ in f))',
+    'print(len(open("books.csv").read().splitlines()))',
+])
+def test_asked_how_many_things_a_csv_lists_its_header_line_is_not_counted(folder: Path, code: str) -> None:
+    (folder / "books.csv").write_text(BOOKS)
+    assert printed(code) == "4"
+    b = block(code)
+    verdict = header_row.check(make_turn("how many books are listed in books.csv?"), b)
+    assert verdict is not None and "leaves out its header (title, author, year)" in verdict.warning
+    assert printed(b.code) == "3"
+
+
+@pytest.mark.parametrize("request_", [
+    "how many lines does books.csv have?",  # lines asked for
+    "how many rows are in books.csv including the header?",
+    "show me books.csv",  # no count asked
+])
+def test_a_line_count_asked_for_is_left_alone(folder: Path, request_: str) -> None:
+    (folder / "books.csv").write_text(BOOKS)
+    assert header_row.check(make_turn(request_), block('with open("books.csv") as f:\n    print(len(f.readlines()))')) is None
+    # and a CSV with no header is counted whole
+    assert header_row.check(make_turn("how many pairs are in numbers.csv?"),
+                            block('with open("numbers.csv") as f:\n    print(len(f.readlines()))')) is None

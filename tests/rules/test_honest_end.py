@@ -198,3 +198,15 @@ def test_an_answer_from_data_no_code_read_is_said_not_done(tmp_path: Path, monke
     assert honest_end.finish(turn) == "This is not done: no code that ran read runs.log, so the answer is not from its data."
     read = make_turn("how many nights failed in runs.log?", OUT, reply("1"), runs=(ran(READ.format("runs.log", 1), "1\n"),))
     assert honest_end.finish(read) is None
+
+
+def test_the_requests_own_words_in_the_answer_are_not_an_admission(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.log").write_text("INFO up\nERROR disk\n")
+    turn = make_turn("put the ERROR lines from server.log in errors.txt. how many were there?", OUT,
+                     reply("1 line of server.log contains the word ERROR."))
+    outputs.start(turn)
+    turn.runs.append(ran('print(sum("ERROR" in l for l in open("server.log")))', "1\n"))
+    assert honest_end.finish(turn) == "This is not done: errors.txt was not created."
+    turn.engine.messages[-1] = reply("I could not write errors.txt: 1 ERROR line.")  # owned up in its own words
+    assert honest_end.finish(turn) is None

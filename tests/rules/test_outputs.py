@@ -269,3 +269,26 @@ def test_items_asked_to_be_added_that_no_changed_file_holds_are_not_done(folder:
     # items of another kind ("a header row", "up the fees", numbers) are not checked
     for request in ("add a header row to party/guests.txt", "add up the fees", "add 5 to each price"):
         assert outputs.added_items(request) == [], request
+
+
+def test_a_file_asked_to_be_put_in_must_exist(folder: Path) -> None:
+    (folder / "server.log").write_text("INFO up\nERROR disk\nERROR net\n")
+    turn = started("grab all the ERROR lines from server.log and put them in errors.txt. how many were there?")
+    turn.runs.append(ran('print(sum("ERROR" in line for line in open("server.log")))', "2\n"))
+    assert outputs.problems(turn) == ["errors.txt was not created"]
+    # a file the request reads is not one to make
+    turn = started("write code that counts the words in items.csv")
+    turn.runs.append(ran('print(len(open("items.csv").read().split()))', "3\n"))
+    assert outputs.problems(turn) == []
+
+
+def test_a_copy_asked_with_the_originals_kept_is_asked_for_again(folder: Path) -> None:
+    turn = started("copy items.csv into a new folder called backup. dont delete the original")
+    turn.runs.append(ran("import shutil\nshutil.copy('items.csv', 'items.backup')", ""))
+    turn.steps = 1
+    ask = outputs.follow_up(turn)  # "dont delete" asks for nothing destructive
+    assert ask is not None and "no new backup folder was made" in (ask.text or "")
+    turn = started("copy items.csv into a new folder called backup, then delete items.csv")
+    turn.runs.append(ran("import shutil\nshutil.copy('items.csv', 'items.backup')", ""))
+    turn.steps = 1
+    assert outputs.follow_up(turn) is None  # a deletion asked for: left to the person

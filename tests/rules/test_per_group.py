@@ -56,3 +56,15 @@ def test_an_average_asked_is_averaged_per_group_with_the_column_named_anywhere()
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     assert per_group.check(make_turn(request_text), block(code)) is None
+
+
+def test_an_amount_asked_with_no_column_named_adds_up_the_one_number_column(folder: Path) -> None:
+    (folder / "expenses.csv").write_text("id,date,category,amount\n1,2024-05-01,food,54.20\n2,2024-05-02,bus,12.50\n"
+                                         "3,2024-05-04,food,23.75\n4,2024-05-05,bus,70.00\n")
+    code = 'import pandas as pd\ndf = pd.read_csv("expenses.csv")\nprint(df.loc[df["amount"].idxmax(), "category"])'
+    verdict = per_group.check(make_turn("which category did i spend the most on in expenses.csv, and how much was it?"), block(code))
+    assert verdict is not None and verdict.ask is not None
+    assert "df.groupby('category')['amount'].sum()" in (verdict.ask.text or "")  # the id column is a label, not an amount
+    # asked how often, the rows are counted
+    verdict = per_group.check(make_turn("which category shows up most in expenses.csv?"), block(code))
+    assert verdict is not None and verdict.ask is not None and "value_counts" in (verdict.ask.text or "")

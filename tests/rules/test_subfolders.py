@@ -67,3 +67,11 @@ def test_subfolders_named_after_the_question_count_too(documents: Path, request_
 def test_subfolders_as_the_thing_asked_about_is_left_alone(documents: Path) -> None:
     code = 'from pathlib import Path\nprint(len([p for p in Path("Documents").iterdir() if p.is_dir()]))'
     assert subfolders.check(make_turn("how many subfolders are in Documents?"), block(code)) is None
+
+
+def test_anywhere_under_a_folder_is_every_level_of_it(documents: Path) -> None:
+    code = ('from pathlib import Path\nfiles = [p for p in Path("Documents").iterdir() if p.is_file()]\n'
+            'print(len([p for p in files if p.suffix == ".pdf"]))')
+    b = block(code)
+    assert subfolders.check(make_turn("how many pdfs are there anywhere under Documents/ ?"), b) is not None
+    assert _run("python", b.code) == "4"

@@ -60,6 +60,7 @@ from oi_local.core.rules import (
     rounding,
     run_asked,
     safety_review,
+    script_text,
     second_opinions,
     shell_relabel,
     slips,
@@ -70,6 +71,7 @@ from oi_local.core.rules import (
     text_speak,
     unknown_values,
     unused_numbers,
+    which_answers,
 )
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
 
@@ -120,6 +122,7 @@ RULES: tuple[Rule, ...] = (
     question_writes.rule,
     kept_files.rule,
     one_name.rule,
+    script_text.rule,
     broken_scripts.rule,
     sources.rule,
     deletions.rule,
@@ -136,6 +139,7 @@ RULES: tuple[Rule, ...] = (
     outputs.rule,
     loop_mode.rule,
     counts.rule,
+    which_answers.rule,
     answers.rule,
     # the turn ended
     honest_end.rule,

@@ -189,13 +189,13 @@ def ungrounded(turn: Turn) -> bool:
 
 def blind_to_failure(turn: Turn) -> bool:
     """The last run failed and the newest reply says nothing of it (no "error", "could not", "not
-    found", ...: honest_end.ADMITS): a small model makes up a result over a traceback."""
-    from oi_local.core.rules.honest_end import ADMITS
+    found", ...: honest_end.admits, in words the request does not use itself): a small model makes up a result over a traceback."""
+    from oi_local.core.rules.honest_end import admits
 
     last = turn.runs[-1] if turn.runs else None
     reply = newest_reply(turn.engine)
     return bool(last and last.failed and reply and not asks_back(turn.engine)
-                and not ADMITS.search(str(reply.get("content", ""))))
+                and not admits(str(reply.get("content", "")), turn.request))
 
 
 MIN_DUMP = 150  # characters: a reply this long copied from the request is not an answer

@@ -8,11 +8,12 @@ import ast
 import re
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, code_retry
+from oi_local.core.rules.turn import Block, Turn, code_retry, rewrite
 
 NOTE = ("(Write one ```python block that does what I asked. I asked for an average: add up the values, then divide "
         "by how many there are{each}. The first try never divided.)")
 SHOWN = "Not run: an average was asked for, and the code never divides; asked afresh."
+MEAN_NOTE = "Changed before it ran: an average was asked for, so the column's {was} is its .mean()."
 ASKED = re.compile(r"\b(?:average|averages|avg|the mean|mean (?:of|value|score|price|age|time|length|amount|number))\b", re.I)
 _EACH = re.compile(r"\b(?:per|each|every|by)\b", re.I)
 _MEANS = re.compile(r"mean|average|avg", re.I)
@@ -48,13 +49,48 @@ def computes(code: str) -> bool:
                and not (isinstance(n.func, ast.Name) and n.func.id == "print") for n in ast.walk(tree))
 
 
+def totalled_column(code: str) -> ast.Call | None:
+    """The one `.sum()` or `.count()` of a column (`df["amount"].sum()`, `df.groupby("region")["amount"].count()`)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr in ("sum", "count") and not n.args and not n.keywords
+             and isinstance(n.func.value, ast.Subscript) and n.lineno == n.end_lineno]
+    return found[0] if len(found) == 1 else None
+
+
+def _mean_instead(turn: Turn, block: Block) -> Verdict | None:
+    """Told to take `df.groupby('region')['amount'].mean()`, the 0.5B model wrote `.count()`, and
+    answered with a count for the average asked: one column summed or counted, in code that never
+    divides, is averaged instead (not when the request also asks how many)."""
+    from oi_local.core.rules.counts import HOW_MANY
+
+    call = totalled_column(block.code)
+    if call is None or HOW_MANY.search(turn.request) or re.search(r"\b(?:total|sum)\b", turn.request, re.I):
+        return None
+    code, func = block.code, call.func
+    assert isinstance(func, ast.Attribute)
+    segment = ast.get_source_segment(code, call) or ""
+    was = "." + func.attr + "()"
+    if not segment.endswith(was):
+        return None
+    block.message["content"] = rewrite(code, [(call.lineno, call.col_offset, call.end_col_offset or 0,
+                                               segment[:-len(was)] + ".mean()")])
+    return Verdict(warning=MEAN_NOTE.format(was=was))
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.writes import question
 
-    if block.lang != "python" or turn.counts["averages"] >= 1:
+    if block.lang != "python":
         return None
     if not ASKED.search(turn.request) or not question(turn.request) or divides(block.code):
         return None
+    repaired = _mean_instead(turn, block)
+    if repaired is not None or turn.counts["averages"] >= 1:
+        return repaired
     if "print" not in block.code or not computes(block.code):
         return None  # prints nothing (the fresh retries see to it), or only typed-in values (made-up results)
     turn.counts["averages"] += 1
@@ -66,4 +102,5 @@ rule = Rule(
     name="averages", setting="check_answers", check=check,
     summary="code for a question that asks for an average and never divides (no `/`, no mean) is not run (it added "
             "up each group's values); the request is asked afresh once, sampled, saying an average is a total divided "
-            "by a count")
+            "by a count; code that sums or counts one column (`df.groupby('region')['amount'].count()`) takes its "
+            ".mean() instead, the person told")

@@ -31,6 +31,10 @@ _NUMBER = re.compile(r"\d|\b(?:zero|none|no|one|two|three|four|five|six|seven|ei
 LIST_LINES = 3  # an answer of this many lines over an output of as many is a list, not a count
 
 
+# A number on its own ("Number of active users: 4"), not part of a path or a name ("notes/2024/feb.md").
+_ALONE = re.compile(r"(?<![\w/.-])\d+(?:\.\d+)?(?![\w/-]|\.\w)")
+
+
 def _lines(text: str) -> list[str]:
     return [ln for ln in text.splitlines() if ln.strip()]
 
@@ -48,6 +52,10 @@ def uncounted(turn: Turn) -> str | None:
             and (question(asked) or asks_something(turn.request))) or asks_back(turn.engine):
         return None
     said = str(reply.get("content", ""))
+    if len(_lines(said)) >= 2 and [ln.strip() for ln in _lines(said)] == [ln.strip() for ln in _lines(last.output)] \
+            and not _ALONE.search(last.output):
+        # "how many did you copy?" answered with the copy's own lines, whose only numbers were a year in a path
+        return "the printed lines again, not a count"
     if len(last.output) <= MAX_SHORT_OUTPUT:
         # A short result is the answers rule's, unless no count was printed at all: asked "how many
         # TODOs, and which file has the most?" the code printed only the file's name, and so did the answer.

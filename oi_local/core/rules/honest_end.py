@@ -127,6 +127,14 @@ def _names_the_error(said: str, output: str) -> bool:
     return any(w.lower() in said for w in words)
 
 
+def admits(said: str, request: str) -> bool:
+    """The answer owns up to a failure in words the request does not use itself: "5 lines of server.log
+    contain the word ERROR" is the count of ERROR lines asked for, not an error (errors.txt, asked
+    for, was never made, and the turn ended as done)."""
+    own = {m.group(0).lower() for m in ADMITS.finditer(request)}
+    return any(m.group(0).lower() not in own for m in ADMITS.finditer(said))
+
+
 def finish(turn: Turn) -> str | None:
     from oi_local.core.rules.answers import dumped
 
@@ -147,7 +155,7 @@ def finish(turn: Turn) -> str | None:
     if why.startswith(UNREAD):  # "Number of nights the backup failed: 0" owns up to nothing: the data was never read
         return f"This is not done: {why}."
     said = NO_ERRORS.sub("", said)  # "ran without errors" owns up to nothing
-    if ADMITS.search(said) or why.startswith("the code ran but printed") and ADMITS_EMPTY.search(said):
+    if admits(said, turn.request) or why.startswith("the code ran but printed") and ADMITS_EMPTY.search(said):
         return None
     return f"This is not done: {why}."
 

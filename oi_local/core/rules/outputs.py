@@ -35,9 +35,13 @@ _NAME = r"['\"`]?([\w][\w./-]*\.[A-Za-z][A-Za-z0-9]{0,4})\b"
 NEW_FOLDER = re.compile(r"\bnew\s+['\"`]?([\w.-]+?)['\"`]?\s+(?:folder|directory|subfolder)\b|"
                         r"\b(?:folder|directory|subfolder)\s+(?:called|named)\s+['\"`]?([\w.-]+(?:/[\w.-]+)*)", re.I)
 # A file named as a result: "save it as out.png", "write the total to sum.txt", "a file called a.md".
+# "put them in errors.txt", "store the totals in sums.csv": a few words between, none of which starts
+# a clause ("write code that counts words in notes.txt" names an input).
 TARGET = re.compile(
-    r"\b(?:to|as|into|called|named|create|save|write|generate|make|export|(?:call|name)(?:ing)?\s+it)\s+"
-    r"(?:(?:a|an|the|new|file|folder|image|picture|png|csv|json|text|called|named)\s+){0,4}" + _NAME, re.I)
+    r"\b(?:(?:to|as|into|called|named|create|save|write|generate|make|export|(?:call|name)(?:ing)?\s+it)\s+"
+    r"(?:(?:a|an|the|new|file|folder|image|picture|png|csv|json|text|called|named)\s+){0,4}|"
+    r"(?:put|store|stick|dump|place|collect|gather|save|write|keep)\s+"
+    r"(?:(?!(?:that|which|where|whose|who|if|when|to|for|and|then|in)\b)[\w.'/-]+\s+){1,6}?in\s+(?:(?:a|the|new|file)\s+){0,2})" + _NAME, re.I)
 # Words of a request that changes files the user has: a turn that left every file as it was did not
 # do it (the 0.5B model's loop over `Path(".").glob("*.pdf")` for files in scans/ moved nothing, and
 # "The code ran without errors and printed nothing" ended the turn).
@@ -90,7 +94,7 @@ def home_folders(request: str, cwd: str) -> list[str]:
 
 
 def start(turn: Turn) -> None:
-    if FILE_WORDS.search(turn.request) or added_items(turn.request):
+    if FILE_WORDS.search(turn.request) or TARGET.search(turn.request) or added_items(turn.request):
         turn.state["outputs"] = (os.getcwd(), snapshot(os.getcwd()))
         turn.state["home_outputs"] = {p: snapshot(p) for p in home_folders(turn.request, os.getcwd())}
         turn.state["folders"] = {w: bool(f) for w, f in _folders(os.getcwd(), _asked_folders(turn.request)).items()}

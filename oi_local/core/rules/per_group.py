@@ -32,6 +32,11 @@ _GROUPS = re.compile(r"groupby|defaultdict|Counter|pivot|value_counts|\.get\(|\+
 # "the highest score in a single game": one row is what is asked
 _ONE = re.compile(r"\b(?:single|in (?:one|a|any one) (?:\w+ )?(?:game|day|shift|session|match|race|go|row|entry|visit|"
                   r"order|sale|month|week|year|run|trip))\b", re.I)
+# An amount asked for, with no column named: "which category did i spend the most on" adds up the one
+# number column (asked "who did the most shifts", the rows are counted).
+_AMOUNT = re.compile(r"\b(?:how\s+much|spen[dt]\w*|paid|pay\w*|cost\w*|earn\w*|revenue|money|sales|sold|in\s+total|"
+                     r"totals?)\b", re.I)
+_LABEL = re.compile(r"(?:^|_|\b)(?:id|no|nr|num|year|month|day|week|zip|code|phone)$", re.I)  # numbers that name, not measure
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d|^\d{1,2}/\d{1,2}/\d{2,4}$")
 
 
@@ -70,6 +75,9 @@ def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
     numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & said]
     if not numbers:  # "what's the average sale amount per region? and which region comes out on top?"
         numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & _tokens(request)]
+    if not numbers and _AMOUNT.search(request):  # "which category did i spend the most on": the one number column
+        numbers = [c for c, v in table.items() if c != group and _numeric(v) and not _LABEL.search(c)]
+        numbers = numbers if len(numbers) == 1 else []
     extreme = _EXTREME.get(m.group(2).lower(), "largest")
     return os.path.relpath(files[0], cwd.resolve()), group, numbers[0] if len(numbers) == 1 else None, extreme
 

@@ -14,12 +14,12 @@ from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import SHELLS, Block, Turn, rewrite
 
 NOTE = "Changed before it ran: the code now looks in the subfolders too ({what}), as the request asks."
-# "incl. all the subfolders", "and its subdirectories", "recursively", "at any depth"
+# "incl. all the subfolders", "and its subdirectories", "recursively", "at any depth", "anywhere under"
 WANTS = re.compile(r"\b(?:incl\w*\.?|and|with|plus|in|across|through\w*|search\w*|including|every)\s+"
                    r"(?:all\s+|any\s+|its\s+|their\s+|the\s+|of\s+|every\s+|my\s+)*sub-?\s?(?:folders?|directories|directory|dirs?)\b|"
                    # "subfolders included", "sub folders too", "subdirs as well" (typos too: "inclded")
                    r"\bsub-?\s?(?:folders?|directories|directory|dirs?)\s+(?:inc\w*|too|as well|also)\b|"
-                   r"\brecursive\w*|\bat any depth\b|\ball (?:the )?(?:folders|directories) (?:inside|under|within|below)\b", re.I)
+                   r"\brecursive\w*|\bat any depth\b|\banywhere\s+(?:under|in|inside|within|below)\b|\ball (?:the )?(?:folders|directories) (?:inside|under|within|below)\b", re.I)
 _WALK = "[os.path.relpath(os.path.join(_root, _name), {d}) for _root, _dirs, _names in os.walk({d}) for _name in _names]"
 
 

@@ -99,8 +99,12 @@ READY_BLOCK = re.compile(r"```(?:python|shell)\n.*?\n```", re.S)  # a ready bloc
 
 
 def careful(request: str) -> bool:
-    """The request may ask for something destructive (CAREFUL_WORDS in the person's own words)."""
-    return bool(CAREFUL_WORDS.search(instruction(request)))
+    """The request may ask for something destructive (CAREFUL_WORDS in the person's own words, not
+    said not to be done: "don't delete the originals" asks for a copy, and read as careful its copy
+    that made no backup folder was never asked again)."""
+    from oi_local.core.writes import unnegated
+
+    return bool(CAREFUL_WORDS.search(unnegated(instruction(request))))
 
 
 RETRY_TEMPERATURE = 0.7  # the loop's asks that must not get the same answer again are sampled

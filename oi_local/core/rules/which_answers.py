@@ -1,0 +1,60 @@
+"""Which answers: a question that asks which thing (which file, which month, who) is answered by
+naming it, so code whose last clean run printed only a number has not found the answer: asked which
+file in data/ is the largest, the 0.5B model printed 16500 and answered "The output is 16500.";
+asked which month they picked the most, it printed 7.8. In the recorded runs of sessions 33 and 34,
+four such turns (three tasks) each ended on a bare number and failed. The model is asked once for
+code that prints the thing itself with its value."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction
+
+NOTE = ("(Not answered yet: I asked {asked}, and the code printed only {printed}. Write one ```python block that "
+        "prints the {thing} itself with its value.)")
+# "which file ...", "what day of the week ...", "which one of them", "who ..."; not "which of these is larger: 3 or 4"
+ASKED = re.compile(r"\b(?:which|what)\s+(?:(?:one|ones)\s+of\s+\w+\s+|(?:of\s+the\s+)?)?([a-z][a-z-]{2,})\b|\bwho\b", re.I)
+_NOT_THINGS = {"is", "are", "was", "were", "does", "did", "do", "the", "of", "time", "number", "amount", "total", "sum",
+               "average", "percentage", "percent", "size", "value", "price", "cost", "count", "age", "length", "result",
+               "answer", "difference", "ratio", "score", "rate", "temperature", "distance", "speed", "weight", "year"}
+_BARE = re.compile(r"[-+\d.,:%\s$€£]+")
+MAX_BARE = 40  # characters: one or two printed numbers
+
+
+def asked_thing(request: str) -> tuple[str, str] | None:
+    """(how the question asks, the thing) for a which/who question about a thing, else None."""
+    own = instruction(request)
+    if "?" not in own and not re.match(r"\s*(?:which|what|who)\b", own, re.I):
+        return None
+    for m in ASKED.finditer(own):
+        if m.group(1) is None:
+            return "who", "person"
+        thing = m.group(1).lower()
+        thing = "item" if thing in ("one", "ones") else thing
+        if thing not in _NOT_THINGS:
+            return f"which {thing}", thing
+    return None
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    if not (turn.steps and turn.steps_left) or turn.counts["which"] >= 1 or asks_back(turn.engine):
+        return None
+    last = turn.runs[-1] if turn.runs else None
+    if last is None or last.failed or last.interrupted:
+        return None
+    printed = last.output.strip()
+    if not printed or len(printed) > MAX_BARE or not _BARE.fullmatch(printed):
+        return None
+    found = asked_thing(turn.request)
+    if found is None:
+        return None
+    turn.counts["which"] += 1
+    asked, thing = found
+    return Ask(NOTE.format(asked=asked, printed=printed, thing=thing), code_retry(turn.engine, 31))
+
+
+rule = Rule(
+    name="which answers", setting="check_answers", follow_up=follow_up,
+    summary="a question that asks which thing or who (\"which file is the largest?\"), whose last clean run printed "
+            "only a number, is asked once for code that prints the thing itself with its value")

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import pytest
+
+from oi_local.core.rules import which_answers
+
+from .handmade import failed, make_turn, ran, reply
+
+CODE = 'import os\nprint(max(os.path.getsize(os.path.join("data", f)) for f in os.listdir("data")))'
+
+
+def test_a_which_question_answered_with_a_bare_number_is_asked_for_the_thing() -> None:
+    turn = make_turn("Which file in the data folder is the largest?", reply("The output is 16500."), runs=(ran(CODE, "16500\n"),))
+    ask = which_answers.follow_up(turn)
+    assert ask is not None and "I asked which file, and the code printed only 16500" in (ask.text or "")
+    assert "prints the file itself" in (ask.text or "") and ask.sampling.get("temperature")
+    assert which_answers.follow_up(turn) is None  # once a turn
+
+
+@pytest.mark.parametrize("request_text, thing", [
+    ("which month did we pick the most of those?", "month"),
+    ("Whats the hottest day in weather.csv, and what day of the week was it?", "day"),
+    ("and which one of them is the oldest?", "item"),
+    ("who worked the most hours in shifts.csv?", "person"),
+])
+def test_what_is_asked_for(request_text: str, thing: str) -> None:
+    found = which_answers.asked_thing(request_text)
+    assert found is not None and found[1] == thing
+
+
+@pytest.mark.parametrize("request_text, output", [
+    ("Which file in the data folder is the largest?", "feb.log 16500\n"),  # the name is printed
+    ("what's the total of sales.csv?", "123.5\n"),  # a number is asked for
+    ("what year was the oldest book written?", "1818\n"),
+    ("What is 3 + 4?", "7\n"),
+    ("Copy the biggest file into backup", "16500\n"),  # not a question
+])
+def test_left_alone(request_text: str, output: str) -> None:
+    assert which_answers.follow_up(make_turn(request_text, reply("Done."), runs=(ran(CODE, output),))) is None
+
+
+def test_not_after_a_failed_run_nor_with_check_answers_off() -> None:
+    from oi_local.core.rules import active
+
+    turn = make_turn("Which file is the largest?", reply("It failed."), runs=(failed(CODE, "FileNotFoundError: data"),))
+    assert which_answers.follow_up(turn) is None
+    turn = make_turn("Which file is the largest?", reply("16500"), runs=(ran(CODE, "16500\n"),), check_answers=False)
+    assert which_answers.rule not in active(turn.engine, "follow_up")
+
+
+def test_in_the_loop_the_thing_is_found(tmp_path, monkeypatch) -> None:
+    from scripted import scripted_interpreter
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "jan.log").write_text("x" * 10)
+    (tmp_path / "data" / "feb.log").write_text("x" * 30)
+    named = 'import os\nf = max(os.listdir("data"), key=lambda f: os.path.getsize(os.path.join("data", f)))\nprint(f, os.path.getsize(os.path.join("data", f)))'
+    interp, model = scripted_interpreter([f"```python\n{CODE}\n```", "The output is 30.", f"```python\n{named}\n```",
+                                          "feb.log is the largest, 30 bytes."])
+    interp.template = "small"
+    try:
+        out = interp.chat("Which file in the data folder is the largest?", display=False)
+        assert [m["content"].strip() for m in out if m["type"] == "console"] == ["30", "feb.log 30"]
+        assert out[-1]["content"] == "feb.log is the largest, 30 bytes." and model.calls == 4
+    finally:
+        interp.reset()
