@@ -100,6 +100,7 @@ def follow_up(turn: Turn) -> Ask | None:
 rule = Rule(
     name="counts", setting="check_answers", follow_up=follow_up,
     summary="a question that asks how many, answered after a clean run that printed more than a short result with "
-            "no number or with a list over a printed list, or after a short output with no number that the answer gives none "
+            "no number or with a list over a printed list, or with the printed lines said back when no number stands on "
+            "its own in them, or after a short output with no number that the answer gives none "
             "either, is asked once for code that prints the count (when it printed one list, the reply starts with "
             "`print(len(that_list))`: the session still holds it)")
