@@ -454,3 +454,12 @@ def test_rows_compared_whole_are_shown_how_to_take_the_largest_by_a_column(folde
     best = eval("max(rows, key=lambda r: float(r['temp_max_c']))",
                 {"rows": [{"date": "2023-07-01", "temp_max_c": "26.6"}, {"date": "2023-07-18", "temp_max_c": "36.4"}]})
     assert best["date"] == "2023-07-18"
+
+
+def test_a_name_the_named_script_defines_is_said_to_live_in_the_script(folder: Path) -> None:
+    (folder / "average.py").write_text("numbers = [2, 4, 6, 8]\ntotal = 0\ncount = 0\nfor n in numbers:\n    total += n\n"
+                                       "print('Average:', total / count)\n")
+    output = "Traceback ...\nNameError: name 'numbers' is not defined\n(exit code 1)"
+    got = note(output, "average.py crashes with a ZeroDivisionError. Fix it.", folder, "for n in numbers:\n    total += n") or ""
+    assert got.startswith("Note: numbers is defined in average.py, which runs on its own")
+    assert "import numbers" not in got

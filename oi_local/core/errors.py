@@ -118,6 +118,29 @@ def _only_data_file(name: str, code: str, request: str, base: Path) -> str | Non
     return None if re.search(rf"""open\(\s*['"]{re.escape(f)}['"]\s*,\s*['"][wax]""", code) else f
 
 
+def _in_script(name: str, request: str, base: Path) -> str | None:
+    """A name the script the request names defines (`numbers` in average.py): asked to fix
+    average.py, the 0.5B model ran the script's loop in the session, where no `numbers` exists, then
+    wrote a string into average.py."""
+    from oi_local.core.hints import mentioned_paths
+
+    for p in mentioned_paths(request, base):
+        if p.suffix != ".py" or not p.is_file():
+            continue
+        try:
+            tree = ast.parse(p.read_text(encoding="utf-8", errors="replace")[:MAX_SCRIPT])
+        except (OSError, SyntaxError, ValueError):
+            continue
+        if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name for n in ast.walk(tree)):
+            f = p.relative_to(base.resolve()).as_posix()
+            return (f"Note: {name} is defined in {f}, which runs on its own, not in this session. To fix {f}, write "
+                    f"the whole corrected script into {f} and run it with subprocess.")
+    return None
+
+
+MAX_SCRIPT = 100_000  # characters of a named script read for the names it defines
+
+
 def _unopened(name: str, code: str, request: str, base: Path) -> str | None:
     """Code that reads `name` as an open file (`csv.DictReader(f)`, `f.read()`) it never opened, with
     the one data file the request names open as it: the 0.5B model's `for r in csv.DictReader(f)`
@@ -155,7 +178,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
         if name in sys.stdlib_module_names and (not code or re.search(rf"(?<![\w.]){re.escape(name)}\.\w", code)):
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
-        handle = _unopened(name, code, request, base)
+        handle = _unopened(name, code, request, base) or _in_script(name, request, base)
         if handle:
             return handle
         f = _data_file(name, folder_files(base, MAX_FILES), request) or _only_data_file(name, code, request, base)
