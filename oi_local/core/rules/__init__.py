@@ -20,6 +20,7 @@ from oi_local.core.rules import (
     data_case,
     deletions,
     destructive,
+    emptied_files,
     empty_code,
     empty_leftovers,
     error_notes,
@@ -127,6 +128,7 @@ RULES: tuple[Rule, ...] = (
     sources.rule,
     deletions.rule,
     empty_leftovers.rule,  # last: records what the block, as it will run, makes
+    emptied_files.rule,  # and copies what it writes
     # after a run (and error notes: a reply without code, below)
     second_opinions.rule,
     repeated_output.rule,
