@@ -29,7 +29,7 @@ def _frames(tree: ast.AST) -> dict[str, Path]:
 
 def _reads(tree: ast.AST) -> list[tuple[ast.expr, str, str, str]]:
     """Each `df.max().col` / `df.max()["col"]` (and min): (node, frame, max or min, column)."""
-    found = []
+    found: list[tuple[ast.expr, str, str, str]] = []
     for n in ast.walk(tree):
         if isinstance(n, ast.Attribute):
             call, column = n.value, n.attr
