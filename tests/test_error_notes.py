@@ -463,3 +463,16 @@ def test_a_name_the_named_script_defines_is_said_to_live_in_the_script(folder: P
     got = note(output, "average.py crashes with a ZeroDivisionError. Fix it.", folder, "for n in numbers:\n    total += n") or ""
     assert got.startswith("Note: numbers is defined in average.py, which runs on its own")
     assert "import numbers" not in got
+
+
+def test_a_folder_written_as_a_python_name_is_said_to_be_read_by_path(folder: Path) -> None:
+    (folder / "reports").mkdir()
+    (folder / "reports" / "a.txt").write_text("A\n")
+    (folder / "reports" / "q_report.txt").write_text("Q\n")
+    output = "Traceback ...\nNameError: name 'reports' is not defined\n(exit code 1)"
+    for code in ('latest.write_text(reports["q_report.txt"])', "latest.txt = reports/q_report.txt"):
+        assert note(output, "copy that one here and call it latest.txt", folder, code) == (
+            'Note: reports is a folder here, not a name in Python. A file in it is read by its path: '
+            'open("reports/q_report.txt").read().'), code
+    assert note(output, "copy it", folder, 'print(reports["nothere.txt"])') is None  # not one of its files
+    assert note(output.replace("reports", "nowhere"), "copy it", folder, "print(nowhere)") is None

@@ -164,6 +164,23 @@ def _unopened(name: str, code: str, request: str, base: Path) -> str | None:
     return f"Note: {name} is not an open file yet. Open {f} as {name} first; the code would be:\n```python\n{imports}{opener}\n{body}\n```"
 
 
+def _folder_name(name: str, code: str, base: Path) -> str | None:
+    """A folder here written as a Python name (`reports["q_report.txt"]`, `reports/q_report.txt`): its
+    files are read by path. Asked to copy reports/q_report.txt, the 0.5B model wrote both, three runs."""
+    try:
+        if not (base / name).is_dir():
+            return None
+    except OSError:
+        return None
+    n = re.escape(name)
+    m = re.search(rf"(?<![\w.'\"]){n}\s*\[\s*['\"]([^'\"\n]+)['\"]\s*\]|(?<![\w.'\"/]){n}/([\w.-]+)", code)
+    inner = (m.group(1) or m.group(2)) if m else None
+    if inner is None or not (base / name / inner).is_file():  # only where it is used as that folder's file
+        return None
+    example = f' A file in it is read by its path: open("{name}/{inner}").read().'
+    return f"Note: {name} is a folder here, not a name in Python.{example}"
+
+
 def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None, code: str = "") -> str | None:
     """Advice for the error in `output` (from running `code`), or None."""
     if "Error" not in output:
@@ -178,7 +195,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
         if name in sys.stdlib_module_names and (not code or re.search(rf"(?<![\w.]){re.escape(name)}\.\w", code)):
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
-        handle = _unopened(name, code, request, base) or _in_script(name, request, base)
+        handle = _unopened(name, code, request, base) or _in_script(name, request, base) or _folder_name(name, code, base)
         if handle:
             return handle
         f = _data_file(name, folder_files(base, MAX_FILES), request) or _only_data_file(name, code, request, base)

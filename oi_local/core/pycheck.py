@@ -87,9 +87,43 @@ def _check(code: str, filename: str, folder: Path | None = None) -> list[tuple[s
                               None if fix is None else (m.lineno, name, fix)))
 
     api.check(code, filename, _Reporter())
+    for lineno, old, new in text_compares(code):
+        found.append((lineno, f"line {lineno}: {old} compares text letter by letter (\"10\" < \"5\"); as numbers it is {new}",
+                      (lineno, old, new)))
     if folder is not None:
         found += _missing_files(code, folder)
     return [(text, fix) for _, text, fix in sorted(found, key=lambda f: f[0])][:MAX_PROBLEMS]
+
+
+_NUMBER_TEXT = re.compile(r"-?\d+(?:\.\d+)?")
+_ORDERS = {ast.Lt: "<", ast.Gt: ">", ast.LtE: "<=", ast.GtE: ">="}
+
+
+def text_compares(code: str) -> list[tuple[int, str, str]]:
+    """(line, comparison, as numbers) for each `x > "5"`: an order taken against a number in quotes
+    compares text letter by letter, so "40" < "5". Asked why make_report.py wrote no item "with
+    fewer than 5 in stock", the 0.5B model kept the script's `row["qty"] > "5"` in each try (ho33)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _ORDERS
+                and n.lineno == n.end_lineno):
+            continue
+        left, right, op = n.left, n.comparators[0], _ORDERS[type(n.ops[0])]
+        quoted = [isinstance(s, ast.Constant) and isinstance(s.value, str) and bool(_NUMBER_TEXT.fullmatch(s.value))
+                  for s in (left, right)]
+        if quoted.count(True) != 1 or any(isinstance(s, ast.Constant) for s, q in zip((left, right), quoted) if not q):
+            continue
+        old = ast.get_source_segment(code, n)
+        if old is None:
+            continue
+        sides = [str(s.value) if isinstance(s, ast.Constant) else f"float({ast.get_source_segment(code, s)})"
+                 for s in (left, right)]
+        found.append((n.lineno, old, f"{sides[0]} {op} {sides[1]}"))
+    return found
 
 
 def _correction(name: str, code: str) -> str | None:

@@ -187,6 +187,18 @@ def ungrounded(turn: Turn) -> bool:
     return bool(printed) and not printed & said and not any(_same_number(a, b) for a in printed for b in said)
 
 
+def contradicted(turn: Turn) -> bool:
+    """Asked how many or how much, an answer that gives a number, none of which the short result
+    printed: asked again, the 0.5B model said "70.3 mm more" over a printed 93.5 (ho33-multi-rainfall)."""
+    found = _results(turn)
+    if not found or not _AMOUNT_ASKED.search(instruction(turn.request)):
+        return False
+    printed, said = found
+    numbers = {a for a in printed if _number(a) is not None}
+    told = {b for b in said if _number(b) is not None} - _tokens(turn.request)
+    return bool(numbers) and bool(told) and not any(_same_number(a, b) for a in numbers for b in told)
+
+
 def blind_to_failure(turn: Turn) -> bool:
     """The last run failed and the newest reply says nothing of it (no "error", "could not", "not
     found", ...: honest_end.admits, in words the request does not use itself): a small model makes up a result over a traceback."""
@@ -277,7 +289,8 @@ def follow_up(turn: Turn) -> Ask | None:
 
 
 def discard(turn: Turn) -> bool:
-    return parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
+    return (parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
+            or contradicted(turn))
 
 
 rule = Rule(

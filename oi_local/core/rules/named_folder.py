@@ -13,8 +13,9 @@ import ast
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, rewrite
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.question_writes import FRESH
+from oi_local.core.rules.turn import Block, Turn, code_retry, rewrite
 
 NOTE = "Path corrected before it ran: the files are looked for in {folder}, which the request names (the working folder has no {patterns})."
 _HERE = {'"."', "'.'", '"./"', "'./'", ""}
@@ -149,7 +150,10 @@ def _listed(turn: Turn, block: Block, cwd: Path) -> Verdict | None:
     if turn.approve is not None:  # a person confirms: told, and the choice is theirs
         return Verdict(warning=note[len("Not run: "):])
     turn.counts["named folder"] += 1
-    return Verdict(note=note, again=True)
+    # Told in the output only, the 0.5B model replied without code and the turn ended not done: asked
+    # afresh, with why, as for a refused write (question writes).
+    fresh = Ask(FRESH.format(why=note[len("Not run: "):]), code_retry(turn.engine, 3), hide=True) if turn.steps_left else None
+    return Verdict(note=note, again=True, ask=fresh)
 
 
 rule = Rule(

@@ -1,0 +1,33 @@
+"""Quoted numbers: `row["qty"] > "5"` orders text letter by letter, so "40" comes before "5" and
+the test is wrong without an error. The 0.5B model wrote it and kept it in a script it was asked to
+fix (ho33-fix-low-stock: no item came out). An order (<, >, <=, >=) taken between a value and a
+number in quotes is taken between numbers, `float(row["qty"]) > 5`, before the code runs, and the
+person is told; a script a request names shows it among its problems (core/pycheck.py)."""
+from __future__ import annotations
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = "Changed before it ran: {changes} (a number in quotes is compared as text: \"40\" < \"5\")."
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    from oi_local.core.pycheck import text_compares
+
+    if block.lang != "python":
+        return None
+    found = text_compares(block.code)
+    if not found:
+        return None
+    lines = block.code.splitlines(keepends=True)
+    for lineno, old, new in found:
+        lines[lineno - 1] = lines[lineno - 1].replace(old, new, 1)
+    block.message["content"] = "".join(lines)
+    return Verdict(warning=NOTE.format(changes="; ".join(f"{old} became {new}" for _, old, new in found)))
+
+
+rule = Rule(
+    name="quoted numbers", setting="repair_slips", check=check,
+    summary="an order taken between a value and a number in quotes (`row[\"qty\"] > \"5\"`, which compares text letter "
+            "by letter) is taken between numbers, `float(row[\"qty\"]) > 5`, before the code runs, and the person is "
+            "told; a script the request names shows it among its problems")
