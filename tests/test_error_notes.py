@@ -476,3 +476,31 @@ def test_a_folder_written_as_a_python_name_is_said_to_be_read_by_path(folder: Pa
             'open("reports/q_report.txt").read().'), code
     assert note(output, "copy it", folder, 'print(reports["nothere.txt"])') is None  # not one of its files
     assert note(output.replace("reports", "nowhere"), "copy it", folder, "print(nowhere)") is None
+
+
+def test_a_file_assigned_to_as_a_name_is_made_by_a_call(folder: Path) -> None:
+    output = "Traceback ...\nNameError: name 'latest' is not defined\n(exit code 1)"
+    code = "most_recent = files[0]\nlatest.txt = most_recent\n"
+    assert note(output, "ok, copy that one here and call it latest.txt", folder, code) == (
+        'Note: latest.txt is a file name, not a name in Python. To copy most_recent to it: `import shutil` and '
+        '`shutil.copy(most_recent, "latest.txt")`.')
+    assert note(output, "write the summary into latest.txt", folder, code) == (
+        'Note: latest.txt is a file name, not a name in Python. To write text to it: `Path("latest.txt").write_text(text)`.')
+    assert note(output, "copy it", folder, code) is None  # a file the request does not name
+
+
+def test_a_string_sum_in_a_script_the_code_ran_shows_the_script_converted(folder: Path) -> None:
+    (folder / "bills.csv").write_text("month,amount\njan,48.25\nfeb,35.00\n")
+    script = ('import csv\ntotal = 0\nwith open("bills.csv", newline="") as f:\n    for row in csv.DictReader(f):\n'
+              '        total += row["amount"]\nprint("Total:", total)\n')
+    (folder / "bill_total.py").write_text(script)
+    run = subprocess.run([sys.executable, "bill_total.py"], capture_output=True, text=True, cwd=folder)
+    assert run.returncode == 1
+    output = run.stderr + "\n(exit code 1)"
+    got = note(output, "bill_total.py crashes when i run it. pls fix it", folder, 'import subprocess\nsubprocess.run(["python3", "bill_total.py"])') or ""
+    assert "The error is in bill_total.py. With them converted, bill_total.py would be:" in got
+    fixed = got.split("```python\n")[1].split("```")[0]
+    assert 'total += float(row["amount"])' in fixed and got.endswith("Write that into bill_total.py and run it.")
+    (folder / "fixed.py").write_text(fixed)
+    out = subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout
+    assert out == "Total: 83.25\n"

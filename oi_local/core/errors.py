@@ -164,6 +164,20 @@ def _unopened(name: str, code: str, request: str, base: Path) -> str | None:
     return f"Note: {name} is not an open file yet. Open {f} as {name} first; the code would be:\n```python\n{imports}{opener}\n{body}\n```"
 
 
+def _file_assigned(name: str, code: str, request: str) -> str | None:
+    """A file the request names, assigned to as a Python name (`latest.txt = most_recent`): asked to
+    copy the newest report to latest.txt, the 0.5B model wrote that line and the run failed on
+    `latest`. The file is made by a call: a copy, or text written."""
+    m = re.search(rf"(?m)^\s*({re.escape(name)}\.[A-Za-z][A-Za-z0-9]{{0,4}})\s*=\s*([^=\n].*?)\s*$", code)
+    if not m or not re.search(rf"(?<![\w/.-]){re.escape(m.group(1))}(?![\w-])", request):
+        return None
+    file, value = m.group(1), m.group(2)
+    if re.search(r"\bcop(?:y|ies)\b|\bduplicate\b|\bback\s*up\b", request, re.I):
+        return (f"Note: {file} is a file name, not a name in Python. To copy {value} to it: "
+                f"`import shutil` and `shutil.copy({value}, \"{file}\")`.")
+    return f"Note: {file} is a file name, not a name in Python. To write text to it: `Path(\"{file}\").write_text(text)`."
+
+
 def _folder_name(name: str, code: str, base: Path) -> str | None:
     """A folder here written as a Python name (`reports["q_report.txt"]`, `reports/q_report.txt`): its
     files are read by path. Asked to copy reports/q_report.txt, the 0.5B model wrote both, three runs."""
@@ -195,7 +209,8 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
         if name in sys.stdlib_module_names and (not code or re.search(rf"(?<![\w.]){re.escape(name)}\.\w", code)):
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
-        handle = _unopened(name, code, request, base) or _in_script(name, request, base) or _folder_name(name, code, base)
+        handle = (_unopened(name, code, request, base) or _in_script(name, request, base) or _folder_name(name, code, base)
+                  or _file_assigned(name, code, request))
         if handle:
             return handle
         f = _data_file(name, folder_files(base, MAX_FILES), request) or _only_data_file(name, code, request, base)
@@ -225,6 +240,11 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if _STR_MATH.search(output):
         advice = ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
                   "before doing arithmetic or comparing them with numbers.")
+        script = _script_converted(output, base)
+        if script:  # the error is in a script the code ran: its text is what to fix (ho32-fix-bills)
+            name, text = script
+            return advice + (f" The error is in {name}. With them converted, {name} would be:\n```python\n{text.strip()}\n```\n"
+                             f"Write that into {name} and run it.")
         fixed = _numbers_converted(code, _failed_line(output)) if code and len(code) <= MAX_CODE else None
         return advice + (f" With them converted, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
     if _STR_INDEX.search(output):
@@ -447,6 +467,24 @@ def _known_keys(output: str, request: str, base: Path) -> list[str]:
 
 _CELL_LINE = re.compile(r'File "<cell-\d+>", line (\d+)')
 _MATH_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+_SCRIPT_LINE = re.compile(r'File "([^"<>\n]+\.py)", line (\d+)')
+
+
+def _script_converted(output: str, base: Path) -> tuple[str, str] | None:
+    """(name, text) of a script here whose line the error came from, with its values converted."""
+    for path, line in _SCRIPT_LINE.findall(output):
+        p = Path(path)
+        try:
+            rel = p.resolve().relative_to(base.resolve())
+            text = p.read_text(encoding="utf-8") if p.stat().st_size <= MAX_CODE else None
+        except (OSError, ValueError):
+            continue
+        fixed = _numbers_converted(text, int(line)) if text else None
+        if fixed:
+            return rel.as_posix(), fixed
+    return None
 
 
 def _failed_line(output: str) -> int | None:

@@ -90,6 +90,14 @@ def test_the_printed_lines_said_back_are_not_a_count_even_when_they_hold_numbers
     turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply(out),
                      runs=(ran("for p in Path('notes').rglob('*.md'):\n    shutil.copy(p, 'backup')\n    print(f'copied {p} to backup')", out),))
     assert counts.uncounted(turn) == "the printed lines again, not a count"
+    ask = counts.follow_up(turn)  # one line for each copy: counted, and the model asked to say the number
+    assert ask is not None and ask.text == ('(Not answered yet: I asked how many. The code printed 2 lines that each '
+                                            'begin with "copied", one for each. Answer in one sentence, with the number.)')
+    mixed = "copied notes/2024/feb.md to backup\nskipped notes/x.md\n"
+    turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply(mixed),
+                     runs=(ran("...", mixed),))
+    ask = counts.follow_up(turn)  # lines of two kinds: code that prints the count is asked for
+    assert ask is not None and ask.text is not None and "prints the count" in ask.text
     turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply("I copied 2 files:\n" + out),
                      runs=(ran("...", out),))
     assert counts.uncounted(turn) is None

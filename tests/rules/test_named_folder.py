@@ -79,10 +79,13 @@ def test_listing_the_working_folder_for_endings_it_lacks_is_told_where_they_are(
                      "from settings in it.")
     verdict = named_folder.check(turn, block(LISTS))
     assert verdict is not None and verdict.again and not verdict.stop
-    assert verdict.ask is not None and verdict.ask.hide and "Look in settings." in str(verdict.ask.text)
+    assert verdict.ask is not None and verdict.ask.hide and "Look in settings" in str(verdict.ask.text)
     assert verdict.note == ("Not run: this code lists the working folder, which has no *.ini files; settings, which "
-                            "the request names, has them (app.ini, db.ini). Look in settings.")
-    assert named_folder.check(turn, block(LISTS)) is None  # once a turn
+                            "the request names, has them (app.ini, db.ini). Look in settings: `for name in "
+                            "os.listdir('settings')`, and each file is `os.path.join('settings', name)`.")
+    again = named_folder.check(turn, block(LISTS))
+    assert again is not None and again.ask is not None and again.ask.sampling["seed"] != verdict.ask.sampling["seed"]
+    assert named_folder.check(turn, block(LISTS)) is None  # twice a turn at most
     # a person confirming is told, and the code is theirs to run
     confirmed = make_turn("copy every .ini file from settings into backup", approve=lambda m: "run")
     seen = named_folder.check(confirmed, block(LISTS))

@@ -23,7 +23,9 @@ _WORD = re.compile(r"[A-Za-z][\w-]{2,40}")
 # "every .ini file from settings", "the logs in inbox": a folder named by its bare name after a preposition
 _BARE = re.compile(r"\b(?:from|in|inside|within|under|into)\s+(?:the\s+|my\s+)?([A-Za-z][\w-]{1,40})(?![\w./-])")
 LISTED = ("Not run: this code lists the working folder, which has no {patterns} files; {folder}, which the request "
-          "names, has them ({names}). Look in {folder}.")
+          "names, has them ({names}). Look in {folder}: `for name in os.listdir({folder!r})`, and each file is "
+          "`os.path.join({folder!r}, name)`.")
+MAX_TOLD = 2  # a turn: told once, the 0.5B model listed the working folder again and copied nothing
 
 
 def _here(node: ast.expr) -> bool:
@@ -137,7 +139,7 @@ def _listed(turn: Turn, block: Block, cwd: Path) -> Verdict | None:
     """The working folder listed for files by ending it does not have: not rewritten (the names
     listed are used without their folder), the model is told where they are, once a turn."""
     patterns = listed(block.code)
-    if not patterns or turn.counts["named folder"] or any(_matches(cwd, p, False) for p in patterns):
+    if not patterns or turn.counts["named folder"] >= MAX_TOLD or any(_matches(cwd, p, False) for p in patterns):
         return None
     holding = [(folder, written) for folder, written in named_folders(turn.request, cwd)
                if any(_matches(folder, p, False) for p in patterns)]
@@ -152,7 +154,7 @@ def _listed(turn: Turn, block: Block, cwd: Path) -> Verdict | None:
     turn.counts["named folder"] += 1
     # Told in the output only, the 0.5B model replied without code and the turn ended not done: asked
     # afresh, with why, as for a refused write (question writes).
-    fresh = Ask(FRESH.format(why=note[len("Not run: "):]), code_retry(turn.engine, 3), hide=True) if turn.steps_left else None
+    fresh = Ask(FRESH.format(why=note[len("Not run: "):]), code_retry(turn.engine, 3 + turn.counts["named folder"]), hide=True) if turn.steps_left else None
     return Verdict(note=note, again=True, ask=fresh)
 
 

@@ -11,19 +11,31 @@ from oi_local.core.rules.turn import Block, Turn
 NOTE = "Changed before it ran: {changes} (a number in quotes is compared as text: \"40\" < \"5\")."
 
 
-def check(turn: Turn, block: Block) -> Verdict | None:
+def _numbers(code: str) -> tuple[str, list[str]]:
     from oi_local.core.pycheck import text_compares
+
+    found = text_compares(code)
+    lines = code.splitlines(keepends=True)
+    for lineno, old, new in found:
+        lines[lineno - 1] = lines[lineno - 1].replace(old, new, 1)
+    return "".join(lines), [f"{old} became {new}" for _, old, new in found]
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    from oi_local.core.rules.broken_scripts import with_text, written_texts
 
     if block.lang != "python":
         return None
-    found = text_compares(block.code)
-    if not found:
+    code, changes = _numbers(block.code)
+    for path, text in written_texts(code) if not changes else []:  # the text of a script the code writes
+        new, made = _numbers(text) if path.endswith(".py") else (text, [])
+        whole = with_text(code, text, new) if made else None
+        if whole is not None:
+            code, changes = whole, changes + [f"{c} in {path}" for c in made]
+    if not changes:
         return None
-    lines = block.code.splitlines(keepends=True)
-    for lineno, old, new in found:
-        lines[lineno - 1] = lines[lineno - 1].replace(old, new, 1)
-    block.message["content"] = "".join(lines)
-    return Verdict(warning=NOTE.format(changes="; ".join(f"{old} became {new}" for _, old, new in found)))
+    block.message["content"] = code
+    return Verdict(warning=NOTE.format(changes="; ".join(changes)))
 
 
 rule = Rule(
