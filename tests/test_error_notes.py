@@ -299,6 +299,9 @@ def test_a_loop_over_a_json_object_is_shown_back_looping_over_its_records(folder
      "ValueError: could not convert string 'date,product,amount' to float64 at row 0, column 1."),
     ('rows = [l.split(",") for l in open("sales.csv")]\nprint(sum(int(r[2]) for r in rows))',
      "ValueError: invalid literal for int() with base 10: 'amount'"),
+    # the last cell of a line split by hand keeps its newline, which the error quotes escaped
+    ('with open("sales.csv") as f:\n    print(max(f.readlines(), key=lambda x: int(x.split(",")[2])))',
+     "ValueError: invalid literal for int() with base 10: 'amount\\n'"),
 ])
 def test_a_header_read_as_a_number_is_named_as_the_header(folder: Path, code: str, error: str) -> None:
     got = note(f"Traceback (most recent call last):\n{error}\n(exit code 1)", "", None, code) or ""
@@ -504,3 +507,29 @@ def test_a_string_sum_in_a_script_the_code_ran_shows_the_script_converted(folder
     (folder / "fixed.py").write_text(fixed)
     out = subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout
     assert out == "Total: 83.25\n"
+
+
+def test_a_date_that_does_not_match_its_format_is_told_its_format(folder: Path) -> None:
+    script = ('from datetime import date, datetime\ntoday = date(2025, 6, 1)\n'
+              'deadline = datetime.strptime("2025-07-16", "%d/%m/%Y").date()\nprint(f"Days left: {(deadline - today).days}")\n')
+    (folder / "deadline.py").write_text(script)
+    run = subprocess.run([sys.executable, "deadline.py"], capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr + "\n(exit code 1)", "fix deadline.py", folder, 'import subprocess\nsubprocess.run(["python3", "deadline.py"])') or ""
+    assert got.startswith("Note: '2025-07-16' is written '%Y-%m-%d', not '%d/%m/%Y'")
+    fixed = got.split("```python\n")[1].split("```")[0]
+    (folder / "fixed.py").write_text(fixed)
+    assert subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout == "Days left: 45\n"
+    both = note("ValueError: time data '03/04/2024' does not match format '%Y-%m-%d'\n", "", folder,
+                'datetime.strptime(s, "%Y-%m-%d")') or ""
+    assert "'%d/%m/%Y' (or '%m/%d/%Y'" in both and 'datetime.strptime(s, "%d/%m/%Y")' in both
+    assert note("ValueError: time data 'soon' does not match format '%Y'\n", "", folder, "") is None
+
+
+def test_a_folder_opened_as_a_file_is_shown_how_to_read_its_files(folder: Path) -> None:
+    run = subprocess.run([sys.executable, "-c", 'with open("data/") as f:\n    print(f.read())'],
+                         capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr + "\n(exit code 1)", "which files in data talk about ok?", folder, "") or ""
+    assert got.startswith("Note: data is a folder, not a file")
+    example = got.split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=folder).stdout
+    assert out == "report.txt 3\n"

@@ -251,6 +251,15 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         return _rows_note(code, base)
     if _DICTS_COMPARED.search(output):
         return _dicts_note(output, request, code, base)
+    m = _IS_A_FOLDER.search(output)
+    if m:  # open("inbox/"): a folder opened as a file, twice in a row by the 0.5B model (ho6-files-grep-invoice)
+        folder = m.group(1).rstrip("/") or m.group(1)
+        return (f"Note: {folder} is a folder, not a file: open() reads one file. Go over its files and read each "
+                f"one, for example:\n```python\nfrom pathlib import Path\nfor p in sorted(Path({folder!r}).iterdir()):\n"
+                f"    if p.is_file():\n        text = p.read_text(errors='replace')\n        print(p.name, len(text))\n```")
+    m = _TIME_DATA.search(output)
+    if m:
+        return _date_format_note(m.group(1), m.group(2), output, code, base)
     m = _NOT_A_NUMBER.search(output)
     header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)) if m else None
     if header:
@@ -310,8 +319,9 @@ def _header_note(value: str, code: str, base: Path) -> str | None:
         except OSError:
             continue
         cells = [c.strip() for c in re.split(r"[,;\t]", header)]
-        if value.strip() == header or value.strip() in cells:
-            return (f"Note: {value!r} is from the first line of {f}, its header ({', '.join(cells)}), not a value. "
+        plain = re.sub(r"\\[nrt]", "", value).strip()  # the error quotes 'pages\n' with its newline escaped
+        if plain == header or plain in cells:
+            return (f"Note: {plain!r} is from the first line of {f}, its header ({', '.join(cells)}), not a value. "
                     f"Skip that line: read the rows with csv.DictReader and use the column names, for example:\n"
                     f"import csv\nwith open({f!r}, newline='') as f:\n    rows = list(csv.DictReader(f))\n"
                     f"values = [float(r[{cells[-1]!r}]) for r in rows]")
@@ -467,6 +477,45 @@ def _known_keys(output: str, request: str, base: Path) -> list[str]:
 
 _CELL_LINE = re.compile(r'File "<cell-\d+>", line (\d+)')
 _MATH_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+_IS_A_FOLDER = re.compile(r"IsADirectoryError: \[Errno 21\] Is a directory: '([^'\n]+)'")
+_TIME_DATA = re.compile(r"ValueError: time data '([^'\n]{1,60})' does not match format '([^'\n]{1,40})'")
+_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%Y/%m/%d", "%d.%m.%Y", "%d-%m-%Y", "%Y-%m-%d %H:%M:%S",
+            "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%d %B %Y", "%B %d, %Y", "%d %b %Y", "%b %d, %Y", "%b %d %Y",
+            "%H:%M:%S", "%H:%M", "%Y%m%d", "%d/%m/%y", "%m/%d/%y")
+
+
+def _date_format_note(data: str, old: str, output: str, code: str, base: Path) -> str | None:
+    """The format a date that did not match is written in, and the code (or the script it ran) with
+    it: the 0.5B model sent `strptime("2025-07-16", "%d/%m/%Y")` back unchanged three times (ho5)."""
+    from datetime import datetime
+
+    fits = []
+    for fmt in _FORMATS:
+        try:
+            datetime.strptime(data, fmt)
+        except ValueError:
+            continue
+        fits.append(fmt)
+    if not fits:
+        return None
+    fmt = fits[0]
+    either = f" (or {fits[1]!r}: the day and month could be either way)" if len(fits) > 1 else ""
+    note = f"Note: {data!r} is written {fmt!r}{either}, not {old!r}: read it with datetime.strptime(value, {fmt!r})."
+    for path, _ in _SCRIPT_LINE.findall(output):  # the script the error came from, else this code
+        p = Path(path)
+        try:
+            rel = p.resolve().relative_to(base.resolve()).as_posix()
+            text = p.read_text(encoding="utf-8") if p.stat().st_size <= MAX_CODE else ""
+        except (OSError, ValueError):
+            continue
+        if text.count(repr(old)[1:-1]) == 1:
+            fixed = text.replace(repr(old)[1:-1], fmt)
+            return note + f" With it, {rel} would be:\n```python\n{fixed.strip()}\n```\nWrite that into {rel} and run it."
+    if code and len(code) <= MAX_CODE and code.count(old) == 1:
+        return note + f" With it, the code would be:\n```python\n{code.replace(old, fmt).strip()}\n```"
+    return note
 
 
 _SCRIPT_LINE = re.compile(r'File "([^"<>\n]+\.py)", line (\d+)')

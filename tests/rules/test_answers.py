@@ -219,3 +219,10 @@ def test_a_how_many_answer_with_another_number_than_printed_gives_way_the_second
     # not how many or how much: a number said beside the result is not a contradiction
     turn = make_turn("Which month was the wettest?", reply("March, with 120 mm."), runs=(ran("print(m)", "March\n"),))
     assert not answers.contradicted(turn)
+
+
+def test_numbers_inside_printed_paths_do_not_make_an_answer_a_contradiction() -> None:
+    out = "copied notes/2024/feb.md to backup\ncopied notes/2024/jan.md to backup\ncopied notes/ideas.md to backup\n"
+    turn = make_turn("copy every .md file from notes into backup. how many did you copy?", reply("I copied 3 files."),
+                     runs=(ran("...", out),))
+    assert not answers.contradicted(turn)

@@ -38,6 +38,9 @@ def test_a_bound_tested_the_other_way_is_turned() -> None:
     mirrored = block('import csv\nprint([r["item"] for r in csv.DictReader(open("stock.csv")) if 10 > int(r["qty"])])')
     assert directions.check(make_turn("which items have more than 10 in stock?"), mirrored) is not None
     assert _run(mirrored.code, Path.cwd()) == "['nuts', 'screws']\n"
+    more = block('import csv\nprint([r["item"] for r in csv.DictReader(open("stock.csv")) if int(r["qty"]) < 12])')
+    verdict = directions.check(make_turn("list the items with 12 or more in stock"), more)
+    assert verdict is not None and _run(more.code, Path.cwd()) == "['nuts', 'screws']\n"
 
 
 def test_the_text_of_a_script_the_code_writes_is_turned_too(folder: Path) -> None:
@@ -59,6 +62,7 @@ def test_the_text_of_a_script_the_code_writes_is_turned_too(folder: Path) -> Non
     ("items with fewer than 5 in stock", SCRIPT.replace("> 5", "> 4") + "x = 1\n"),  # no comparison against 5
     ("items with fewer than 5 in stock", SCRIPT + "print(len(low) > 5)\n"),  # two comparisons against 5
     ("which files are over 50% full?", "print(a < 50)"),  # a share, not a bound on the value
+    ("pass for scores of 60 and above, fail below 60", "print(s < 60)"),  # two bounds
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     assert directions.check(make_turn(request_text), block(code)) is None

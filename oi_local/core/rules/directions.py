@@ -23,6 +23,8 @@ _BOUNDS = [
     (re.compile(rf"\b(?:over|above|exceeding)\s+\$?{_NUM}", re.I), ">"),
     (re.compile(rf"\bat\s+least\s+\$?{_NUM}", re.I), ">="),
     (re.compile(rf"\b(?:at\s+most|no\s+more\s+than)\s+\$?{_NUM}", re.I), "<="),
+    (re.compile(rf"\$?{_NUM}\s+(?:or|and)\s+(?:more|above|over|up|higher|greater)\b", re.I), ">="),
+    (re.compile(rf"\$?{_NUM}\s+(?:or|and)\s+(?:less|fewer|below|under|lower)\b", re.I), "<="),
 ]
 _OPS = {ast.Lt: "<", ast.Gt: ">", ast.LtE: "<=", ast.GtE: ">="}
 _MIRROR = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}

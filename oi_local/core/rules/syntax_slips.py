@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from oi_local.core.pycheck import compiles
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn
 
@@ -16,13 +17,6 @@ NOTE = "Changed before it ran: {changes}."
 _BANG = re.compile(r"(?<![\w.'\"])(\d+|[A-Za-z_]\w*|\([^()\n]{1,40}\))!(?!=)")
 _NO_WITH = re.compile(r"(?m)^(\s*)(?!with\b|for\b|except\b|import\b|from\b)([A-Za-z_][\w.]*\(.*\)\s+as\s+[A-Za-z_]\w*\s*:\s*)$")
 
-
-def _compiles(code: str) -> bool:
-    try:
-        compile(code, "<code>", "exec")
-        return True
-    except (SyntaxError, ValueError):
-        return False
 
 
 _STRING = re.compile(r"""(['"])(?:\\.|(?!\1)[^\\\n])*\1""")
@@ -53,13 +47,13 @@ def _withs(code: str) -> tuple[str, list[str]]:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or _compiles(block.code):
+    if block.lang != "python" or compiles(block.code):
         return None
     new, told = block.code, []
     for repair in (_factorials, _withs):
         new, said = repair(new)
         told += said
-    if not told or new == block.code or not _compiles(new):
+    if not told or new == block.code or not compiles(new):
         return None
     block.message["content"] = new
     return Verdict(warning=NOTE.format(changes="; ".join(told)))
