@@ -299,6 +299,9 @@ def test_a_loop_over_a_json_object_is_shown_back_looping_over_its_records(folder
      "ValueError: could not convert string 'date,product,amount' to float64 at row 0, column 1."),
     ('rows = [l.split(",") for l in open("sales.csv")]\nprint(sum(int(r[2]) for r in rows))',
      "ValueError: invalid literal for int() with base 10: 'amount'"),
+    # the last cell of a line split by hand keeps its newline, which the error quotes escaped
+    ('with open("sales.csv") as f:\n    print(max(f.readlines(), key=lambda x: int(x.split(",")[2])))',
+     "ValueError: invalid literal for int() with base 10: 'amount\\n'"),
 ])
 def test_a_header_read_as_a_number_is_named_as_the_header(folder: Path, code: str, error: str) -> None:
     got = note(f"Traceback (most recent call last):\n{error}\n(exit code 1)", "", None, code) or ""
@@ -463,3 +466,70 @@ def test_a_name_the_named_script_defines_is_said_to_live_in_the_script(folder: P
     got = note(output, "average.py crashes with a ZeroDivisionError. Fix it.", folder, "for n in numbers:\n    total += n") or ""
     assert got.startswith("Note: numbers is defined in average.py, which runs on its own")
     assert "import numbers" not in got
+
+
+def test_a_folder_written_as_a_python_name_is_said_to_be_read_by_path(folder: Path) -> None:
+    (folder / "reports").mkdir()
+    (folder / "reports" / "a.txt").write_text("A\n")
+    (folder / "reports" / "q_report.txt").write_text("Q\n")
+    output = "Traceback ...\nNameError: name 'reports' is not defined\n(exit code 1)"
+    for code in ('latest.write_text(reports["q_report.txt"])', "latest.txt = reports/q_report.txt"):
+        assert note(output, "copy that one here and call it latest.txt", folder, code) == (
+            'Note: reports is a folder here, not a name in Python. A file in it is read by its path: '
+            'open("reports/q_report.txt").read().'), code
+    assert note(output, "copy it", folder, 'print(reports["nothere.txt"])') is None  # not one of its files
+    assert note(output.replace("reports", "nowhere"), "copy it", folder, "print(nowhere)") is None
+
+
+def test_a_file_assigned_to_as_a_name_is_made_by_a_call(folder: Path) -> None:
+    output = "Traceback ...\nNameError: name 'latest' is not defined\n(exit code 1)"
+    code = "most_recent = files[0]\nlatest.txt = most_recent\n"
+    assert note(output, "ok, copy that one here and call it latest.txt", folder, code) == (
+        'Note: latest.txt is a file name, not a name in Python. To copy most_recent to it: `import shutil` and '
+        '`shutil.copy(most_recent, "latest.txt")`.')
+    assert note(output, "write the summary into latest.txt", folder, code) == (
+        'Note: latest.txt is a file name, not a name in Python. To write text to it: `Path("latest.txt").write_text(text)`.')
+    assert note(output, "copy it", folder, code) is None  # a file the request does not name
+
+
+def test_a_string_sum_in_a_script_the_code_ran_shows_the_script_converted(folder: Path) -> None:
+    (folder / "bills.csv").write_text("month,amount\njan,48.25\nfeb,35.00\n")
+    script = ('import csv\ntotal = 0\nwith open("bills.csv", newline="") as f:\n    for row in csv.DictReader(f):\n'
+              '        total += row["amount"]\nprint("Total:", total)\n')
+    (folder / "bill_total.py").write_text(script)
+    run = subprocess.run([sys.executable, "bill_total.py"], capture_output=True, text=True, cwd=folder)
+    assert run.returncode == 1
+    output = run.stderr + "\n(exit code 1)"
+    got = note(output, "bill_total.py crashes when i run it. pls fix it", folder, 'import subprocess\nsubprocess.run(["python3", "bill_total.py"])') or ""
+    assert "The error is in bill_total.py. With them converted, bill_total.py would be:" in got
+    fixed = got.split("```python\n")[1].split("```")[0]
+    assert 'total += float(row["amount"])' in fixed and got.endswith("Write that into bill_total.py and run it.")
+    (folder / "fixed.py").write_text(fixed)
+    out = subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout
+    assert out == "Total: 83.25\n"
+
+
+def test_a_date_that_does_not_match_its_format_is_told_its_format(folder: Path) -> None:
+    script = ('from datetime import date, datetime\ntoday = date(2025, 6, 1)\n'
+              'deadline = datetime.strptime("2025-07-16", "%d/%m/%Y").date()\nprint(f"Days left: {(deadline - today).days}")\n')
+    (folder / "deadline.py").write_text(script)
+    run = subprocess.run([sys.executable, "deadline.py"], capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr + "\n(exit code 1)", "fix deadline.py", folder, 'import subprocess\nsubprocess.run(["python3", "deadline.py"])') or ""
+    assert got.startswith("Note: '2025-07-16' is written '%Y-%m-%d', not '%d/%m/%Y'")
+    fixed = got.split("```python\n")[1].split("```")[0]
+    (folder / "fixed.py").write_text(fixed)
+    assert subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout == "Days left: 45\n"
+    both = note("ValueError: time data '03/04/2024' does not match format '%Y-%m-%d'\n", "", folder,
+                'datetime.strptime(s, "%Y-%m-%d")') or ""
+    assert "'%d/%m/%Y' (or '%m/%d/%Y'" in both and 'datetime.strptime(s, "%d/%m/%Y")' in both
+    assert note("ValueError: time data 'soon' does not match format '%Y'\n", "", folder, "") is None
+
+
+def test_a_folder_opened_as_a_file_is_shown_how_to_read_its_files(folder: Path) -> None:
+    run = subprocess.run([sys.executable, "-c", 'with open("data/") as f:\n    print(f.read())'],
+                         capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr + "\n(exit code 1)", "which files in data talk about ok?", folder, "") or ""
+    assert got.startswith("Note: data is a folder, not a file")
+    example = got.split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=folder).stdout
+    assert out == "report.txt 3\n"

@@ -1,6 +1,9 @@
 """Problems in a script found by reading it (pyflakes), as shown to a model asked to fix it."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from oi_local.core.pycheck import corrected, likely_file, problems
@@ -63,3 +66,16 @@ def test_another_number_is_another_file_not_a_misspelling(tmp_path):
     (tmp_path / "timesheets" / "week_23.cvs").unlink()
     assert likely_file("timesheets/week_23.csv", tmp_path) is None
     assert likely_file("timesheets/wek_24.csv", tmp_path) == "timesheets/week_24.csv"
+
+
+def test_a_loop_from_one_that_skips_the_first_item_is_a_problem_with_its_correction() -> None:
+    from oi_local.core.pycheck import review
+
+    code = ("def average(xs):\n    total = 0\n    for i in range(1, len(xs)):\n        total += xs[i]\n"
+            "    return total / len(xs)\n\ndef steps(xs):\n    for i in range(1, len(xs)):\n        print(xs[i] - xs[i - 1])\n\n"
+            "print(average([88, 92, 79, 85]))\n")
+    found, fixed = review(code, "grades.py")
+    assert found == ["line 3: range(1, len(xs)) starts at 1, so the loop skips the first item; range(len(xs)) takes every one"]
+    assert fixed is not None and "for i in range(len(xs)):" in fixed and "for i in range(1, len(xs)):\n        print" in fixed
+    out = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "86.0"

@@ -164,6 +164,37 @@ def _unopened(name: str, code: str, request: str, base: Path) -> str | None:
     return f"Note: {name} is not an open file yet. Open {f} as {name} first; the code would be:\n```python\n{imports}{opener}\n{body}\n```"
 
 
+def _file_assigned(name: str, code: str, request: str) -> str | None:
+    """A file the request names, assigned to as a Python name (`latest.txt = most_recent`): asked to
+    copy the newest report to latest.txt, the 0.5B model wrote that line and the run failed on
+    `latest`. The file is made by a call: a copy, or text written."""
+    m = re.search(rf"(?m)^\s*({re.escape(name)}\.[A-Za-z][A-Za-z0-9]{{0,4}})\s*=\s*([^=\n].*?)\s*$", code)
+    if not m or not re.search(rf"(?<![\w/.-]){re.escape(m.group(1))}(?![\w-])", request):
+        return None
+    file, value = m.group(1), m.group(2)
+    if re.search(r"\bcop(?:y|ies)\b|\bduplicate\b|\bback\s*up\b", request, re.I):
+        return (f"Note: {file} is a file name, not a name in Python. To copy {value} to it: "
+                f"`import shutil` and `shutil.copy({value}, \"{file}\")`.")
+    return f"Note: {file} is a file name, not a name in Python. To write text to it: `Path(\"{file}\").write_text(text)`."
+
+
+def _folder_name(name: str, code: str, base: Path) -> str | None:
+    """A folder here written as a Python name (`reports["q_report.txt"]`, `reports/q_report.txt`): its
+    files are read by path. Asked to copy reports/q_report.txt, the 0.5B model wrote both, three runs."""
+    try:
+        if not (base / name).is_dir():
+            return None
+    except OSError:
+        return None
+    n = re.escape(name)
+    m = re.search(rf"(?<![\w.'\"]){n}\s*\[\s*['\"]([^'\"\n]+)['\"]\s*\]|(?<![\w.'\"/]){n}/([\w.-]+)", code)
+    inner = (m.group(1) or m.group(2)) if m else None
+    if inner is None or not (base / name / inner).is_file():  # only where it is used as that folder's file
+        return None
+    example = f' A file in it is read by its path: open("{name}/{inner}").read().'
+    return f"Note: {name} is a folder here, not a name in Python.{example}"
+
+
 def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = None, code: str = "") -> str | None:
     """Advice for the error in `output` (from running `code`), or None."""
     if "Error" not in output:
@@ -178,7 +209,8 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return f"Note: {name}() is in shutil: `import shutil` and call `shutil.{_SHUTIL[name]}(...)`."
         if name in sys.stdlib_module_names and (not code or re.search(rf"(?<![\w.]){re.escape(name)}\.\w", code)):
             return f"Note: the module {name} is not imported; add `import {name}` at the top of the code."
-        handle = _unopened(name, code, request, base) or _in_script(name, request, base)
+        handle = (_unopened(name, code, request, base) or _in_script(name, request, base) or _folder_name(name, code, base)
+                  or _file_assigned(name, code, request))
         if handle:
             return handle
         f = _data_file(name, folder_files(base, MAX_FILES), request) or _only_data_file(name, code, request, base)
@@ -208,12 +240,26 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if _STR_MATH.search(output):
         advice = ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
                   "before doing arithmetic or comparing them with numbers.")
+        script = _script_converted(output, base)
+        if script:  # the error is in a script the code ran: its text is what to fix (ho32-fix-bills)
+            name, text = script
+            return advice + (f" The error is in {name}. With them converted, {name} would be:\n```python\n{text.strip()}\n```\n"
+                             f"Write that into {name} and run it.")
         fixed = _numbers_converted(code, _failed_line(output)) if code and len(code) <= MAX_CODE else None
         return advice + (f" With them converted, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
     if _STR_INDEX.search(output):
         return _rows_note(code, base)
     if _DICTS_COMPARED.search(output):
         return _dicts_note(output, request, code, base)
+    m = _IS_A_FOLDER.search(output)
+    if m:  # open("inbox/"): a folder opened as a file, twice in a row by the 0.5B model (ho6-files-grep-invoice)
+        folder = m.group(1).rstrip("/") or m.group(1)
+        return (f"Note: {folder} is a folder, not a file: open() reads one file. Go over its files and read each "
+                f"one, for example:\n```python\nfrom pathlib import Path\nfor p in sorted(Path({folder!r}).iterdir()):\n"
+                f"    if p.is_file():\n        text = p.read_text(errors='replace')\n        print(p.name, len(text))\n```")
+    m = _TIME_DATA.search(output)
+    if m:
+        return _date_format_note(m.group(1), m.group(2), output, code, base)
     m = _NOT_A_NUMBER.search(output)
     header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)) if m else None
     if header:
@@ -273,8 +319,9 @@ def _header_note(value: str, code: str, base: Path) -> str | None:
         except OSError:
             continue
         cells = [c.strip() for c in re.split(r"[,;\t]", header)]
-        if value.strip() == header or value.strip() in cells:
-            return (f"Note: {value!r} is from the first line of {f}, its header ({', '.join(cells)}), not a value. "
+        plain = re.sub(r"\\[nrt]", "", value).strip()  # the error quotes 'pages\n' with its newline escaped
+        if plain == header or plain in cells:
+            return (f"Note: {plain!r} is from the first line of {f}, its header ({', '.join(cells)}), not a value. "
                     f"Skip that line: read the rows with csv.DictReader and use the column names, for example:\n"
                     f"import csv\nwith open({f!r}, newline='') as f:\n    rows = list(csv.DictReader(f))\n"
                     f"values = [float(r[{cells[-1]!r}]) for r in rows]")
@@ -430,6 +477,63 @@ def _known_keys(output: str, request: str, base: Path) -> list[str]:
 
 _CELL_LINE = re.compile(r'File "<cell-\d+>", line (\d+)')
 _MATH_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+_IS_A_FOLDER = re.compile(r"IsADirectoryError: \[Errno 21\] Is a directory: '([^'\n]+)'")
+_TIME_DATA = re.compile(r"ValueError: time data '([^'\n]{1,60})' does not match format '([^'\n]{1,40})'")
+_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%m/%d/%Y", "%Y/%m/%d", "%d.%m.%Y", "%d-%m-%Y", "%Y-%m-%d %H:%M:%S",
+            "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%d %B %Y", "%B %d, %Y", "%d %b %Y", "%b %d, %Y", "%b %d %Y",
+            "%H:%M:%S", "%H:%M", "%Y%m%d", "%d/%m/%y", "%m/%d/%y")
+
+
+def _date_format_note(data: str, old: str, output: str, code: str, base: Path) -> str | None:
+    """The format a date that did not match is written in, and the code (or the script it ran) with
+    it: the 0.5B model sent `strptime("2025-07-16", "%d/%m/%Y")` back unchanged three times (ho5)."""
+    from datetime import datetime
+
+    fits = []
+    for fmt in _FORMATS:
+        try:
+            datetime.strptime(data, fmt)
+        except ValueError:
+            continue
+        fits.append(fmt)
+    if not fits:
+        return None
+    fmt = fits[0]
+    either = f" (or {fits[1]!r}: the day and month could be either way)" if len(fits) > 1 else ""
+    note = f"Note: {data!r} is written {fmt!r}{either}, not {old!r}: read it with datetime.strptime(value, {fmt!r})."
+    for path, _ in _SCRIPT_LINE.findall(output):  # the script the error came from, else this code
+        p = Path(path)
+        try:
+            rel = p.resolve().relative_to(base.resolve()).as_posix()
+            text = p.read_text(encoding="utf-8") if p.stat().st_size <= MAX_CODE else ""
+        except (OSError, ValueError):
+            continue
+        if text.count(repr(old)[1:-1]) == 1:
+            fixed = text.replace(repr(old)[1:-1], fmt)
+            return note + f" With it, {rel} would be:\n```python\n{fixed.strip()}\n```\nWrite that into {rel} and run it."
+    if code and len(code) <= MAX_CODE and code.count(old) == 1:
+        return note + f" With it, the code would be:\n```python\n{code.replace(old, fmt).strip()}\n```"
+    return note
+
+
+_SCRIPT_LINE = re.compile(r'File "([^"<>\n]+\.py)", line (\d+)')
+
+
+def _script_converted(output: str, base: Path) -> tuple[str, str] | None:
+    """(name, text) of a script here whose line the error came from, with its values converted."""
+    for path, line in _SCRIPT_LINE.findall(output):
+        p = Path(path)
+        try:
+            rel = p.resolve().relative_to(base.resolve())
+            text = p.read_text(encoding="utf-8") if p.stat().st_size <= MAX_CODE else None
+        except (OSError, ValueError):
+            continue
+        fixed = _numbers_converted(text, int(line)) if text else None
+        if fixed:
+            return rel.as_posix(), fixed
+    return None
 
 
 def _failed_line(output: str) -> int | None:

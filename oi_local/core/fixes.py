@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.hints import mentioned_paths
+from oi_local.core.pycheck import compiles
 
 _FIXING = re.compile(r"\b(fix\w*|repair\w*|debug\w*|crash\w*|broken)\b|\b(?:does\s*n[o']?t|do\s*n[o']?t|won'?t)\s+work\b", re.I)
 SCRIPT_SUFFIXES = {".py"}  # the ones whose problems pycheck can see
@@ -146,13 +147,6 @@ def _save_block(name: str, code: str) -> str:
     return f"```python\n{save_code(name, code)}\n```"
 
 
-def _parses(code: str) -> bool:
-    """Python that compiles (a block cut short never ran the script it names)."""
-    try:
-        ast.parse(code)
-    except (SyntaxError, ValueError):
-        return False
-    return True
 
 
 def same_code(now: str, old: str) -> bool:
@@ -184,7 +178,7 @@ def verified(path: Path, old: str, runs: list[tuple[str, str, bool]], want: list
     if problems(now, name, base):
         return False
     last = next(((out, failed) for code, out, failed in reversed(runs)
-                 if os.path.basename(name) in code and re.search(r"subprocess|\bpython3?\b", code) and _parses(code)),
+                 if os.path.basename(name) in code and re.search(r"subprocess|\bpython3?\b", code) and compiles(code)),
                 None)
     return last is not None and not last[1] and not _missing(want or [], last[0])
 

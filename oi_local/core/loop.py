@@ -59,9 +59,9 @@ def _turn(turn: Turn) -> Iterator[Message]:
             turn.first = False
             if ask is None:
                 return
-            if ask.final:  # the reply is not an answer: asked once more
+            if ask.final:  # the reply is not an answer: asked once more (in the ask's words, if it has any)
                 engine.messages.pop()
-                yield from _final_answer(turn)
+                yield from _final_answer(turn, nudge=ask.text)
                 return
             ask = _take(turn, ask)
             continue
@@ -280,13 +280,13 @@ def _console_note(text: str) -> Iterator[Message]:
     yield chunk("computer", "console", end=True)
 
 
-def _final_answer(turn: Turn, note: str | None = None) -> Iterator[Message]:
-    """Ask once for a plain-language answer; never run code from this reply."""
+def _final_answer(turn: Turn, note: str | None = None, nudge: str | None = None) -> Iterator[Message]:
+    """Ask once for a plain-language answer (with `nudge`, in those words); never run code from this reply."""
     engine = turn.engine
     if note:
         yield from _say(engine, note + "\n")
     before = len(engine.messages)
-    yield from _reply(turn, [], Ask(FINAL_ANSWER_NUDGE), allow_code=False)
+    yield from _reply(turn, [], Ask(nudge or FINAL_ANSWER_NUDGE), allow_code=False)
     if len(engine.messages) > before and _drop_repeat(turn):
         return  # the answer it gave just before stands
     if len(engine.messages) > before and any(f(turn) for f in hooks(engine, "discard")):

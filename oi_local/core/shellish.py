@@ -14,6 +14,8 @@ import re
 import shlex
 import shutil
 
+from oi_local.core.pycheck import compiles
+
 _BUILTINS = frozenset("cd export echo source set alias unset test [ [[ printf read pwd exit true false".split())
 _NOT_COMMANDS = frozenset(keyword.kwlist) | frozenset(dir(builtins))  # `print "x"` is broken Python
 
@@ -23,12 +25,6 @@ _ASSIGNED = re.compile(r"^(?:export\s+)?[A-Za-z_]\w*=(?:\"[^\"]*\"|'[^']*'|\S*)\
 _SHELL_LOOP = re.compile(r"^(?:for|while|until|if|elif)\b.*;\s*(?:do|then)\s*$")
 
 
-def _is_python(code: str) -> bool:
-    try:
-        compile(code, "<cell>", "exec")
-    except (SyntaxError, ValueError):
-        return False
-    return True
 
 
 def _command(line: str) -> str | None:
@@ -55,7 +51,7 @@ def is_shell_not_python(code: str) -> bool:
     """True when `code` is not valid Python and each line starts with a command found here."""
     joined = code.replace("\\\n", " ")  # continued lines
     lines = [ln.strip() for ln in joined.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-    if not lines or _is_python(code):
+    if not lines or compiles(code):
         return False
     for line in lines:
         if line.startswith(("|", "&&", "||")) or line in _SHELL_WORDS or _ASSIGNED.match(line) or _SHELL_LOOP.match(line):

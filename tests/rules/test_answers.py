@@ -205,3 +205,24 @@ def test_fewer_of_the_asked_number_of_printed_lines_is_asked_again() -> None:
                                            runs=(ran("print(...)", output),)))
     two = make_turn(request.replace("3", "two"), reply("holiday_2024.mp4 is the biggest."), runs=(ran("print(...)", output),))
     assert not answers.cut_short(two)
+
+
+def test_a_how_many_answer_with_another_number_than_printed_gives_way_the_second_time() -> None:
+    turn = make_turn("And how many mm more rain did it get than the driest month?",
+                     reply("The wettest month is March with 70.3 mm more rain than the driest month."),
+                     runs=(ran("print(wettest - driest)", "93.5\n"),))
+    assert answers.contradicted(turn) and answers.ungrounded(turn)
+    assert answers.rule.discard(turn)  # said again after the ask: the printed 93.5 is shown instead
+    for said in ("March got 93.5 mm more.", "About 94 mm more.", "It got more rain than the driest month."):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.contradicted(turn), said
+    # not how many or how much: a number said beside the result is not a contradiction
+    turn = make_turn("Which month was the wettest?", reply("March, with 120 mm."), runs=(ran("print(m)", "March\n"),))
+    assert not answers.contradicted(turn)
+
+
+def test_numbers_inside_printed_paths_do_not_make_an_answer_a_contradiction() -> None:
+    out = "copied notes/2024/feb.md to backup\ncopied notes/2024/jan.md to backup\ncopied notes/ideas.md to backup\n"
+    turn = make_turn("copy every .md file from notes into backup. how many did you copy?", reply("I copied 3 files."),
+                     runs=(ran("...", out),))
+    assert not answers.contradicted(turn)

@@ -132,6 +132,25 @@ def test_an_examples_numbers_that_nothing_here_has_are_copied_too() -> None:
     assert copied_examples.copied(turn, block("print(10 * 1024)")) == []
 
 
+def test_a_limit_the_examples_request_gave_is_copied_even_when_round() -> None:
+    # asked how many .log files inbox has, the model kept the size example's 500 KB limit and answered 0
+    size = [{"role": "user", "content": "How many files in the inbox folder are larger than 500 KB?"},
+            {"role": "assistant", "content": "```python\nfrom pathlib import Path\nlimit = 500 * 1024\n"
+                                             "print(sum(1 for p in Path('inbox').iterdir() if p.stat().st_size > limit))\n```"}]
+    code = ("from pathlib import Path\nlimit = 500 * 1024\n"
+            "print(sum(1 for p in Path('inbox').rglob('*') if p.is_file() and p.stat().st_size > limit))")
+    turn = make_turn("how many .log files are there in the inbox folder? count the ones in subfolders as well",
+                     examples=size, recipes=2)
+    assert copied_examples.copied(turn, block(code)) == ["500"]
+    asked = make_turn("how many files in inbox are larger than 500 KB, subfolders too?", examples=size, recipes=2)
+    assert copied_examples.copied(asked, block(code)) == []  # the request's own number
+    # units the example's request names are never taken for copied (1024 for KB, 100 for percent)
+    pct = [{"role": "user", "content": "What share of 1024 rows is 100 rows, in percent?"},
+           {"role": "assistant", "content": "```python\nprint(100 / 1024 * 100)\n```"}]
+    assert copied_examples.copied(make_turn("what share of frost_log.csv rows have notes?", examples=pct, recipes=2),
+                                  block("print(1 / 2 * 100, 1024)")) == []
+
+
 def test_the_note_of_code_not_run_does_not_make_its_words_known() -> None:
     # the note quoted "1234", "5678"; the retry's same code then ran and was answered (7006652)
     sums = [{"role": "user", "content": "What is 1234 * 5678?"},

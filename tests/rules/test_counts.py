@@ -90,6 +90,15 @@ def test_the_printed_lines_said_back_are_not_a_count_even_when_they_hold_numbers
     turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply(out),
                      runs=(ran("for p in Path('notes').rglob('*.md'):\n    shutil.copy(p, 'backup')\n    print(f'copied {p} to backup')", out),))
     assert counts.uncounted(turn) == "the printed lines again, not a count"
+    ask = counts.follow_up(turn)  # one line for each copy: counted, and the model asked to say the number
+    assert ask is not None and ask.final and ask.text == (
+        'Stop writing code now. I asked how many, and the code printed one line for each: 2 lines that begin with '
+        '"copied". Answer my question in one sentence, with the number.')
+    mixed = "copied notes/2024/feb.md to backup\nskipped notes/x.md\n"
+    turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply(mixed),
+                     runs=(ran("...", mixed),))
+    ask = counts.follow_up(turn)  # lines of two kinds: code that prints the count is asked for
+    assert ask is not None and ask.text is not None and "prints the count" in ask.text
     turn = make_turn("copy the .md files in notes into backup. how many did you copy?", reply("I copied 2 files:\n" + out),
                      runs=(ran("...", out),))
     assert counts.uncounted(turn) is None
@@ -100,3 +109,40 @@ def test_printed_lines_said_back_that_hold_the_count_are_an_answer() -> None:
     turn = make_turn("how many users are active and from Canada? And what's their average age?", reply(out),
                      runs=(ran("print(...)", out),))
     assert counts.uncounted(turn) is None
+
+
+def test_in_a_chat_the_lines_said_back_give_way_to_the_count(tmp_path, monkeypatch) -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from scripted import scripted_interpreter
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes").mkdir()
+    for name in ("a.md", "b.md", "c.md"):
+        (tmp_path / "notes" / name).write_text("x")
+    code = ("import shutil, os\nos.makedirs('backup', exist_ok=True)\nfor n in sorted(os.listdir('notes')):\n"
+            "    shutil.copy(os.path.join('notes', n), 'backup')\n    print(f'copied notes/{n} to backup')")
+    said = "copied notes/a.md to backup\ncopied notes/b.md to backup\ncopied notes/c.md to backup"
+
+    def count(messages: list[dict]) -> str:
+        assert "3 lines that begin with" in str(messages[-1]["content"])
+        return "I copied 3 files."
+
+    interp, model = scripted_interpreter([f"```python\n{code}\n```", said, count])
+    try:
+        new = interp.chat("copy every .md file from notes into backup. how many did you copy?", display=False)
+    finally:
+        interp.close()
+    answers_ = [m["content"] for m in new if m["role"] == "assistant" and m["type"] == "message"]
+    assert answers_ == ["I copied 3 files."] and model.calls == 3  # the lines said back were dropped
+
+
+def test_a_count_printed_before_a_silent_run_is_asked_for_as_the_answer() -> None:
+    turn = make_turn("grab all the ERROR lines from server.log and put them in errors.txt. how many were there?",
+                     reply("The code ran without errors and printed nothing."),
+                     runs=(ran("errors = [l for l in open('server.log') if 'ERROR' in l]\nprint(len(errors))", "5\n"),
+                           ran("open('errors.txt', 'w').writelines(errors)", "")))
+    ask = counts.follow_up(turn)
+    assert ask is not None and ask.final and ask.text is not None and "an output above printed the count" in ask.text

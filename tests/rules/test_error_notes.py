@@ -61,3 +61,19 @@ def test_a_script_the_request_asks_to_fix_gets_its_correction_ready_to_save(tmp_
     # asked only to run it, the script is the person's: no correction is offered to save
     plain = error_notes.on_failure(make_turn("run split.py"), "shell", "python3 split.py", output)
     assert plain is None or "saves" not in plain
+
+
+def test_a_script_run_from_python_code_is_corrected_at_its_own_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "split.py").write_text(SCRIPT)
+    (tmp_path / "bills.csv").write_text("bill,amount\nrent,100.5\ngas,20\n")
+    cell = 'import subprocess\nsubprocess.run(["python3", "split.py"], check=True)'
+    crash = subprocess.run([sys.executable, "split.py"], capture_output=True, text=True)
+    # the cell's own traceback follows the script's (its subprocess.run line)
+    output = (crash.stderr + 'Traceback (most recent call last):\n  File "<cell-1>", line 2, in <module>\n'
+              "subprocess.CalledProcessError: Command '['python3', 'split.py']' returned non-zero exit status 1.\n(exit code 1)")
+    note = error_notes.on_failure(make_turn("split.py crashes with some error about str, can you fix it?"), "python", cell, output)
+    assert note is not None and "saves split.py" in note and 'float(r["amount"])' in note

@@ -65,3 +65,38 @@ def test_left_alone(request_text: str, code: str) -> None:
 def test_left_alone_when_the_working_folder_has_matches(folder: Path) -> None:
     (folder / "here.jpg").write_text("x")
     assert named_folder.check(make_turn(ASK), block(MOVE)) is None
+
+
+LISTS = ('import os, shutil\nos.makedirs("backup", exist_ok=True)\nfor f in os.listdir("."):\n'
+         '    if f.endswith(".ini"):\n        shutil.copy(f, os.path.join("backup", f))\nprint("backed up config files")')
+
+
+def test_listing_the_working_folder_for_endings_it_lacks_is_told_where_they_are(folder: Path) -> None:
+    (folder / "settings").mkdir()
+    for name in ("app.ini", "db.ini", "readme.txt"):
+        (folder / "settings" / name).write_text("x")
+    turn = make_turn("Please back up my config files: make a folder named backup and put a copy of every .ini file "
+                     "from settings in it.")
+    verdict = named_folder.check(turn, block(LISTS))
+    assert verdict is not None and verdict.again and not verdict.stop
+    assert verdict.ask is not None and verdict.ask.hide and "Look in settings" in str(verdict.ask.text)
+    assert verdict.note == ("Not run: this code lists the working folder, which has no *.ini files; settings, which "
+                            "the request names, has them (app.ini, db.ini). Look in settings: `for name in "
+                            "os.listdir('settings')`, and each file is `os.path.join('settings', name)`.")
+    again = named_folder.check(turn, block(LISTS))
+    assert again is not None and again.ask is not None and again.ask.sampling["seed"] != verdict.ask.sampling["seed"]
+    assert named_folder.check(turn, block(LISTS)) is None  # twice a turn at most
+    # a person confirming is told, and the code is theirs to run
+    confirmed = make_turn("copy every .ini file from settings into backup", approve=lambda m: "run")
+    seen = named_folder.check(confirmed, block(LISTS))
+    assert seen is not None and not seen.again and "settings" in seen.warning
+
+
+def test_listing_is_left_alone_when_the_working_folder_has_them_or_no_folder_is_named(folder: Path) -> None:
+    (folder / "settings").mkdir()
+    (folder / "settings" / "app.ini").write_text("x")
+    assert named_folder.check(make_turn("copy every .ini file into backup"), block(LISTS)) is None
+    assert named_folder.check(make_turn("copy every .ini file from settings"),
+                              block(LISTS.replace('f.endswith(".ini")', "True"))) is None  # no ending
+    (folder / "local.ini").write_text("x")
+    assert named_folder.check(make_turn("copy every .ini file from settings"), block(LISTS)) is None

@@ -27,6 +27,9 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     'import pandas as pd\ndf = pd.read_csv("expenses.csv")\nprint(df[df["category"] == "groceries"]["amount"].sum())',
     'import csv\ntotal = 0\nfor r in csv.DictReader(open("expenses.csv")):\n    if r["category"] == "groceries":\n'
     '        total += float(r["amount"])\nprint(total)',
+    # rows read and picked in one comprehension (ho31-groceries-march)
+    'import csv\nwith open("expenses.csv", newline="") as f:\n    groceries = [r for r in csv.DictReader(f) if '
+    'r["category"] == "groceries"]\n    print(sum(float(r["amount"]) for r in groceries))',
 ])
 def test_code_that_uses_no_month_is_narrowed_to_the_month_named(code: str) -> None:
     assert float(printed(code)) == 137.75  # every month

@@ -11,9 +11,10 @@ from .handmade import block, make_turn, printed
 
 SHEET = "day,employee,hours\nMon,Priya,7.5\nMon,Tom,8\nTue,Priya,6.25\nTue,Tom,7\n"
 # rows read in a comprehension: no plain load statement to narrow after, so these are asked afresh
-ALL_ROWS = ('import csv\nwith open("timesheet.csv", newline="") as f:\n    rows = [r for r in csv.DictReader(f)]\n'
+# rows made anew from each one: not plain rows to narrow, so the request is asked afresh
+ALL_ROWS = ('import csv\nwith open("timesheet.csv", newline="") as f:\n    rows = [dict(r) for r in csv.DictReader(f)]\n'
             'print(sum(float(r["hours"]) for r in rows))')
-LOADED = ALL_ROWS.replace("[r for r in csv.DictReader(f)]", "list(csv.DictReader(f))")
+LOADED = ALL_ROWS.replace("[dict(r) for r in csv.DictReader(f)]", "list(csv.DictReader(f))")
 PRIYA = ALL_ROWS.replace("for r in rows)", 'for r in rows if r["employee"] == "Priya")')
 
 

@@ -191,3 +191,23 @@ def test_a_folder_made_inside_a_home_folder_the_request_names_is_made_there(fold
     # a folder of that name here, or one the request does not name, is left alone
     code2 = 'from pathlib import Path\nPath("Music/old").mkdir(parents=True)'
     assert _checked(code2, request=request) == (code2, "")
+
+
+def test_a_made_up_absolute_folder_is_the_one_here_the_request_names(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    (folder / "bookclub" / "old").mkdir()
+    (folder / "bookclub" / "old" / "2019.csv").write_text("name\n")
+    ask = "how many .csv files are there in the bookclub folder? count the ones in subfolders as well"
+    walk = ('import os\nclub = "/home/user/bookclub"\ncount = 0\nfor d, _, names in os.walk(club):\n'
+            '    count += sum(n.endswith(".csv") for n in names)\nprint(count)')
+    code, said = _checked(walk, request=ask)
+    assert "club = 'bookclub'" in code and "/home/user/bookclub → bookclub" in said
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout == "2\n"
+    code, _ = _checked("import os\nprint(os.listdir('/data/me/bookclub/old'))", request=ask)
+    assert "os.listdir('bookclub/old')" in code  # the longest tail that is here
+    for path, request in (("/home/user/bookclub", "how many files are there?"),  # not named
+                          ("/home/user/nowhere", ask),  # not here
+                          (str(folder / "bookclub"), ask)):  # there: left as it is
+        assert _checked(f"import os\nprint(os.listdir({path!r}))", request=request)[1] == "", path

@@ -59,3 +59,32 @@ def test_the_same_folder_is_the_folder_of_the_named_data(tmp_path: Path, monkeyp
     turn = make_turn("plot my weight from health/weight.csv and save the chart as a png? call it chart.png, same folder is fine")
     b = block("import matplotlib.pyplot as plt\nplt.plot([1], [80])\nplt.show()\n")
     assert plot_file.check(turn, b) is not None and "plt.savefig('health/chart.png')\nplt.show()" in b.code
+
+
+OVERWRITES = """import pandas as pd
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+temps = pd.read_csv("temps.csv")
+plt.plot(temps["day"], temps["temp_c"])
+plt.savefig('week_temps.png')
+temps.to_csv("week_temps.png", index=False)
+if len(temps):
+    temps.to_csv(path_or_buf="week_temps.png")
+"""
+
+
+def test_a_table_written_over_the_picture_is_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "temps.csv").write_text("day,temp_c\nMon,14.2\nTue,15.8\nWed,13.1\n")
+    turn = make_turn("make me a line chart of the temperatures in temps.csv by day and save it as week_temps.png")
+    b = block(OVERWRITES)
+    verdict = plot_file.check(turn, b)
+    assert verdict is not None and not (verdict.again or verdict.stop)
+    assert verdict.warning.startswith("Left out before it ran: temps.to_csv('week_temps.png', index=False); ")
+    assert "to_csv" not in b.code and "if len(temps):\n    pass\n" in b.code
+    subprocess.run([sys.executable, "-c", b.code], check=True, cwd=tmp_path)
+    assert (tmp_path / "week_temps.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # a picture, not CSV text
+    # a table saved as a table, or one sharing its line with other code, is left alone
+    for code in ('temps.to_csv("week_temps.csv")', 'plt.savefig("a.png"); temps.to_csv("a.png")'):
+        assert plot_file.check(make_turn("save the temps"), block(code)) is None, code

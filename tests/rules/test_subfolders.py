@@ -75,3 +75,23 @@ def test_anywhere_under_a_folder_is_every_level_of_it(documents: Path) -> None:
     b = block(code)
     assert subfolders.check(make_turn("how many pdfs are there anywhere under Documents/ ?"), b) is not None
     assert _run("python", b.code) == "4"
+
+
+@pytest.mark.parametrize("request_text", [
+    "How many pdfs are in the files under Documents, all together?",
+    "count the pdf files under the Documents folder",
+    "how many pdfs under Documents/?",
+])
+def test_under_a_folder_with_subfolders_is_its_whole_tree(documents: Path, request_text: str) -> None:
+    code = 'from pathlib import Path\nprint(len(list(Path("Documents").glob("*.pdf"))))'
+    b = block(code)
+    assert subfolders.check(make_turn(request_text), b) is not None, request_text
+    assert _run("python", b.code) == "4"
+
+
+def test_under_a_size_or_a_folder_without_subfolders_is_left_alone(documents: Path) -> None:
+    code = 'from pathlib import Path\nprint(len(list(Path("Documents").glob("*.pdf"))))'
+    assert subfolders.check(make_turn("how many pdfs in Documents are under 5 MB?"), block(code)) is None
+    assert subfolders.check(make_turn("how many pdfs in Documents are under 5MB?"), block(code)) is None
+    old = 'from pathlib import Path\nprint(len(list(Path("Documents/tax/old").glob("*.pdf"))))'
+    assert subfolders.check(make_turn("how many pdfs under Documents/tax/old?"), block(old)) is None

@@ -116,6 +116,7 @@ def _tokens(text: str) -> set[str]:
     return found
 
 
+_ALONE = re.compile(r"(?<![\w/.-])-?\d[\d,]*(?:\.\d+)?(?![\w/-]|\.\w)")
 _AMOUNT_ASKED = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 _ROUNDING_ASKED = re.compile(r"\b(round\w*|decimals?|nearest|approx\w*|about|roughly|estimate\w*|whole)\b", re.I)
 
@@ -185,6 +186,19 @@ def ungrounded(turn: Turn) -> bool:
         if numbers and not any(_same_number(a, b) for a in numbers for b in said):
             return True
     return bool(printed) and not printed & said and not any(_same_number(a, b) for a in printed for b in said)
+
+
+def contradicted(turn: Turn) -> bool:
+    """Asked how many or how much, an answer that gives a number, none of which the short result
+    printed: asked again, the 0.5B model said "70.3 mm more" over a printed 93.5 (ho33-multi-rainfall).
+    Only numbers that stand alone in a result of a few lines count (not the 2024 of notes/2024/feb.md)."""
+    found = _results(turn)
+    output = turn.runs[-1].output if turn.runs else ""
+    if not found or not _AMOUNT_ASKED.search(instruction(turn.request)) or len(output.strip().splitlines()) > 3:
+        return False
+    numbers = {t for t in _tokens(" ".join(_ALONE.findall(output))) if _number(t) is not None}
+    told = {b for b in found[1] if _number(b) is not None} - _tokens(turn.request)
+    return bool(numbers) and bool(told) and not any(_same_number(a, b) for a in numbers for b in told)
 
 
 def blind_to_failure(turn: Turn) -> bool:
@@ -277,7 +291,8 @@ def follow_up(turn: Turn) -> Ask | None:
 
 
 def discard(turn: Turn) -> bool:
-    return parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
+    return (parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
+            or contradicted(turn))
 
 
 rule = Rule(

@@ -40,7 +40,7 @@ class Ask:
     sampling: dict[str, Any] = field(default_factory=dict)  # temperature, seed, reply_prefix
     hide: bool = False  # the turn so far is left out of prompts from now on (a fresh start)
     store: bool = False  # kept in `messages` as the user's and counted as a step (loop mode)
-    final: bool = False  # the reply is dropped and a plain final answer asked for
+    final: bool = False  # the reply is dropped and a plain final answer asked for (in `text`, when given)
     drop_recipes: bool = False  # the worked examples picked for the request are left out for the rest of the turn
     ready: bool = False  # the loop's own corrected code: sent even when max_failed_runs is reached (a fix, not a guess)
 

@@ -72,6 +72,25 @@ def written_texts(code: str) -> list[tuple[str, str]]:
     return found
 
 
+def with_text(code: str, old: str, new: str) -> str | None:
+    """`code` with the one string that holds `old` made to hold `new`: written as it was when it is
+    there word for word (a triple-quoted script), else as a literal in its place (one line), or None."""
+    if code.count(old) == 1:
+        return code.replace(old, new)
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    spots = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value == old]
+    if len(spots) != 1 or spots[0].lineno != spots[0].end_lineno:
+        return None
+    s = spots[0]
+    lines = code.splitlines(keepends=True)
+    raw = lines[s.lineno - 1].encode()
+    lines[s.lineno - 1] = (raw[:s.col_offset] + repr(new).encode() + raw[s.end_col_offset or 0:]).decode()
+    return "".join(lines)
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None

@@ -60,14 +60,20 @@ def _literals(code: str) -> set[str]:
     return found
 
 
-def _numbers(code: str) -> set[str]:
-    """The code's numbers of three digits or more (`1234 * 5678`), as written."""
+_COMMON = {"10", "12", "24", "60", "100", "365", "1000", "1024", "3600"}  # units and percent, never copied
+
+
+def _numbers(code: str, loose: bool = False) -> set[str]:
+    """The code's numbers of three significant digits or more (`1234 * 5678`), as written; `loose`:
+    of two digits or more, but for units (`500` of `500 * 1024`)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return set()
-    return {repr(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant)
-            and type(n.value) in (int, float) and len(re.sub(r"\D", "", repr(n.value)).strip("0")) >= 3}
+    found = {repr(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and type(n.value) in (int, float)}
+    if loose:
+        return {n for n in found if len(re.sub(r"\D", "", n)) >= 2 and n not in _COMMON}
+    return {n for n in found if len(re.sub(r"\D", "", n).strip("0")) >= 3}
 
 
 def _known(word: str, known: str, known_words: set[str]) -> bool:
@@ -94,9 +100,11 @@ def _example_words(engine: Any) -> set[str]:
                           and isinstance(n.value, str)}
             except SyntaxError:
                 found |= {m.group(2) for m in _QUOTED.finditer(code)}
-            # Only the numbers the example's request gave (its 1234 and 5678), not the constants its
-            # code knows (`10 * 1024` for "bigger than 10 KB" is right for any request).
-            found |= {n for n in _numbers(code) if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", asked)}
+            # Only the numbers the example's request gave (its 1234 and 5678, its "larger than 500 KB"),
+            # not the constants its code knows (`1024` for KB is right for any request). Asked how many
+            # .log files the inbox folder had, the 0.5B model kept the size example's `500 * 1024` limit
+            # and answered 0 (ho33-count-logs).
+            found |= {n for n in _numbers(code, loose=True) if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", asked)}
     return found
 
 
@@ -162,7 +170,7 @@ def copied(turn: Turn, block: Block) -> list[str]:
         return []
     # The example's numbers too: asked how many books were finished, the 0.5B model printed the
     # arithmetic example's `1234 * 5678` and answered 7006652.
-    used = (_literals(block.code) | _numbers(block.code)) & _example_words(turn.engine)
+    used = (_literals(block.code) | _numbers(block.code, loose=True)) & _example_words(turn.engine)
     if not used:
         return []
     known = known_text(turn)
@@ -190,6 +198,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 rule = Rule(
     name="copied examples", setting="recipes", off=0, check=check,
-    summary="code whose keys, compared values, file patterns or numbers (three digits or more) come from a worked example and appear nowhere in "
+    summary="code whose keys, compared values, file patterns or numbers (those its request gave, two digits or more) come from a worked example and appear nowhere in "
             "the conversation or the files it names (`r[\"department\"] == \"Sales\"` for a file with no such column) "
             "is not run; the request is asked afresh (twice a turn at most), sampled, without the picked examples, with the request's files named (not the copied words)")

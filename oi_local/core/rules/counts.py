@@ -25,6 +25,15 @@ from oi_local.core.rules.turn import (
 
 NOTE = "(Not answered yet: I asked how many, and the answer gives {what}. Write one ```python block that prints the count.)"
 LENGTH_NOTE = "(Not answered yet: I asked how many, and the answer gives {what}. The code printed a list: print its length with this ```python block.\n{block})"
+# The printed lines said back, each one done thing ("Copied ideas.md to backup"): they are counted. Asked
+# for code that prints the count, the 0.5B model copied the files again, or read another file (ho32).
+LINES_NOTE = ("Stop writing code now. I asked how many, and the code printed one line for each: {n} lines that begin "
+              "with \"{word}\". Answer my question in one sentence, with the number.")
+# Asked to save the lines and say how many, the 0.5B model printed the count, wrote the file with silent
+# code, and answered "The code ran without errors and printed nothing."; asked for code that prints the
+# count, it appended to the log and then counted its every line (ho32-log-errors).
+EARLIER_NOTE = ("Stop writing code now. I asked how many, and an output above printed the count. Answer my request in "
+                "one or two sentences, with that number.")
 HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+(?:the|how|of|all)\b|\bhow\s+(?:long|big)\s+is\b.*\bin\s+lines\b", re.I)
 _NUMBER = re.compile(r"\d|\b(?:zero|none|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                      r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|hundred|thousand)\b", re.I)
@@ -90,6 +99,13 @@ def follow_up(turn: Turn) -> Ask | None:
         return None
     turn.counts["counts"] += 1
     last = turn.runs[-1]
+    if not last.output.strip() and any(_ALONE.search(r.output) for r in turn.runs[:-1] if not r.failed):
+        return Ask(EARLIER_NOTE, final=True)  # the count is there already, from a run before the silent one
+    lines = _lines(last.output)
+    firsts = {ln.split()[0].lower() for ln in lines}
+    if what.startswith("the printed lines") and len(firsts) == 1 and re.fullmatch(r"[a-z]+", next(iter(firsts))):
+        # The reply that said the lines back is dropped: the answer is asked for in its place.
+        return Ask(LINES_NOTE.format(n=len(lines), word=lines[0].split()[0]), final=True)
     name = printed_list(last.code, last.output) if last.lang == "python" else None
     if name:  # the list is still there: the count is its length
         block = f"```python\nprint(len({name}))\n```"

@@ -46,7 +46,9 @@ def _script_note(turn: Turn, output: str) -> str | None:
         return None
     path = Path(frame[0])
     text = scripts[(Path.cwd() / path).resolve()]
-    found = note(output.replace(f'File "{frame[0]}"', 'File "<cell-1>"'), turn.request, code=text)
+    # The cell's own frames (the subprocess.run line) are renamed first: the note reads the script's line.
+    own = output.replace('File "<cell-', 'File "<outer-').replace(f'File "{frame[0]}"', 'File "<cell-1>"')
+    found = note(own, turn.request, code=text)
     fixed = READY_BLOCK.search(found or "")
     if found is None or fixed is None:
         return found

@@ -147,7 +147,12 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True,
     for node in sorted(ast.walk(tree), key=lambda n: getattr(n, "lineno", 0)):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             src = ast.get_source_segment(code, node.value) or ""
-            if not src.replace(" ", "").startswith(_LOADS):
+            v = node.value
+            # `groceries = [r for r in csv.DictReader(f) if ...]`: rows read and picked at once are rows too
+            picked_rows = isinstance(v, ast.ListComp) and len(v.generators) == 1 and isinstance(v.elt, ast.Name) \
+                and isinstance(v.generators[0].target, ast.Name) and v.elt.id == v.generators[0].target.id \
+                and "csv.DictReader(" in (ast.get_source_segment(code, v.generators[0].iter) or "")
+            if not (src.replace(" ", "").startswith(_LOADS) or picked_rows):
                 continue
             name, pad = node.targets[0].id, " " * node.col_offset
             if src.startswith("json.") and not listed:

@@ -12,6 +12,8 @@ A relative path whose first part the request names, that is not in the working f
 home folder, is given its home path (in Python as the full path, in shell as ~/...). So is a folder the
 code makes inside such a folder (asked to move PDFs into Documents/receipts, "both in my home folder",
 the code made ./Documents/receipts), but not one it makes alone (`os.makedirs("Downloads")`).
+A made-up absolute path ("/home/user/inbox") that is not there, whose last parts are here and named by
+the request, is the path here.
 Git run outside a repository, for a request about the one repository here, runs in it (`git -C repo`)."""
 from __future__ import annotations
 
@@ -103,6 +105,26 @@ def at_home(path: str, folder: Path, request: str) -> str | None:
     if len(there) != 1 or home.resolve() == folder.resolve():
         return None
     return there[0] + path[len(first):]
+
+
+def placeholder(path: str, folder: Path, request: str) -> str | None:
+    """The path here that a made-up absolute one means: "/home/user/inbox" for inbox/, when it is not
+    there, its last parts are here and the request names their first. Asked to count the .log files
+    in the inbox folder, the 0.5B model walked "/home/user/inbox", found nothing and answered 0 (ho33)."""
+    if not path.startswith(("/", "~")) or "\n" in path or any(c in path for c in "*?[{$"):
+        return None
+    full = Path(os.path.expanduser(path))
+    try:
+        if full.exists():
+            return None
+    except OSError:
+        return None
+    parts = [q for q in full.parts[1:] if q]
+    for i in range(len(parts)):  # the longest tail first
+        tail = "/".join(parts[i:])
+        if (folder / tail).exists() and re.search(rf"(?<![\w/.-]){re.escape(parts[i])}(?![\w-])", request, re.I):
+            return tail + ("/" if path.endswith("/") else "")
+    return None
 
 
 def _mode(call: ast.Call, at: int) -> str:
@@ -216,7 +238,7 @@ def _python(code: str, folder: Path, request: str = "", pasted: str | None = Non
             made = path in written
             if made and "/" not in path.strip("/"):  # the code makes that folder itself, here
                 continue
-            new = None if made else cased(path, folder, request)
+            new = None if made else cased(path, folder, request) or placeholder(path, folder, request)
             home = None if new else at_home(path, folder, request)
             if new or home:
                 edits[spot] = (path, new or str(Path.home() / (home or "")) + ("/" if path.endswith("/") else ""))
@@ -342,5 +364,6 @@ rule = Rule(
             "reads that one; the person "
             "is told before it runs (never a close spelling); a relative path the request names that is only in the "
             "home folder gets its home path (so does a folder the code makes inside it: `Documents/receipts` for "
-            "~/Documents); git commands run where there is no repository, for a request about git "
+            "~/Documents); a made-up absolute path (\"/home/user/inbox\") that is not there becomes the folder here "
+            "that the request names; git commands run where there is no repository, for a request about git "
             "and the one repository here (named, or the only one), run in it (`git -C repo`)")

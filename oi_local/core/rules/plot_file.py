@@ -2,7 +2,7 @@
 and that shows its plot without saving it has `plt.savefig(<that name>)` put before the show (or at
 the end), and the person is told; the code shown for confirmation is the code that runs. The 0.5B
 model drew the right chart with `plt.show()` and no savefig; asked again for the file, it rewrote the
-plot wrongly and the turn ended on an error."""
+plot wrongly and the turn ended on an error. A table written into a picture file is left out."""
 from __future__ import annotations
 
 import ast
@@ -68,21 +68,68 @@ def with_savefig(code: str, name: str) -> str:
     return code.rstrip("\n") + f"\n{save}\n"
 
 
+_TABLE_WRITES = {"to_csv", "to_json", "to_excel", "to_html", "to_markdown", "to_string", "to_parquet", "to_pickle"}
+DROPPED = "Left out before it ran: {calls} (it would write a table over the picture {name})."
+
+
+def without_tables(code: str) -> tuple[str, list[str]]:
+    """`code` without its one-line statements that write a table into a picture file
+    (`temps.to_csv("week_temps.png")`), and those statements."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    drop = []
+    for s in ast.walk(tree):
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute)
+                and s.value.func.attr in _TABLE_WRITES and s.lineno == s.end_lineno):
+            continue
+        first = s.value.args[0] if s.value.args else next(
+            (k.value for k in s.value.keywords if k.arg in ("path_or_buf", "path", "excel_writer", "buf")), None)
+        whole = code.splitlines()[s.lineno - 1].strip() == ast.get_source_segment(code, s)  # alone on its line
+        if whole and isinstance(first, ast.Constant) and isinstance(first.value, str) and IMAGE.search(first.value):
+            drop.append(s)
+    if not drop:
+        return code, []
+    alone = {id(b[0]) for n in ast.walk(tree) for f in ("body", "orelse", "finalbody")
+             if isinstance(b := getattr(n, f, None), list) and len(b) == 1}
+    lines = code.splitlines(keepends=True)
+    for s in sorted(drop, key=lambda s: -s.lineno):  # `pass` keeps a block that held only this statement valid
+        line = lines[s.lineno - 1]
+        if id(s) in alone:
+            lines[s.lineno - 1] = line[: len(line) - len(line.lstrip())] + "pass\n"
+        else:
+            del lines[s.lineno - 1]
+    return "".join(lines), [ast.unparse(s) for s in drop]
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
+    # The 0.5B model saved the chart, then `temps.to_csv("week_temps.png")` wrote the table over it: the
+    # PNG asked for was CSV text (ho33-plot-temps).
+    new, dropped = without_tables(block.code)
+    told = [DROPPED.format(calls="; ".join(dropped), name=_named(dropped[0]))] if dropped else []
     name = wanted(turn.request)
-    if name is None:
-        return None
-    new = with_savefig(block.code, name)
+    if name is not None:
+        saved = with_savefig(new, name)
+        if saved != new:
+            new = saved
+            told.append(NOTE.format(name=name))
     if new == block.code:
         return None
     block.message["content"] = new
-    return Verdict(warning=NOTE.format(name=name))
+    return Verdict(warning=" ".join(told))
+
+
+def _named(call: str) -> str:
+    m = re.search(r"""["']([^"']+)["']""", call)
+    return m.group(1) if m else "file"
 
 
 rule = Rule(
     name="plot file", setting="check_outputs", check=check,
     summary="Python code for a request that names the picture to save (\"save it as chart.png\") that draws with "
             "pyplot but never calls savefig has `plt.savefig(<that name>)` put before its `plt.show()` (or at the "
-            "end) before it runs, and the person is told")
+            "end) before it runs, and the person is told; a one-line `df.to_csv(\"x.png\")` (a table written into a "
+            "picture file) is left out of any code, and the person is told")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from oi_local.core.pycheck import compiles
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.broken_scripts import written_texts
 from oi_local.core.rules.turn import Block, Turn
@@ -22,12 +23,6 @@ NOTE = "Changed before it ran: {changes}."
 _HEADER = re.compile(r"\A\s*(?:[\w./-]+\.py contains:|First lines of [\w./-]+\.py:)[ \t]*\n")
 
 
-def _compiles(text: str) -> bool:
-    try:
-        compile(text, "<script>", "exec")
-    except (SyntaxError, ValueError):
-        return False
-    return True
 
 
 def _repaired(path: str, text: str) -> tuple[str, list[str]]:
@@ -35,10 +30,10 @@ def _repaired(path: str, text: str) -> tuple[str, list[str]]:
 
     changes = []
     header = _HEADER.match(text)
-    if header and not _compiles(text) and _compiles(text[header.end():]):
+    if header and not compiles(text) and compiles(text[header.end():]):
         text = text[header.end():]
         changes.append(f"the line {header.group(0).strip()!r} taken out of {path}")
-    fixed = corrected(text, path) if _compiles(text) else None
+    fixed = corrected(text, path) if compiles(text) else None
     if fixed is not None and fixed.endswith(text):  # only imports put on top
         changes.append(f"{fixed[:len(fixed) - len(text)].strip().replace(chr(10), ', ')} added to {path}")
         text = fixed

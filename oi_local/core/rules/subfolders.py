@@ -7,8 +7,10 @@ alone and answered 1 of 9. The person is told."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shlex
+from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import SHELLS, Block, Turn, rewrite
@@ -20,6 +22,8 @@ WANTS = re.compile(r"\b(?:incl\w*\.?|and|with|plus|in|across|through\w*|search\w
                    # "subfolders included", "sub folders too", "subdirs as well" (typos too: "inclded")
                    r"\bsub-?\s?(?:folders?|directories|directory|dirs?)\s+(?:inc\w*|too|as well|also)\b|"
                    r"\brecursive\w*|\bat any depth\b|\banywhere\s+(?:under|in|inside|within|below)\b|\ball (?:the )?(?:folders|directories) (?:inside|under|within|below)\b", re.I)
+# "the .py files under src": a folder there named after "under" means its whole tree ("under 5 MB" names none)
+_UNDER = re.compile(r"\bunder\s+(?:the\s+|my\s+)?([\w./~-]+?)(?:/|\s+(?:folder|directory|dir)\b)?(?=[\s,;:!?)]|\.?$|\.\s)", re.I)
 _WALK = "[os.path.relpath(os.path.join(_root, _name), {d}) for _root, _dirs, _names in os.walk({d}) for _name in _names]"
 
 
@@ -80,8 +84,22 @@ def _shell(code: str) -> tuple[str, list[str]]:
     return new, what
 
 
+def wants(request: str, cwd: Path) -> bool:
+    """The request asks for the subfolders too: in words, or "under" a folder here that has subfolders."""
+    if WANTS.search(request):
+        return True
+    for name in _UNDER.findall(request):
+        folder = cwd / os.path.expanduser(name)
+        try:
+            if folder.is_dir() and any(p.is_dir() for p in folder.iterdir()):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if not WANTS.search(turn.request):
+    if not wants(turn.request, Path.cwd()):
         return None
     if block.lang == "python":
         new, what = _python(block.code)
@@ -97,7 +115,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 rule = Rule(
     name="subfolders", setting="correct_paths", check=check,
-    summary="a request that asks to include subfolders (\"incl. all the subfolders\", \"recursively\") whose code looks "
+    summary="a request that asks to include subfolders (\"incl. all the subfolders\", \"recursively\", files \"under\" a "
+            "folder that has subfolders) whose code looks "
             "at one folder level has that look made recursive before it runs (`os.listdir` walks the folder, "
             "`glob(\"d/*.pdf\")` gets `**/`, `.glob`/`.iterdir()` become `.rglob`, `ls d/*.pdf` becomes `find`, a "
             "`find -maxdepth 1` loses its limit); the person is told")

@@ -1,0 +1,66 @@
+"""Syntax slips: code that does not compile, with one repair that keeps what it means.
+A factorial written `100!`: asked how many digits 100! has, the 0.5B model wrote `n = 100!` and
+`str(100!)`, failed twice, then took n = 100 and answered 3 (compute-factorial-digits); each `n!`
+that is not `!=` is written `math.factorial(n)` (and `import math` added).
+A `with` left out: `open("errors.txt", "w") as f:` on a line of its own (ho32-log-errors: the
+SyntaxError's retry dropped the file the request asked for); such a line gets its `with`.
+Made only when the code does not compile as written and does after; the person is told."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.pycheck import compiles
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+NOTE = "Changed before it ran: {changes}."
+_BANG = re.compile(r"(?<![\w.'\"])(\d+|[A-Za-z_]\w*|\([^()\n]{1,40}\))!(?!=)")
+_NO_WITH = re.compile(r"(?m)^(\s*)(?!with\b|for\b|except\b|import\b|from\b)([A-Za-z_][\w.]*\(.*\)\s+as\s+[A-Za-z_]\w*\s*:\s*)$")
+
+
+
+_STRING = re.compile(r"""(['"])(?:\\.|(?!\1)[^\\\n])*\1""")
+
+
+def _factorials(code: str) -> tuple[str, list[str]]:
+    if "!" not in code:
+        return code, []
+    # Not inside a string ("Hi there!"): found in the code with each string's text blanked out.
+    masked = _STRING.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - 2) + m.group(1), code)
+    spans = [(m.start(), m.end(), m.group(1)) for m in _BANG.finditer(masked)]
+    if not spans:
+        return code, []
+    found = list(dict.fromkeys(code[a:b] for a, b, _ in spans))
+    new = code
+    for a, b, inner in reversed(spans):
+        new = new[:a] + f"math.factorial({inner[1:-1] if inner.startswith('(') else inner})" + new[b:]
+    if not re.search(r"^\s*import math\b", new, re.M):
+        new = "import math\n" + new
+    return new, [f"{f} became math.factorial(...)" for f in found[:3]] + ["(n! is math.factorial(n) in Python)"]
+
+
+def _withs(code: str) -> tuple[str, list[str]]:
+    found = [m.group(2).strip() for m in _NO_WITH.finditer(code)]
+    if not found:
+        return code, []
+    return _NO_WITH.sub(r"\1with \2", code), [f"`with` put before {f}" for f in found[:3]]
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or compiles(block.code):
+        return None
+    new, told = block.code, []
+    for repair in (_factorials, _withs):
+        new, said = repair(new)
+        told += said
+    if not told or new == block.code or not compiles(new):
+        return None
+    block.message["content"] = new
+    return Verdict(warning=NOTE.format(changes="; ".join(told)))
+
+
+rule = Rule(
+    name="syntax slips", setting="repair_slips", check=check,
+    summary="code that does not compile because it writes a factorial as `100!` has each `n!` written "
+            "`math.factorial(n)` (and `import math` added), and a line `open(\"a.txt\", \"w\") as f:` gets its `with`, "
+            "before it runs, when it compiles so; the person is told")

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from oi_local.core.rules import syntax_slips
+
+from .handmade import block, make_turn
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+
+
+def test_a_written_factorial_is_math_factorial() -> None:
+    b = block("n = 100!\nprint(len(str(n)), sum(int(d) for d in str(n)))")
+    verdict = syntax_slips.check(make_turn("How many digits does 100 factorial (100!) have?"), b)
+    assert verdict is not None and "100! became math.factorial(...)" in verdict.warning
+    assert b.code.startswith("import math\n") and "n = math.factorial(100)" in b.code
+    assert _run(b.code) == "158 648\n"
+    named = block("import math\nk = 5\nprint(k! // (2! * (k - 2)!))")
+    assert syntax_slips.check(make_turn("5 choose 2"), named) is not None
+    assert _run(named.code) == "10\n" and named.code.count("import math") == 1
+    worded = block('print("Hi there!", 4!)\nprint(\'Wow! \' + str(3!))')
+    assert syntax_slips.check(make_turn("4 factorial"), worded) is not None
+    assert _run(worded.code) == "Hi there! 24\nWow! 6\n"  # the strings as they were
+
+
+@pytest.mark.parametrize("code", [
+    "print(3 != 4)",  # compiles
+    'print("wow!")',
+    "x = 1 +",  # does not compile, and no factorial would make it
+])
+def test_left_alone(code: str) -> None:
+    assert syntax_slips.check(make_turn("x"), block(code)) is None
+
+
+def test_a_with_left_out_is_put_back(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    errors = ["ERROR a", "ERROR b"]
+    code = f'errors = {errors!r}\nopen("errors.txt", "w") as f:\n    for line in errors:\n        f.write(line + "\\n")\n'
+    b = block(code)
+    verdict = syntax_slips.check(make_turn("put the ERROR lines in errors.txt"), b)
+    assert verdict is not None and "`with` put before open(\"errors.txt\", \"w\") as f:" in verdict.warning
+    assert 'with open("errors.txt", "w") as f:' in b.code
+    subprocess.run([sys.executable, "-c", b.code], check=True, cwd=tmp_path)
+    assert (tmp_path / "errors.txt").read_text() == "ERROR a\nERROR b\n"
