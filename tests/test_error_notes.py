@@ -533,3 +533,28 @@ def test_a_folder_opened_as_a_file_is_shown_how_to_read_its_files(folder: Path) 
     example = got.split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=folder).stdout
     assert out == "report.txt 3\n"
+
+
+def test_blank_lines_read_as_numbers_are_skipped_in_the_script_or_the_code(folder: Path) -> None:
+    (folder / "readings.txt").write_text("1.5\n\n2.5\n4\n")
+    script = ('def load(path):\n    with open(path) as f:\n        return [float(line) for line in f]\n\n'
+              'nums = load("readings.txt")\nprint(f"Max: {max(nums)}")\n')
+    (folder / "stats.py").write_text(script)
+    run = subprocess.run([sys.executable, "stats.py"], capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr + "\n(exit code 1)", "fix stats.py so it prints the max", folder, "python3 stats.py") or ""
+    assert got.startswith("Note: the file has blank lines") and got.endswith("Write that into stats.py and run it.")
+    (folder / "fixed.py").write_text(got.split("```python\n")[1].split("```")[0])
+    assert subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout == "Max: 4.0\n"
+    # A loop in the session's own code gets `continue` for blank lines; an int() of '' too.
+    code = "vals = []\nfor line in open('readings.txt'):\n    vals.append(float(line))\nprint(sum(vals))\n"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr, "add up readings.txt", folder, code) or ""
+    assert "    if not line.strip():\n        continue\n    vals.append(float(line))" in got
+    (folder / "fixed.py").write_text(got.split("```python\n")[1].split("```")[0])
+    assert subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout == "8.0\n"
+    got = note("ValueError: invalid literal for int() with base 10: ''\n", "", folder, "n = [int(x) for x in s.split(',')]") or ""
+    assert "[int(x) for x in s.split(',') if x.strip()]" in got
+    # An item tested already: the note without code; a value that is not blank: no such note.
+    got = note("ValueError: could not convert string to float: ' '\n", "", folder, "n = [float(x) for x in xs if x]") or ""
+    assert got.startswith("Note: the file has blank lines") and "```" not in got
+    assert "blank" not in (note("ValueError: could not convert string to float: 'abc'\n", "", folder, "float(x)") or "")

@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from oi_local.core.blank_lines import BLANK, blanks_skipped
 from oi_local.core.pycheck import folder_files, likely_file, rewrite
 
 MAX_FILES = 200  # folder entries looked at
@@ -260,6 +261,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     m = _TIME_DATA.search(output)
     if m:
         return _date_format_note(m.group(1), m.group(2), output, code, base)
+    if BLANK.search(output):
+        blank = _blanks_note(output, code, base)
+        if blank:
+            return blank
     m = _NOT_A_NUMBER.search(output)
     header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)) if m else None
     if header:
@@ -519,6 +524,23 @@ def _date_format_note(data: str, old: str, output: str, code: str, base: Path) -
 
 
 _SCRIPT_LINE = re.compile(r'File "([^"<>\n]+\.py)", line (\d+)')
+
+
+def _blanks_note(output: str, code: str, base: Path) -> str | None:
+    """A blank line read as a number: the code (or the script it ran) with blank lines skipped."""
+    said = "Note: the file has blank lines, and a blank line is not a number. Skip them where the lines are read."
+    for path, _ in _SCRIPT_LINE.findall(output):
+        p = Path(path)
+        try:
+            rel = p.resolve().relative_to(base.resolve()).as_posix()
+            text = p.read_text(encoding="utf-8") if p.stat().st_size <= MAX_CODE else None
+        except (OSError, ValueError):
+            continue
+        fixed = blanks_skipped(text) if text else None
+        if fixed:
+            return said + f" With that, {rel} would be:\n```python\n{fixed.strip()}\n```\nWrite that into {rel} and run it."
+    fixed = blanks_skipped(code) if code and len(code) <= MAX_CODE else None
+    return said + (f" With that, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
 
 
 def _script_converted(output: str, base: Path) -> tuple[str, str] | None:

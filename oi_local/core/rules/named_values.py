@@ -174,6 +174,22 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True,
             skip = " or ".join(test(f"str({var}.get({c!r}, '')).strip()", v, negate=True) for _, c, v in chosen)
             line = f"{' ' * first.col_offset}if {skip}:\n{' ' * first.col_offset}    continue"
             return "\n".join(lines[:first.lineno - 1] + [line] + lines[first.lineno - 1:])
+    # `[float(r["rating"]) for r in csv.DictReader(f)]`: the values are taken as the rows are read
+    # (ho34-kettle-average, refused twice): the comprehension gets the test
+    for node in ast.walk(tree):
+        if not (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1
+                and isinstance(node.generators[0].target, ast.Name)):
+            continue
+        gen = node.generators[0]
+        end = gen.ifs[-1] if gen.ifs else gen.iter
+        if "csv.DictReader(" not in (ast.get_source_segment(code, gen.iter) or "") or end.end_col_offset is None:
+            continue
+        var = gen.target.id
+        picked = " and ".join(test(f"str({var}.get({c!r}, '')).strip()", v) for _, c, v in chosen)
+        row = (end.end_lineno or end.lineno) - 1
+        col = len(lines[row].encode()[:end.end_col_offset].decode(errors="replace"))
+        lines[row] = lines[row][:col] + f" if {picked}" + lines[row][col:]
+        return "\n".join(lines)
     return None
 
 
@@ -223,6 +239,6 @@ rule = Rule(
     name="named values", setting="check_answers", check=check,
     summary="code that reads a named CSV file for a request that names values of its text columns (\"how many hours "
             "did Priya work? it's all in timesheet.csv\") and uses none of them (it added up every row) has its rows "
-            "narrowed to the one value named per column right after the plain statement or loop that loads them, "
+            "narrowed to the one value named per column right after the plain statement or loop that loads them (or in the comprehension that reads them), "
             "unless the request takes a share, compares or leaves a value out; otherwise it is not run and the "
             "request is asked afresh (twice at most), sampled, naming the values and their columns")
