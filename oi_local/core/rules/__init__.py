@@ -81,6 +81,7 @@ from oi_local.core.rules import (
     text_speak,
     unknown_values,
     unused_numbers,
+    told_numbers,
     which_answers,
 )
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
@@ -160,6 +161,7 @@ RULES: tuple[Rule, ...] = (
     loop_mode.rule,
     counts.rule,
     which_answers.rule,
+    told_numbers.rule,
     answers.rule,
     # the turn ended
     honest_end.rule,
