@@ -558,3 +558,26 @@ def test_blank_lines_read_as_numbers_are_skipped_in_the_script_or_the_code(folde
     got = note("ValueError: could not convert string to float: ' '\n", "", folder, "n = [float(x) for x in xs if x]") or ""
     assert got.startswith("Note: the file has blank lines") and "```" not in got
     assert "blank" not in (note("ValueError: could not convert string to float: 'abc'\n", "", folder, "float(x)") or "")
+
+
+def test_a_listing_of_the_new_folder_asked_for_is_told_where_the_files_are(folder: Path) -> None:
+    (folder / "logs").mkdir()
+    (folder / "logs" / "web.log").write_text("up\n")
+    asked = "copy every .log file in logs/ into a new folder named recent_logs"
+    code = ('import shutil\nfrom pathlib import Path\nsrc = Path("recent_logs")\nout = Path("new_logs")\n'
+            'out.mkdir(exist_ok=True)\nfor p in src.iterdir():\n    shutil.copy(p, out / p.name)\n')
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr, asked, folder, code) or ""
+    assert got.startswith("Note: recent_logs does not exist yet: it is the new folder the request asks for")
+    assert "The files to go over are in logs/." in got
+    (folder / "fixed.py").write_text(got.split("```python\n")[1].split("```")[0])
+    assert subprocess.run([sys.executable, "fixed.py"], cwd=folder).returncode == 0
+    assert (folder / "recent_logs" / "web.log").read_text() == "up\n"
+    assert not any((folder / "new_logs").iterdir())  # made by the failed run, left empty
+    # No other made-up folder to put right: the note alone; a folder the request does not ask for: none.
+    import shutil
+
+    shutil.rmtree(folder / "recent_logs")
+    plain = code.replace('Path("new_logs")', 'Path("recent_logs") / "x"')
+    assert "```" not in (note(run.stderr, asked, folder, plain) or "```")
+    assert "new folder" not in (note(run.stderr, "copy every .log file in logs/ somewhere safe", folder, code) or "")

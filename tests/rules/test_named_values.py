@@ -164,3 +164,18 @@ def test_in_a_turn_the_narrowed_code_runs_without_an_ask() -> None:
         assert "== 'Priya'" in next(m["content"] for m in out if m["type"] == "code")  # what ran is what is kept
     finally:
         interp.close()
+
+
+def test_a_follow_up_that_names_no_file_reads_the_file_of_the_request_before() -> None:
+    interp, model = scripted_interpreter(["```python\nprint(2)\n```", "2", f"```python\n{LOADED}\n```", "13.75"])
+    interp.template = "small"
+    interp.second_opinions = 0
+    try:
+        interp.chat("how many people are in timesheet.csv?", display=False)
+        out = interp.chat("ok, and how many hours did Priya work?", display=False)
+        assert [m["content"].strip() for m in out if m["type"] == "console"] == ["13.75"]
+        assert "== 'Priya'" in next(m["content"] for m in out if m["type"] == "code")
+    finally:
+        interp.close()
+    turn = make_turn("ok, and how many hours did Priya work? see hours.csv")
+    assert named_values.check(turn, block(LOADED)) is None  # names a file of its own (not there): not the earlier one

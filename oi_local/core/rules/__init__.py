@@ -27,6 +27,7 @@ from oi_local.core.rules import (
     empty_code,
     empty_leftovers,
     error_notes,
+    extensions,
     file_hints,
     file_text,
     first_match,
@@ -79,9 +80,9 @@ from oi_local.core.rules import (
     targets,
     text_numbers,
     text_speak,
+    told_numbers,
     unknown_values,
     unused_numbers,
-    told_numbers,
     which_answers,
 )
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
@@ -105,6 +106,7 @@ RULES: tuple[Rule, ...] = (
     named_folder.rule,
     targets.rule,
     subfolders.rule,
+    extensions.rule,
     name_case.rule,
     slips.rule,
     text_numbers.rule,
