@@ -81,6 +81,8 @@ from oi_local.core.rules import (
     text_numbers,
     text_speak,
     told_numbers,
+    top_rows,
+    two_numbers,
     unknown_values,
     unused_numbers,
     which_answers,
@@ -164,7 +166,9 @@ RULES: tuple[Rule, ...] = (
     counts.rule,
     which_answers.rule,
     told_numbers.rule,
+    two_numbers.rule,
     answers.rule,
+    top_rows.rule,
     # the turn ended
     honest_end.rule,
     long_decimals.rule,

@@ -88,9 +88,10 @@ def _names_data(request: str) -> bool:
 
 
 def _uses(code: str, value: str) -> bool:
-    """The code uses the value as data: in a string outside print() (a variable named `groceries`
-    or a label "Spent on groceries:" over every row picks no rows)."""
-    low = "\n".join(_data_strings(code)).lower()
+    """The code uses the value as data: in a string outside print() and not a file's name (a variable
+    named `groceries`, a label "Spent on groceries:" or a file berlin_emails.txt over every row picks no rows)."""
+    # a file name the code writes ("berlin_emails.txt") is not a value it tests
+    low = "\n".join(_PATHISH.sub(" ", t) for t in _data_strings(code)).lower()
     v = value.lower()
     return v in low or (v.endswith("s") and v[:-1] in low)
 
@@ -113,7 +114,8 @@ def _data_strings(code: str) -> list[str]:
 # words of a request for which the rows the value does not pick count too: a share, a comparison, a
 # total over all, or a value left out
 OTHER_ROWS = re.compile(
-    r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|each|every|per|by|except|excluding|"
+    r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|each|every|per(?!\s+(?:line|row|page)\b)|by|"
+    r"except|excluding|"
     r"not|without|other|others|overall|altogether|everyone|everybody)\b", re.I)
 _LOADS = ("json.load", "json.loads", "pd.read_csv", "pandas.read_csv", "pd.read_json", "pandas.read_json",
           "list(csv.DictReader")
