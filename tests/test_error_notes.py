@@ -533,3 +533,51 @@ def test_a_folder_opened_as_a_file_is_shown_how_to_read_its_files(folder: Path) 
     example = got.split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=folder).stdout
     assert out == "report.txt 3\n"
+
+
+def test_blank_lines_read_as_numbers_are_skipped_in_the_script_or_the_code(folder: Path) -> None:
+    (folder / "readings.txt").write_text("1.5\n\n2.5\n4\n")
+    script = ('def load(path):\n    with open(path) as f:\n        return [float(line) for line in f]\n\n'
+              'nums = load("readings.txt")\nprint(f"Max: {max(nums)}")\n')
+    (folder / "stats.py").write_text(script)
+    run = subprocess.run([sys.executable, "stats.py"], capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr + "\n(exit code 1)", "fix stats.py so it prints the max", folder, "python3 stats.py") or ""
+    assert got.startswith("Note: the file has blank lines") and got.endswith("Write that into stats.py and run it.")
+    (folder / "fixed.py").write_text(got.split("```python\n")[1].split("```")[0])
+    assert subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout == "Max: 4.0\n"
+    # A loop in the session's own code gets `continue` for blank lines; an int() of '' too.
+    code = "vals = []\nfor line in open('readings.txt'):\n    vals.append(float(line))\nprint(sum(vals))\n"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr, "add up readings.txt", folder, code) or ""
+    assert "    if not line.strip():\n        continue\n    vals.append(float(line))" in got
+    (folder / "fixed.py").write_text(got.split("```python\n")[1].split("```")[0])
+    assert subprocess.run([sys.executable, "fixed.py"], capture_output=True, text=True, cwd=folder).stdout == "8.0\n"
+    got = note("ValueError: invalid literal for int() with base 10: ''\n", "", folder, "n = [int(x) for x in s.split(',')]") or ""
+    assert "[int(x) for x in s.split(',') if x.strip()]" in got
+    # An item tested already: the note without code; a value that is not blank: no such note.
+    got = note("ValueError: could not convert string to float: ' '\n", "", folder, "n = [float(x) for x in xs if x]") or ""
+    assert got.startswith("Note: the file has blank lines") and "```" not in got
+    assert "blank" not in (note("ValueError: could not convert string to float: 'abc'\n", "", folder, "float(x)") or "")
+
+
+def test_a_listing_of_the_new_folder_asked_for_is_told_where_the_files_are(folder: Path) -> None:
+    (folder / "logs").mkdir()
+    (folder / "logs" / "web.log").write_text("up\n")
+    asked = "copy every .log file in logs/ into a new folder named recent_logs"
+    code = ('import shutil\nfrom pathlib import Path\nsrc = Path("recent_logs")\nout = Path("new_logs")\n'
+            'out.mkdir(exist_ok=True)\nfor p in src.iterdir():\n    shutil.copy(p, out / p.name)\n')
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    got = note(run.stderr, asked, folder, code) or ""
+    assert got.startswith("Note: recent_logs does not exist yet: it is the new folder the request asks for")
+    assert "The files to go over are in logs/." in got
+    (folder / "fixed.py").write_text(got.split("```python\n")[1].split("```")[0])
+    assert subprocess.run([sys.executable, "fixed.py"], cwd=folder).returncode == 0
+    assert (folder / "recent_logs" / "web.log").read_text() == "up\n"
+    assert not any((folder / "new_logs").iterdir())  # made by the failed run, left empty
+    # No other made-up folder to put right: the note alone; a folder the request does not ask for: none.
+    import shutil
+
+    shutil.rmtree(folder / "recent_logs")
+    plain = code.replace('Path("new_logs")', 'Path("recent_logs") / "x"')
+    assert "```" not in (note(run.stderr, asked, folder, plain) or "```")
+    assert "new folder" not in (note(run.stderr, "copy every .log file in logs/ somewhere safe", folder, code) or "")

@@ -79,3 +79,17 @@ def test_a_loop_from_one_that_skips_the_first_item_is_a_problem_with_its_correct
     assert fixed is not None and "for i in range(len(xs)):" in fixed and "for i in range(1, len(xs)):\n        print" in fixed
     out = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, check=True).stdout
     assert out.splitlines()[-1] == "86.0"
+
+
+def test_a_loop_one_past_the_end_is_a_problem_with_its_correction() -> None:
+    from oi_local.core.pycheck import review
+
+    code = ("def mean(values):\n    total = 0\n    for i in range(len(values) + 1):\n        total += values[i]\n"
+            "    return total / len(values)\n\nfor k in range(len(values := [1, 2]) + 1):\n    print(k)\n\n"
+            "print(mean([12.5, 14, 9.75]))\n")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).returncode == 1
+    found, fixed = review(code, "stats.py")
+    assert found == ["line 3: range(len(values) + 1) goes one past the last item (an IndexError); range(len(values)) stops at it"]
+    assert fixed is not None and "for k in range(len(values := [1, 2]) + 1):" in fixed  # not reading values[k]: left
+    out = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "12.083333333333334"

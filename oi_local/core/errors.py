@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from oi_local.core.blank_lines import BLANK, blanks_skipped
 from oi_local.core.pycheck import folder_files, likely_file, rewrite
 
 MAX_FILES = 200  # folder entries looked at
@@ -260,6 +261,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     m = _TIME_DATA.search(output)
     if m:
         return _date_format_note(m.group(1), m.group(2), output, code, base)
+    if BLANK.search(output):
+        blank = _blanks_note(output, code, base)
+        if blank:
+            return blank
     m = _NOT_A_NUMBER.search(output)
     header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)) if m else None
     if header:
@@ -282,6 +287,9 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             fixed = _folder_made(code, _failed_line(output), made) if len(code) <= MAX_CODE else None
             return (f"Note: the folder {folder} does not exist yet, so nothing can be written into it. Create it "
                     f"first with {made}." + (f" With that, the code would be:\n```python\n{fixed}\n```" if fixed else ""))
+        target = _target_folder(missing, code, output, request, base)
+        if target:
+            return target
         close = likely_file(missing, base)
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
@@ -519,6 +527,63 @@ def _date_format_note(data: str, old: str, output: str, code: str, base: Path) -
 
 
 _SCRIPT_LINE = re.compile(r'File "([^"<>\n]+\.py)", line (\d+)')
+
+
+_LISTS = re.compile(r"\b(?:iterdir|listdir|scandir|glob|rglob|walk)\(")
+_QUOTED_WORD = re.compile(r"""(['"])([\w.-]+)\1""")
+
+
+def _target_folder(missing: str, code: str, output: str, request: str, base: Path) -> str | None:
+    """A listing of the new folder the request asks to make, as if it held the files: asked to copy
+    logs/*.log into "a new folder named recent_logs", the 0.5B model walked recent_logs and copied into
+    a made-up new_logs (ho34-copy-recent-logs). Told where the files are; when the code has one other
+    made-up folder name, the two are put right (the source becomes the named folder, the target the new one)."""
+    from oi_local.core.hints import mentioned_paths
+
+    if os.path.isabs(missing) or "/" in missing.strip("/") or Path(missing).suffix or (base / missing).exists():
+        return None
+    name = missing.strip("/")
+    if not re.search(rf"""\b(?:into|to|named|called|as)\s+(?:(?:a|an|the|new|empty|folder|directory)\s+){{0,4}}['"`]?"""
+                     rf"{re.escape(name)}(?![\w.-])", request, re.I):
+        return None
+    if not (_LISTS.search(output) or _LISTS.search(code)):
+        return None
+    sources = [p for p in mentioned_paths(request, base) if p.is_dir() and p.name != name]
+    if len(sources) != 1:
+        return None
+    src = sources[0].relative_to(base.resolve()).as_posix()
+    said = (f"Note: {name} does not exist yet: it is the new folder the request asks for, where the files go. "
+            f"The files to go over are in {src}/. List those, and make {name} with "
+            f"os.makedirs({name!r}, exist_ok=True) before writing into it.")
+    if not code or len(code) > MAX_CODE:
+        return said
+    words = {m.group(2) for m in _QUOTED_WORD.finditer(code)}
+    # a made-up folder: not there, or made empty by the failed run itself (mkdir before the listing)
+    others = [w for w in words - {name, src} if "." not in w and w not in request
+              and (not (base / w).exists() or (base / w).is_dir() and not any((base / w).iterdir()))
+              and re.search(rf"""(?:Path|makedirs|mkdir|join)\(\s*['"]{re.escape(w)}['"]""", code)]
+    if len(others) != 1:
+        return said
+    made = others[0]
+    fixed = _QUOTED_WORD.sub(lambda m: m.group(1) + {name: src, made: name}.get(m.group(2), m.group(2)) + m.group(1), code)
+    return said + f" With that, the code would be:\n```python\n{fixed.strip()}\n```"
+
+
+def _blanks_note(output: str, code: str, base: Path) -> str | None:
+    """A blank line read as a number: the code (or the script it ran) with blank lines skipped."""
+    said = "Note: the file has blank lines, and a blank line is not a number. Skip them where the lines are read."
+    for path, _ in _SCRIPT_LINE.findall(output):
+        p = Path(path)
+        try:
+            rel = p.resolve().relative_to(base.resolve()).as_posix()
+            text = p.read_text(encoding="utf-8") if p.stat().st_size <= MAX_CODE else None
+        except (OSError, ValueError):
+            continue
+        fixed = blanks_skipped(text) if text else None
+        if fixed:
+            return said + f" With that, {rel} would be:\n```python\n{fixed.strip()}\n```\nWrite that into {rel} and run it."
+    fixed = blanks_skipped(code) if code and len(code) <= MAX_CODE else None
+    return said + (f" With that, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
 
 
 def _script_converted(output: str, base: Path) -> tuple[str, str] | None:

@@ -99,6 +99,9 @@ def _check(code: str, filename: str, folder: Path | None = None) -> list[tuple[s
     for lineno, old, new in skipped_firsts(code):
         found.append((lineno, f"line {lineno}: {old} starts at 1, so the loop skips the first item; {new} takes every one",
                       (lineno, old, new)))
+    for lineno, old, new in past_ends(code):
+        found.append((lineno, f"line {lineno}: {old} goes one past the last item (an IndexError); {new} stops at it",
+                      (lineno, old, new)))
     for lineno, old, new in text_compares(code):
         found.append((lineno, f"line {lineno}: {old} compares text letter by letter (\"10\" < \"5\"); as numbers it is {new}",
                       (lineno, old, new)))
@@ -130,6 +133,35 @@ def skipped_firsts(code: str) -> list[tuple[int, str, str]]:
                  and isinstance(s.value, ast.Name) and s.value.id == items]
         if any(isinstance(s.slice, ast.Name) and s.slice.id == i for s in reads) and not any(
                 isinstance(s.slice, ast.BinOp) for s in reads):  # xs[i - 1]: pairs of neighbours, rightly from 1
+            old = ast.get_source_segment(code, n.iter)
+            if old:
+                found.append((n.lineno, old, f"range(len({items}))"))
+    return found
+
+
+def past_ends(code: str) -> list[tuple[int, str, str]]:
+    """(line, range, the right range) for each `for i in range(len(xs) + 1)` (or from 0) whose body
+    reads `xs[i]`: its last turn reads past the end. stats.py's mean() did so (ho34), and the 0.5B
+    model copied the loop into each fix, to the same IndexError."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call)
+                and isinstance(n.iter.func, ast.Name) and n.iter.func.id == "range" and len(n.iter.args) in (1, 2)):
+            continue
+        *first, stop = n.iter.args
+        if first and not (isinstance(first[0], ast.Constant) and first[0].value == 0):
+            continue
+        if not (isinstance(stop, ast.BinOp) and isinstance(stop.op, ast.Add) and isinstance(stop.right, ast.Constant)
+                and stop.right.value == 1 and isinstance(stop.left, ast.Call) and isinstance(stop.left.func, ast.Name)
+                and stop.left.func.id == "len" and len(stop.left.args) == 1 and isinstance(stop.left.args[0], ast.Name)):
+            continue
+        items, i = stop.left.args[0].id, n.target.id
+        if any(isinstance(s, ast.Subscript) and isinstance(s.value, ast.Name) and s.value.id == items
+               and isinstance(s.slice, ast.Name) and s.slice.id == i for b in n.body for s in ast.walk(b)):
             old = ast.get_source_segment(code, n.iter)
             if old:
                 found.append((n.lineno, old, f"range(len({items}))"))

@@ -210,3 +210,19 @@ def test_the_requests_own_words_in_the_answer_are_not_an_admission(tmp_path: Pat
     assert honest_end.finish(turn) == "This is not done: errors.txt was not created."
     turn.engine.messages[-1] = reply("I could not write errors.txt: 1 ERROR line.")  # owned up in its own words
     assert honest_end.finish(turn) is None
+
+
+def test_a_total_for_a_month_the_dates_do_not_have_ends_with_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sales.csv").write_text("date,region,amount\n2024-01-04,North,1200\n2024-02-29,West,525.80\n2025-03-02,West,10\n")
+    asked = "From sales.csv, what were our total sales for March 2024?"
+    turn = make_turn(asked, OUT, reply("0"), runs=(ran(READ.format("sales.csv", 0), "0\n"),))
+    assert honest_end.finish(turn) == ("Note: sales.csv has no rows dated in March 2024 "
+                                       "(its dates run from 2024-01-04 to 2025-03-02).")
+    # A month the file has (in some year, when none is named), or a reply that says so: nothing more.
+    for request in ("total sales for February 2024 in sales.csv?", "total sales for March in sales.csv?"):
+        assert honest_end.finish(make_turn(request, OUT, reply("10"), runs=(ran(READ.format("sales.csv", 0), "10\n"),))) is None
+    said = reply("There are no rows for March 2024 in sales.csv.")
+    assert honest_end.finish(make_turn(asked, OUT, said, runs=(ran(READ.format("sales.csv", 0), "0\n"),))) is None
+    turn = make_turn("total sales for April in sales.csv?", OUT, reply("0"), runs=(ran(READ.format("sales.csv", 0), "0\n"),))
+    assert honest_end.finish(turn) == "Note: sales.csv has no rows dated in April (its dates run from 2024-01-04 to 2025-03-02)."

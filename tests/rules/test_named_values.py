@@ -10,11 +10,10 @@ from oi_local.core.rules import named_values
 from .handmade import block, make_turn, printed
 
 SHEET = "day,employee,hours\nMon,Priya,7.5\nMon,Tom,8\nTue,Priya,6.25\nTue,Tom,7\n"
-# rows read in a comprehension: no plain load statement to narrow after, so these are asked afresh
-# rows made anew from each one: not plain rows to narrow, so the request is asked afresh
-ALL_ROWS = ('import csv\nwith open("timesheet.csv", newline="") as f:\n    rows = [dict(r) for r in csv.DictReader(f)]\n'
+# rows made anew from each one by map(): not plain rows to narrow, so the request is asked afresh
+ALL_ROWS = ('import csv\nwith open("timesheet.csv", newline="") as f:\n    rows = list(map(dict, csv.DictReader(f)))\n'
             'print(sum(float(r["hours"]) for r in rows))')
-LOADED = ALL_ROWS.replace("[dict(r) for r in csv.DictReader(f)]", "list(csv.DictReader(f))")
+LOADED = ALL_ROWS.replace("list(map(dict, csv.DictReader(f)))", "list(csv.DictReader(f))")
 PRIYA = ALL_ROWS.replace("for r in rows)", 'for r in rows if r["employee"] == "Priya")')
 
 
@@ -111,6 +110,10 @@ def test_a_value_only_in_a_printed_label_is_asked_again() -> None:
     'import pandas as pd\ndf = pd.read_csv("timesheet.csv")\nprint(df["hours"].sum())',
     'import csv\ntotal = 0\nwith open("timesheet.csv", newline="") as f:\n    for row in csv.DictReader(f):\n'
     '        total += float(row["hours"])\nprint(total)',
+    # values taken as the rows are read (ho34-kettle-average): the comprehension gets the test
+    'import csv\nwith open("timesheet.csv", newline="") as f:\n    hours = [float(r["hours"]) for r in csv.DictReader(f)]\n'
+    'print(sum(hours))',
+    ALL_ROWS.replace("list(map(dict, csv.DictReader(f)))", "[dict(r) for r in csv.DictReader(f)]"),
 ])
 def test_rows_loaded_plainly_are_narrowed_to_the_one_value_named_andprinted(code: str) -> None:
     assert printed(code) == "28.75"  # every row
@@ -161,3 +164,18 @@ def test_in_a_turn_the_narrowed_code_runs_without_an_ask() -> None:
         assert "== 'Priya'" in next(m["content"] for m in out if m["type"] == "code")  # what ran is what is kept
     finally:
         interp.close()
+
+
+def test_a_follow_up_that_names_no_file_reads_the_file_of_the_request_before() -> None:
+    interp, model = scripted_interpreter(["```python\nprint(2)\n```", "2", f"```python\n{LOADED}\n```", "13.75"])
+    interp.template = "small"
+    interp.second_opinions = 0
+    try:
+        interp.chat("how many people are in timesheet.csv?", display=False)
+        out = interp.chat("ok, and how many hours did Priya work?", display=False)
+        assert [m["content"].strip() for m in out if m["type"] == "console"] == ["13.75"]
+        assert "== 'Priya'" in next(m["content"] for m in out if m["type"] == "code")
+    finally:
+        interp.close()
+    turn = make_turn("ok, and how many hours did Priya work? see hours.csv")
+    assert named_values.check(turn, block(LOADED)) is None  # names a file of its own (not there): not the earlier one

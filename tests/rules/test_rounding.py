@@ -51,3 +51,21 @@ def test_in_the_loop_the_widened_code_is_what_runs_and_the_person_is_told(tmp_pa
         assert "round(sum(w) / len(w), 2)" in [m for m in interp.messages if m["type"] == "code"][0]["content"]
     finally:
         interp.close()
+
+
+def test_the_decimal_places_a_request_asks_for_are_the_ones_printed() -> None:
+    asked = "whats the average star rating the Kettle got in reviews.csv? 2 decimal places pls"
+    assert [rounding.asked_places(r) for r in (asked, "to two decimals", "give it in 3dp", "rounded to one decimal",
+                                               "the 2 files", "1 decimal for a and 2 decimals for b")] == [2, 2, 3, 1, None, None]
+    code = 'print(round(sum(r) / len(r), 1))\nprint(f"{x:.1f} and {y:.2f}")\nprint("%.0f" % z)'
+    b = block(code)
+    verdict = rounding.check(make_turn(asked), b)
+    assert verdict is not None and verdict.warning == ("Rounding set to 2 decimals before it ran, as the request "
+                                                       "asks (the code rounded to 0 and 1).")
+    assert b.code == 'print(round(sum(r) / len(r), 2))\nprint(f"{x:.2f} and {y:.2f}")\nprint("%.2f" % z)'
+    # Already so, or rounding to one decimal asked and done: left alone (a write too: the places are asked).
+    for request, code in ((asked, "print(round(a / b, 2))"), ("average, rounded to one decimal?", "print(round(a, 1))")):
+        assert rounding.check(make_turn(request), block(code)) is None
+    b = block("open('avg.txt', 'w').write(str(round(a, 3)))")
+    assert rounding.check(make_turn("write the average into avg.txt with 2 decimals"), b) is not None
+    assert b.code == "open('avg.txt', 'w').write(str(round(a, 2)))"

@@ -274,6 +274,10 @@ def cut_short(turn: Turn) -> bool:
     said, first = _plain(str(reply.get("content", ""))), lines[0]
     if _fewer_than_asked(turn.request, last.output, said):
         return True
+    from oi_local.core.rules.top_rows import first_row
+
+    if first_row(turn) is not None:  # the most (or least) of rows printed sorted so: the first line is the answer
+        return False
     # The first line said alone, or in a short sentence around it ("a.pdf is in a.pdf.") naming no other line.
     return said == first or (f" {first} " in f" {said} " and len(said) <= 2 * len(first) + 40
                              and not any(f" {ln} " in f" {said} " for ln in lines[1:] if ln != first))

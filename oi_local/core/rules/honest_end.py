@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 from oi_local.core.rules.base import Rule
 from oi_local.core.rules.outputs import UNREAD
@@ -174,10 +175,14 @@ def _gaps(turn: Turn, said: str) -> str | None:
 
     if not turn.runs or not question(turn.request) or ADMITS_GAP.search(said):
         return None
+    from oi_local.core.rules.named_month import missing_month
+
     try:
         gaps = data_gaps(turn.request)
+        month = missing_month(turn.request, Path.cwd())
     except OSError:
         return None
+    gaps += [month] if month else []
     return "Note: " + " ".join(gaps) if gaps else None
 
 
@@ -190,4 +195,4 @@ rule = Rule(
             "`KeyError` also in plain words: there is no column 'x'; its columns are ...), "
             "unless the model's last reply already says it (for a failed run: quotes the error; for a missing file: says "
             "it is not there, not only \"an error occurred\"); a question answered over "
-            "data that lacks what it asks about (a CSV with no rows, a name no named file holds) ends with a note saying so")
+            "data that lacks what it asks about (a CSV with no rows, a name no named file holds, a month its dates do not have) ends with a note saying so")

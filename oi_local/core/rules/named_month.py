@@ -54,6 +54,23 @@ def date_column(request: str, cwd: Path) -> tuple[str, str, list[str]] | None:
     return (p.name, dated[0][0], dated[0][1]) if len(dated) == 1 else None
 
 
+def missing_month(request: str, cwd: Path) -> str | None:
+    """A sentence saying the named file has no rows in the one month the request names, or None. Asked
+    for March 2024's total of a file of January and February, the 0.5B model summed one made-up date's
+    rows and answered "0" (ho34): a total of nothing is not an answer."""
+    asked = named_month(request)
+    found = date_column(request, cwd) if asked else None
+    if asked is None or found is None:
+        return None
+    name, _, dates = found
+    month, year = asked
+    dates = sorted(d.strip()[:10] for d in dates if d.strip())
+    if not dates or any(d[5:7] == f"{month:02d}" and (year is None or d[:4] == year) for d in dates):
+        return None
+    when = MONTHS[month - 1].title() + (f" {year}" if year else "")
+    return f"{name} has no rows dated in {when} (its dates run from {dates[0]} to {dates[-1]})."
+
+
 def uses_month(code: str, month: int) -> bool:
     """The code picks rows by a month somehow: a month's name, its number in a date string, `.month`,
     strftime/strptime, a date slice ([5:7], [:7]) or pandas' date accessors."""

@@ -56,16 +56,17 @@ def records(p: Path) -> dict[str, list[str]]:
     return table
 
 
-def named(request: str, cwd: Path) -> list[tuple[str, str, str]]:
+def named(request: str, cwd: Path, files_from: str | None = None) -> list[tuple[str, str, str]]:
     """(file, column, value) for each value of a text column of a named CSV file that the request
     names as words (case aside, "takeaways" for Takeaway), in the file's order; a JSON file of records
-    counts as a table (its fields as columns)."""
+    counts as a table (its fields as columns). `files_from`: the text that names the files, when not
+    the request itself (a follow-up's earlier request)."""
     from oi_local.core.hints import mentioned_paths
     from oi_local.core.rules.asked_column import _numeric, _table
 
     said = _PATHISH.sub(" ", request).lower()
     found: list[tuple[str, str, str]] = []
-    for p in mentioned_paths(request, cwd):
+    for p in mentioned_paths(request if files_from is None else files_from, cwd):
         if not (p.is_file() and p.suffix.lower() in SUFFIXES | {".json"}):
             continue
         table = records(p) if p.suffix.lower() == ".json" else _table(p)
@@ -81,10 +82,16 @@ def named(request: str, cwd: Path) -> list[tuple[str, str, str]]:
     return found
 
 
+def _names_data(request: str) -> bool:
+    """The request names a data file of its own (there or not)."""
+    return bool(re.search(r"\.(?:csv|tsv|json)\b", request, re.I))
+
+
 def _uses(code: str, value: str) -> bool:
-    """The code uses the value as data: in a string outside print() (a variable named `groceries`
-    or a label "Spent on groceries:" over every row picks no rows)."""
-    low = "\n".join(_data_strings(code)).lower()
+    """The code uses the value as data: in a string outside print() and not a file's name (a variable
+    named `groceries`, a label "Spent on groceries:" or a file berlin_emails.txt over every row picks no rows)."""
+    # a file name the code writes ("berlin_emails.txt") is not a value it tests
+    low = "\n".join(_PATHISH.sub(" ", t) for t in _data_strings(code)).lower()
     v = value.lower()
     return v in low or (v.endswith("s") and v[:-1] in low)
 
@@ -107,7 +114,8 @@ def _data_strings(code: str) -> list[str]:
 # words of a request for which the rows the value does not pick count too: a share, a comparison, a
 # total over all, or a value left out
 OTHER_ROWS = re.compile(
-    r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|each|every|per|by|except|excluding|"
+    r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|each|every|per(?!\s+(?:line|row|page)\b)|by|"
+    r"except|excluding|"
     r"not|without|other|others|overall|altogether|everyone|everybody)\b", re.I)
 _LOADS = ("json.load", "json.loads", "pd.read_csv", "pandas.read_csv", "pd.read_json", "pandas.read_json",
           "list(csv.DictReader")
@@ -174,6 +182,22 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True,
             skip = " or ".join(test(f"str({var}.get({c!r}, '')).strip()", v, negate=True) for _, c, v in chosen)
             line = f"{' ' * first.col_offset}if {skip}:\n{' ' * first.col_offset}    continue"
             return "\n".join(lines[:first.lineno - 1] + [line] + lines[first.lineno - 1:])
+    # `[float(r["rating"]) for r in csv.DictReader(f)]`: the values are taken as the rows are read
+    # (ho34-kettle-average, refused twice): the comprehension gets the test
+    for node in ast.walk(tree):
+        if not (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1):
+            continue
+        gen = node.generators[0]
+        tail = gen.ifs[-1] if gen.ifs else gen.iter
+        if not isinstance(gen.target, ast.Name) or tail.end_col_offset is None \
+                or "csv.DictReader(" not in (ast.get_source_segment(code, gen.iter) or ""):
+            continue
+        var = gen.target.id
+        picked = " and ".join(test(f"str({var}.get({c!r}, '')).strip()", v) for _, c, v in chosen)
+        row = (tail.end_lineno or tail.lineno) - 1
+        col = len(lines[row].encode()[:tail.end_col_offset].decode(errors="replace"))
+        lines[row] = lines[row][:col] + f" if {picked}" + lines[row][col:]
+        return "\n".join(lines)
     return None
 
 
@@ -198,6 +222,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or turn.counts["named values"] >= ASKS:
         return None
     values = named(turn.request, Path.cwd())
+    if not values and not _names_data(turn.request) and turn.earlier_request:
+        # "ok, put those Berlin people's emails into berlin_emails.txt" after a question about contacts.csv:
+        # the model wrote all nine (ho34-mt-berlin-emails)
+        values = named(turn.request, Path.cwd(), files_from=turn.earlier_request)
     if not values or not any(Path(f).stem in block.code for f, _, _ in values):
         return None  # nothing named, or the code does not read the file (other rules see to that)
     if any(_uses(block.code, v) for _, _, v in values):
@@ -223,6 +251,6 @@ rule = Rule(
     name="named values", setting="check_answers", check=check,
     summary="code that reads a named CSV file for a request that names values of its text columns (\"how many hours "
             "did Priya work? it's all in timesheet.csv\") and uses none of them (it added up every row) has its rows "
-            "narrowed to the one value named per column right after the plain statement or loop that loads them, "
-            "unless the request takes a share, compares or leaves a value out; otherwise it is not run and the "
+            "narrowed to the one value named per column right after the plain statement or loop that loads them (or in the comprehension that reads them; "
+            "a follow-up that names no data file reads the file the request before it named), unless the request takes a share, compares or leaves a value out; otherwise it is not run and the "
             "request is asked afresh (twice at most), sampled, naming the values and their columns")

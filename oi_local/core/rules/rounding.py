@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 
+from oi_local.core.pycheck import rewrite
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn
 
@@ -54,11 +55,59 @@ def widened(code: str) -> str:
     return _FORMAT.sub(lambda m: (m.group(1) + ".2f}") if m.group(1) else "%.2f", out)
 
 
+# "2 decimal places pls", "to two decimals", "3 dp": the places asked for
+PLACES = re.compile(r"\b(\d|one|two|three|four)\s*(?:decimal\s*(?:places?|points?|digits?)?|decimals|dp)\b", re.I)
+_PLACE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4}
+_ANY_FORMAT = re.compile(r"(\{[^{}\n]*:[,_]?)\.(\d)f\}|%\.(\d)f")
+PLACES_NOTE = "Rounding set to {n} decimals before it ran, as the request asks (the code rounded to {had})."
+
+
+def asked_places(request: str) -> int | None:
+    """The number of decimals the request asks for, or None."""
+    found = {int(_PLACE_WORDS.get(m.group(1).lower(), m.group(1))) for m in PLACES.finditer(request)}
+    return found.pop() if len(found) == 1 else None
+
+
+def to_places(code: str, n: int) -> tuple[str, set[int]]:
+    """`code` with each round(x, k) and `:.kf` format that keeps k != n decimals set to n, and the k's it had.
+    Asked for 2 decimal places, the 0.5B model printed round(avg, 1): 3.9 for 3.86 (ho34-kettle-average)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, set()
+    had: set[int] = set()
+    edits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round" and len(node.args) == 2:
+            k = node.args[1]
+            if isinstance(k, ast.Constant) and type(k.value) is int and k.value != n and k.lineno == k.end_lineno:
+                had.add(k.value)
+                edits.append((k.lineno, k.col_offset, k.end_col_offset or k.col_offset, str(n)))
+    code = rewrite(code, edits) if edits else code
+
+    def fmt(m: re.Match[str]) -> str:
+        k = int(m.group(2) or m.group(3))
+        if k == n:
+            return m.group(0)
+        had.add(k)
+        return f"{m.group(1)}.{n}f}}" if m.group(1) else f"%.{n}f"
+    return _ANY_FORMAT.sub(fmt, code), had
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.writes import question
 
     request = turn.request
-    if block.lang != "python" or not question(request) or ROUNDING_ASKED.search(request):
+    if block.lang != "python":
+        return None
+    places = asked_places(request)
+    if places is not None:
+        new, had = to_places(block.code, places)
+        if new == block.code:
+            return None
+        block.message["content"] = new
+        return Verdict(warning=PLACES_NOTE.format(n=places, had=" and ".join(str(k) for k in sorted(had))))
+    if not question(request) or ROUNDING_ASKED.search(request):
         return None
     new = widened(block.code)
     if new == block.code:
@@ -71,4 +120,5 @@ rule = Rule(
     name="rounding", setting="widen_rounding", check=check,
     summary="Python code for a question that rounds its result to one decimal or none (`round(x, 1)`, `:.1f`, "
             "`round(a / b)`) when the request did not ask for rounding has that rounding widened to two decimals "
-            "before it runs, and the person is told (2.5 printed for 2.51 was taken for the answer)")
+            "before it runs, and the person is told (2.5 printed for 2.51 was taken for the answer); code for a request "
+            "that asks for N decimal places (\"2 decimal places pls\") has its round(x, k) and `:.kf` set to N")

@@ -163,6 +163,13 @@ class Turn:
         return last_request(self.engine.messages)
 
     @property
+    def earlier_request(self) -> str:
+        """The user message before the newest ("" if none): a follow-up ("put those Berlin people's
+        emails into berlin_emails.txt") often names no file, the one before did."""
+        asked = [m for m in self.engine.messages if m["role"] == "user" and m["type"] == "message"]
+        return str(asked[-2].get("content", "")) if len(asked) > 1 else ""
+
+    @property
     def steps_left(self) -> bool:
         return self.steps < self.engine.max_code_steps and not self.failed_out
 

@@ -1,0 +1,44 @@
+"""Told numbers: a change that also asks for a number ("Add utilities, 140 a month, to budget.json and
+tell me the new monthly total") is done when the number is said. The 0.5B model wrote the file,
+printed "budget.json updated" and answered that (ho34-mt-budget-json): nothing gave the total. When
+no clean run of the turn printed a digit, the model is asked once for code that prints it."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction
+
+NOTE = "(Not answered yet: I also asked you to tell me {what}, and nothing printed it. Write one ```python block that prints it.)"
+# "tell me the new monthly total", "and let me know how many there are", "show me the sum"
+TOLD = re.compile(r"\b(?:tell|show|give|let)\s+me\s+(?:know\s+)?((?:the\s+|what\s+|how\s+)[^.?!\n]{3,60})", re.I)
+_NUMBERISH = re.compile(r"\b(?:total|sum|how (?:much|many|long)|average|mean|count|number|amount|cost|size|price)\b", re.I)
+_DIGIT = re.compile(r"\d")
+
+
+def told(request: str) -> str | None:
+    """What number the request asks to be told, in its words, or None."""
+    for m in TOLD.finditer(instruction(request)):
+        what = m.group(1).strip().rstrip(",;:")
+        if _NUMBERISH.search(what):
+            return what
+    return None
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    if not (turn.steps and turn.steps_left) or turn.counts["told"] >= 1 or asks_back(turn.engine):
+        return None
+    last = turn.runs[-1] if turn.runs else None
+    if last is None or last.failed or last.interrupted or any(_DIGIT.search(r.output) for r in turn.runs if not r.failed):
+        return None
+    what = told(turn.request)
+    if what is None:
+        return None
+    turn.counts["told"] += 1
+    return Ask(NOTE.format(what=what), code_retry(turn.engine, 37))
+
+
+rule = Rule(
+    name="told numbers", setting="check_answers", follow_up=follow_up,
+    summary="a request that also asks to be told a number (\"... and tell me the new monthly total\") whose clean "
+            "runs printed no digit at all is asked once for code that prints it")

@@ -1,0 +1,43 @@
+"""Two numbers: a question that asks for two amounts ("how many jpeg photos are in camera? ... and how
+much space do they take up together?") is not answered by one printed number. The 0.5B model summed
+the sizes and answered "25600 bytes." with no count (ho34-jpeg-count-size). When the request asks two
+how-many/how-much questions and the last clean run printed one number alone, the model is asked once
+for code that prints both."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction
+
+NOTE = ("(Not answered yet: I asked two things, {first} and {second}, and the code printed one number. Write one "
+        "```python block that prints both, each with its label.)")
+# one amount asked for: "how many ...", "how much space", "how big", "what's the total ..."
+AMOUNT = re.compile(r"\bhow\s+(?:many|much|big|large|long|old|often)\b[^.?!,;]{0,40}|"
+                    r"\bwhat(?:'s|\s+is|\s+was|\s+are)?\s+(?:the\s+)?(?:total|sum|average|size|count)\b[^.?!,;]{0,40}", re.I)
+_ONE_NUMBER = re.compile(r"\s*[-+]?[£$€]?\d[\d,]*(?:\.\d+)?\s*(?:bytes?|[kmg]i?b)?\s*", re.I)
+
+
+def asked_two(request: str) -> tuple[str, str] | None:
+    """The first two amounts a request asks for, in its words, or None for fewer."""
+    found = [m.group(0).strip() for m in AMOUNT.finditer(instruction(request))]
+    return (found[0], found[1]) if len(found) >= 2 else None
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    if not (turn.steps and turn.steps_left) or turn.counts["two numbers"] >= 1 or asks_back(turn.engine):
+        return None
+    last = turn.runs[-1] if turn.runs else None
+    if last is None or last.failed or last.interrupted or not _ONE_NUMBER.fullmatch(last.output):
+        return None
+    two = asked_two(turn.request)
+    if two is None:
+        return None
+    turn.counts["two numbers"] += 1
+    return Ask(NOTE.format(first=f'"{two[0]}"', second=f'"{two[1]}"'), code_retry(turn.engine, 41))
+
+
+rule = Rule(
+    name="two numbers", setting="check_answers", follow_up=follow_up,
+    summary="a question that asks for two amounts (\"how many ... and how much space ...\") whose last clean run "
+            "printed one number alone is asked once for code that prints both")

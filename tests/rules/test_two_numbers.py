@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import pytest
+
+from oi_local.core.rules import two_numbers
+
+from .handmade import failed, make_turn, ran, reply
+
+ASKED = ("how many jpeg photos are in my camera folder? some end in .jpg, some .JPG or .jpeg, count them all. "
+         "and how much space do they take up together?")
+CODE = 'from pathlib import Path\nprint(sum(p.stat().st_size for p in Path("camera").rglob("*.jpg")))'
+
+
+def test_two_amounts_asked_and_one_number_printed_is_asked_for_both() -> None:
+    turn = make_turn(ASKED, reply("25600 bytes."), runs=(ran(CODE, "25600\n"),))
+    ask = two_numbers.follow_up(turn)
+    assert ask is not None and ask.sampling.get("temperature")
+    assert '"how many jpeg photos are in my camera folder" and "how much space do they take up together"' in (ask.text or "")
+    assert two_numbers.follow_up(turn) is None  # once a turn
+
+
+@pytest.mark.parametrize("request_text, output", [
+    (ASKED, "5 files, 25600 bytes\n"),  # both printed
+    (ASKED, "photos: 5\n"),  # a label with it: not one number alone
+    ("how many photos are in camera?", "5\n"),  # one asked
+    ("which IP made the most requests, and how many?", "42\n"),  # one amount (which_answers sees to the IP)
+])
+def test_left_alone(request_text: str, output: str) -> None:
+    assert two_numbers.follow_up(make_turn(request_text, reply(output), runs=(ran(CODE, output),))) is None
+
+
+def test_not_after_a_failed_run() -> None:
+    assert two_numbers.follow_up(make_turn(ASKED, reply("x"), runs=(failed(CODE, "NameError: p"),))) is None
+
+
+def test_in_the_loop_both_are_printed(tmp_path, monkeypatch) -> None:
+    from scripted import scripted_interpreter
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "camera").mkdir()
+    for name in ("a.jpg", "b.JPG"):
+        (tmp_path / "camera" / name).write_bytes(b"x" * 100)
+    size = 'from pathlib import Path\nprint(sum(p.stat().st_size for p in Path("camera").iterdir()))'
+    both = 'from pathlib import Path\nps = list(Path("camera").iterdir())\nprint("photos:", len(ps), "bytes:", sum(p.stat().st_size for p in ps))'
+    interp, model = scripted_interpreter([f"```python\n{size}\n```", "200 bytes.", f"```python\n{both}\n```", "2 photos, 200 bytes."])
+    interp.template = "small"
+    interp.second_opinions = 0
+    try:
+        out = interp.chat("how many photos are in camera, and how much space do they take?", display=False)
+        assert [m["content"].strip() for m in out if m["type"] == "console"] == ["200", "photos: 2 bytes: 200"]
+        assert out[-1]["content"] == "2 photos, 200 bytes." and model.calls == 4
+    finally:
+        interp.reset()
