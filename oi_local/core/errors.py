@@ -15,6 +15,7 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from oi_local.core.blank_lines import BLANK, blanks_skipped
 from oi_local.core.pycheck import folder_files, likely_file, rewrite
@@ -572,22 +573,16 @@ def _target_folder(missing: str, code: str, output: str, request: str, base: Pat
 def _blanks_note(output: str, code: str, base: Path) -> str | None:
     """A blank line read as a number: the code (or the script it ran) with blank lines skipped."""
     said = "Note: the file has blank lines, and a blank line is not a number. Skip them where the lines are read."
-    for path, _ in _SCRIPT_LINE.findall(output):
-        p = Path(path)
-        try:
-            rel = p.resolve().relative_to(base.resolve()).as_posix()
-            text = p.read_text(encoding="utf-8") if p.stat().st_size <= MAX_CODE else None
-        except (OSError, ValueError):
-            continue
-        fixed = blanks_skipped(text) if text else None
-        if fixed:
-            return said + f" With that, {rel} would be:\n```python\n{fixed.strip()}\n```\nWrite that into {rel} and run it."
-    fixed = blanks_skipped(code) if code and len(code) <= MAX_CODE else None
-    return said + (f" With that, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else "")
+    script = _script_fixed(output, base, lambda text, _: blanks_skipped(text))
+    if script:
+        rel, fixed = script
+        return said + f" With that, {rel} would be:\n```python\n{fixed.strip()}\n```\nWrite that into {rel} and run it."
+    corrected = blanks_skipped(code) if code and len(code) <= MAX_CODE else None
+    return said + (f" With that, the code would be:\n```python\n{corrected.strip()}\n```" if corrected else "")
 
 
-def _script_converted(output: str, base: Path) -> tuple[str, str] | None:
-    """(name, text) of a script here whose line the error came from, with its values converted."""
+def _script_fixed(output: str, base: Path, fix: Callable[[str, int], str | None]) -> tuple[str, str] | None:
+    """(name, fixed text) of the first script here in the traceback that `fix(text, line)` corrects."""
     for path, line in _SCRIPT_LINE.findall(output):
         p = Path(path)
         try:
@@ -595,10 +590,15 @@ def _script_converted(output: str, base: Path) -> tuple[str, str] | None:
             text = p.read_text(encoding="utf-8") if p.stat().st_size <= MAX_CODE else None
         except (OSError, ValueError):
             continue
-        fixed = _numbers_converted(text, int(line)) if text else None
+        fixed = fix(text, int(line)) if text else None
         if fixed:
             return rel.as_posix(), fixed
     return None
+
+
+def _script_converted(output: str, base: Path) -> tuple[str, str] | None:
+    """(name, text) of a script here whose line the error came from, with its values converted."""
+    return _script_fixed(output, base, _numbers_converted)
 
 
 def _failed_line(output: str) -> int | None:
