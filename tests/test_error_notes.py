@@ -75,8 +75,7 @@ def test_other_errors_get_none(folder: Path, error: str) -> None:
 def test_the_note_follows_the_error_in_the_history_and_on_screen(folder: Path) -> None:
     interp, model = scripted_interpreter([
         "```python\nprint(len(sales))\n```",
-        "```python\nimport csv\nsales = list(csv.DictReader(open('sales.csv')))\nprint(len(sales))\n```",
-        "sales.csv has 2 rows.",
+        "sales.csv has 2 rows.",  # the note's corrected code ran without a model call (prefilled whole)
     ])
     interp.template = "small"
     try:
@@ -87,7 +86,8 @@ def test_the_note_follows_the_error_in_the_history_and_on_screen(folder: Path) -
         # the model's own code, with the file read first: runnable as it stands
         assert failed["content"].rstrip().endswith(
             'with open("sales.csv", newline="") as f:\n    sales = list(csv.DictReader(f))\nprint(len(sales))\n```')
-        assert "The data is in the file sales.csv" in str(model.prompts[1][-1]["content"])
+        assert any("The data is in the file sales.csv" in str(m["content"]) for m in model.prompts[1])
+        assert model.calls == 2 and "Output of the code:\n2\n" in str(model.prompts[1][-1]["content"])
         assert interp.messages[-1]["content"] == "sales.csv has 2 rows."
         interp.messages = []
         interp.error_notes = False
@@ -126,6 +126,7 @@ def test_a_reply_that_only_explains_the_error_is_asked_to_run_the_corrected_code
         "The amounts add up to 15.5.",
     ])
     interp.template = "small"
+    interp.prefill_code = False  # asked, the model sends the block back (prefilled: tests below)
     interp.retry_at_once = False  # the model is asked about its error first
     interp.second_opinions = 0  # (tests/rules/test_second_opinions.py)
     try:
@@ -150,6 +151,7 @@ def test_with_retry_at_once_the_corrected_code_is_offered_before_the_model_expla
         "The amounts add up to 15.5.",
     ])
     interp.template = "small"
+    interp.prefill_code = False  # asked, the model sends the block back (prefilled: the next test)
     interp.second_opinions = 0  # (tests/rules/test_second_opinions.py)
     try:
         assert interp.retry_at_once is True  # the small set's default
@@ -165,6 +167,25 @@ def test_with_retry_at_once_the_corrected_code_is_offered_before_the_model_expla
         out = interp.chat("What is the total amount in sales.csv?", display=False)
         assert [m["content"] for m in out if m["type"] == "console"][-1].strip() == "15.5" and model.calls == 6
         assert out[-1]["content"] == "The amounts add up to 15.5."  # asked for its answer, not "Stopped after ..."
+    finally:
+        interp.close()
+
+
+def test_a_prefilled_corrected_block_is_run_without_a_model_call(folder: Path) -> None:
+    interp, model = scripted_interpreter([
+        "```python\nimport csv\nrows = list(csv.DictReader(open('sales.csv')))\nprint(sum(r['amount'] for r in rows))\n```",
+        "The amounts add up to 15.5.",
+    ])
+    interp.template = "small"
+    interp.second_opinions = 0  # (tests/rules/test_second_opinions.py)
+    try:
+        assert interp.prefill_code is True  # the small set's default
+        out = interp.chat("What is the total amount in sales.csv?", display=False)
+        codes = [m["content"] for m in out if m["type"] == "code"]
+        consoles = [m["content"] for m in out if m["type"] == "console"]
+        assert "float(r['amount'])" in codes[1] and consoles[-1].strip() == "15.5"
+        # the model was asked twice: for the code and for the answer, not to copy the block
+        assert model.calls == 2 and out[-1]["content"] == "The amounts add up to 15.5."
     finally:
         interp.close()
 
@@ -225,24 +246,18 @@ def test_code_for_a_question_that_overwrites_a_file_is_not_run(folder: Path) -> 
 def test_a_write_into_a_folder_that_does_not_exist_gets_the_folder_made_in_the_corrected_code(folder: Path) -> None:
     # The real traceback of a copy into a missing folder names the destination; the note must be
     # about the folder (a note naming the source file as a "close name" led the model astray).
-    def copy_block(messages: list[dict]) -> str:
-        last = str(messages[-1]["content"])
-        assert "FileNotFoundError" in last and "the folder backup/2025 does not exist yet" in last
-        assert "there is sales.csv" not in last
-        return last[last.rindex("```python\n"):]
-
     interp, model = scripted_interpreter([
         "```python\nimport shutil\nshutil.copy('sales.csv', 'backup/2025/sales.csv')\nprint('copied')\n```",
-        copy_block,
-        "sales.csv is copied into backup/2025.",
+        "sales.csv is copied into backup/2025.",  # the note's corrected code ran without a model call
     ])
     interp.template = "small"
     try:
         out = interp.chat("copy sales.csv into a new folder backup/2025", display=False)
         consoles = [m["content"] for m in out if m["type"] == "console"]
-        assert "FileNotFoundError" in consoles[0] and consoles[-1].strip() == "copied"
+        assert "FileNotFoundError" in consoles[0] and "the folder backup/2025 does not exist yet" in consoles[0]
+        assert "there is sales.csv" not in consoles[0] and consoles[-1].strip() == "copied"
         assert (folder / "backup" / "2025" / "sales.csv").read_bytes() == (folder / "sales.csv").read_bytes()
-        assert model.calls == 3
+        assert model.calls == 2
     finally:
         interp.close()
 
@@ -372,6 +387,7 @@ def test_a_script_named_as_python_is_run_not_read(folder: Path) -> None:
         "3 photos were synced.",
     ])
     interp.template = "small"
+    interp.prefill_code = False  # asked, the model sends the block back
     interp.retry_at_once = False
     interp.second_opinions = 0
     try:

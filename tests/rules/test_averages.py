@@ -19,6 +19,7 @@ MEANS = ('import csv\nfrom collections import defaultdict\ntotals, counts = defa
          'for r in csv.DictReader(open("sales.csv")):\n    totals[r["region"]] += float(r["amount"])\n    counts[r["region"]] += 1\n'
          'avg = {k: totals[k] / counts[k] for k in totals}\nprint(avg)')
 ASK = "what's the average sale per region in sales.csv?"
+LARGEST = 'import csv\nrows = list(csv.DictReader(open("sales.csv")))\nprint(max(float(r["amount"]) for r in rows))'
 
 
 @pytest.fixture(autouse=True)
@@ -30,11 +31,11 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_an_average_asked_of_code_that_never_divides_is_asked_afresh() -> None:
     turn = make_turn(ASK)
-    verdict = averages.check(turn, block(TOTALS))
+    verdict = averages.check(turn, block(LARGEST))
     assert verdict is not None and verdict.ask is not None and verdict.ask.hide
     assert verdict.note == "Not run: an average was asked for, and the code never divides; asked afresh."
     assert "in each group" in (verdict.ask.text or "")
-    assert averages.check(turn, block(TOTALS)) is None  # once a turn
+    assert averages.check(turn, block(LARGEST)) is None  # once a turn
 
 
 @pytest.mark.parametrize("request_text, code", [
@@ -60,7 +61,7 @@ def test_a_printed_label_is_not_an_average() -> None:
 
 
 def test_in_a_turn_the_retry_divides() -> None:
-    interp, model = scripted_interpreter([f"```python\n{TOTALS}\n```", f"```python\n{MEANS}\n```", "North 15, South 30."])
+    interp, model = scripted_interpreter([f"```python\n{LARGEST}\n```", f"```python\n{MEANS}\n```", "North 15, South 30."])
     interp.template = "small"
     interp.second_opinions = 0
     interp.recipes = 0
@@ -84,3 +85,33 @@ def test_one_column_summed_or_counted_for_an_average_is_averaged(agg: str) -> No
                     "what's the total and the average sale in sales.csv?"):
         verdict = averages.check(make_turn(request), block(code))
         assert verdict is not None and verdict.ask is not None
+
+
+GET_TOTALS = ('import csv\nsums = {}\nwith open("sales.csv", newline="") as f:\n    for r in csv.DictReader(f):\n'
+              '        key = r["region"]\n        sums[key] = sums.get(key, 0) + float(r["amount"])\n'
+              'best = max(sums, key=sums.get)\nprint(best, sums[best])')
+
+
+@pytest.mark.parametrize("code, printed", [
+    (TOTALS, "{'North': 15.0, 'South': 30.0}\nSouth"),
+    (GET_TOTALS, "South 30.0"),
+])
+def test_totals_added_up_per_group_for_an_average_are_divided_by_each_count(code: str, printed: str) -> None:
+    b = block(code)
+    verdict = averages.check(make_turn("Which region has the best average sale in sales.csv, and what is it?"), b)
+    assert verdict is not None and verdict.ask is None and "divided by each group's count" in verdict.warning
+    out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == printed
+    # a total asked as well: the sums may be meant, so the request is asked afresh as before
+    verdict = averages.check(make_turn("What is the total and the average sale per region in sales.csv?"), block(code))
+    assert verdict is not None and verdict.ask is not None
+
+
+def test_totals_in_nested_loops_are_divided_after_the_outer_one(tmp_path: Path) -> None:
+    (tmp_path / "more.csv").write_text("region,amount\nNorth,60\n")
+    code = ('import csv\nt = {}\nfor name in ["sales.csv", "more.csv"]:\n    for r in csv.DictReader(open(name)):\n'
+            '        t[r["region"]] = t.get(r["region"], 0) + float(r["amount"])\nprint(t)')
+    b = block(code)
+    assert averages.check(make_turn("what's the average sale per region in sales.csv and more.csv?"), b) is not None
+    out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "{'North': 30.0, 'South': 30.0}"

@@ -44,11 +44,8 @@ def test_left_alone(request_text: str, code: str, runs: tuple[str, ...]) -> None
 
 
 def test_in_a_turn_the_script_itself_runs() -> None:
-    def runs_it(messages: list[dict]) -> str:
-        assert "(Run report.py itself" in str(messages[-1]["content"])
-        return "```shell\npython3 report.py\n```"
-
-    interp, model = scripted_interpreter([f"```python\n{SCRIPT}```", runs_it, "The total is 6.50."])
+    # the ask's block is prefilled whole: it runs without a model call
+    interp, model = scripted_interpreter([f"```python\n{SCRIPT}```", "The total is 6.50."])
     interp.template = "small"
     interp.second_opinions = 0
     try:
@@ -56,6 +53,6 @@ def test_in_a_turn_the_script_itself_runs() -> None:
         consoles = [m["content"].strip() for m in out if m["type"] == "console"]
         assert consoles[0].startswith("Not run: the request asks to run report.py") and consoles[-1] == "Total: 6.50"
         assert [m["content"].strip() for m in out if m["type"] == "code"][-1] == "python3 report.py"
-        assert out[-1]["content"] == "The total is 6.50."
+        assert out[-1]["content"] == "The total is 6.50." and model.calls == 2
     finally:
         interp.close()

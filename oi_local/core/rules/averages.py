@@ -81,6 +81,67 @@ def _mean_instead(turn: Turn, block: Block) -> Verdict | None:
     return Verdict(warning=MEAN_NOTE.format(was=was))
 
 
+GROUPS_NOTE = "Changed before it ran: an average was asked for, so the totals in {name} are divided by each group's count."
+
+
+def _accumulation(tree: ast.Module) -> tuple[ast.For, ast.stmt, str, ast.expr] | None:
+    """The one `name[key] += value` (or `name[key] = name.get(key, 0) + value`) in a for loop: the loop,
+    the statement, the dict's name and the key."""
+    found: list[tuple[ast.For, ast.stmt, str, ast.expr]] = []
+    for loop in ast.walk(tree):
+        if not isinstance(loop, ast.For):
+            continue
+        for st in ast.walk(loop):
+            if not isinstance(st, ast.stmt):
+                continue
+            target = st.target if isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add) else \
+                st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else None
+            if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+                continue
+            name = target.value.id
+            if isinstance(st, ast.Assign) and not (isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Add)
+                                                   and name in {n.id for n in ast.walk(st.value) if isinstance(n, ast.Name)}):
+                continue
+            found.append((loop, st, name, target.slice))
+    outer: dict[int, tuple[ast.For, ast.stmt, str, ast.expr]] = {}
+    for f in found:  # ast.walk goes outside in: a statement in nested loops keeps its outermost loop
+        outer.setdefault(id(f[1]), f)
+    return list(outer.values())[0] if len(outer) == 1 else None
+
+
+def _grouped_totals(turn: Turn, block: Block) -> Verdict | None:
+    """Asked which shop has the best average rating, the 0.5B model added up each shop's ratings in a
+    dict, and asked afresh it averaged all the ratings together (3.0). The dict's totals are divided by
+    each group's count right after the loop, so the code's own prints and max() see averages."""
+    from oi_local.core.rules.counts import HOW_MANY
+
+    code = block.code
+    if HOW_MANY.search(turn.request) or re.search(r"\b(?:total|sum)\b", turn.request, re.I):
+        return None  # a total may be meant as well
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    found = _accumulation(tree)
+    if found is None:
+        return None
+    loop, st, name, key = found
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    counts = next(c for c in ("counts", "group_counts", "counts_") if c not in taken)
+    lines = code.splitlines()
+    key_src = ast.get_source_segment(code, key) or ""
+    if not key_src or "\n" in key_src or st.end_lineno != st.lineno:
+        return None
+    loop_pad = lines[loop.lineno - 1][:loop.col_offset]
+    st_pad = lines[st.lineno - 1][:st.col_offset]
+    end = loop.end_lineno or loop.lineno
+    out = lines[:loop.lineno - 1] + [f"{loop_pad}{counts} = {{}}"] + lines[loop.lineno - 1:st.lineno]
+    out += [f"{st_pad}{counts}[{key_src}] = {counts}.get({key_src}, 0) + 1"] + lines[st.lineno:end]
+    out += [f"{loop_pad}{name} = {{k: {name}[k] / {counts}[k] for k in {name}}}"] + lines[end:]
+    block.message["content"] = "\n".join(out) + ("\n" if code.endswith("\n") else "")
+    return Verdict(warning=GROUPS_NOTE.format(name=name))
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.writes import question
 
@@ -88,7 +149,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     if not ASKED.search(turn.request) or not question(turn.request) or divides(block.code):
         return None
-    repaired = _mean_instead(turn, block)
+    repaired = _mean_instead(turn, block) or _grouped_totals(turn, block)
     if repaired is not None or turn.counts["averages"] >= 1:
         return repaired
     if "print" not in block.code or not computes(block.code):
@@ -103,4 +164,5 @@ rule = Rule(
     summary="code for a question that asks for an average and never divides (no `/`, no mean) is not run (it added "
             "up each group's values); the request is asked afresh once, sampled, saying an average is a total divided "
             "by a count; code that sums or counts one column (`df.groupby('region')['amount'].count()`) takes its "
-            ".mean() instead, the person told")
+            ".mean() instead, and totals added up per group in a dict (`totals[r['shop']] += ...`) are divided by "
+            "each group's count after the loop, the person told")
