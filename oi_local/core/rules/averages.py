@@ -61,14 +61,19 @@ def totalled_column(code: str) -> ast.Call | None:
     return found[0] if len(found) == 1 else None
 
 
+def _total_asked(request: str) -> bool:
+    """The request also asks how many, or for a total: a sum or a count may be meant as it is."""
+    from oi_local.core.rules.counts import HOW_MANY
+
+    return bool(HOW_MANY.search(request) or re.search(r"\b(?:total|sum)\b", request, re.I))
+
+
 def _mean_instead(turn: Turn, block: Block) -> Verdict | None:
     """Told to take `df.groupby('region')['amount'].mean()`, the 0.5B model wrote `.count()`, and
     answered with a count for the average asked: one column summed or counted, in code that never
     divides, is averaged instead (not when the request also asks how many)."""
-    from oi_local.core.rules.counts import HOW_MANY
-
     call = totalled_column(block.code)
-    if call is None or HOW_MANY.search(turn.request) or re.search(r"\b(?:total|sum)\b", turn.request, re.I):
+    if call is None or _total_asked(turn.request):
         return None
     code, func = block.code, call.func
     assert isinstance(func, ast.Attribute)
@@ -113,11 +118,9 @@ def _grouped_totals(turn: Turn, block: Block) -> Verdict | None:
     """Asked which shop has the best average rating, the 0.5B model added up each shop's ratings in a
     dict, and asked afresh it averaged all the ratings together (3.0). The dict's totals are divided by
     each group's count right after the loop, so the code's own prints and max() see averages."""
-    from oi_local.core.rules.counts import HOW_MANY
-
     code = block.code
-    if HOW_MANY.search(turn.request) or re.search(r"\b(?:total|sum)\b", turn.request, re.I):
-        return None  # a total may be meant as well
+    if _total_asked(turn.request):
+        return None
     try:
         tree = ast.parse(code)
     except SyntaxError:
