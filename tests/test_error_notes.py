@@ -339,6 +339,32 @@ def test_a_copy_from_a_missing_source_folder_is_not_told_to_create_it(folder: Pa
     assert "os.makedirs('backup/2025', exist_ok=True)" in got2
 
 
+@pytest.mark.parametrize("code, made", [
+    ("import os, shutil\nfor f in os.listdir('photos'):\n    shutil.copy(os.path.join('photos', f), os.path.join('backup', f[:4], f))",
+     "    os.makedirs(os.path.dirname(os.path.join('backup', f[:4], f)) or '.', exist_ok=True)\n    shutil.copy("),
+    ("import os\nfor name in ['a', 'b']:\n    with open(f'out/{name}/x.txt', mode='w') as fh:\n        fh.write(name)",
+     "    os.makedirs(os.path.dirname(f'out/{name}/x.txt') or '.', exist_ok=True)\n    with open("),
+])
+def test_a_write_in_a_loop_makes_the_folder_of_each_path_it_builds(folder: Path, code: str, made: str) -> None:
+    # The literal folder of the first failure (backup/2024) made only that one; the next file failed the same way.
+    (folder / "photos").mkdir()
+    missing = "backup/2024/2024-01.jpg" if "photos" in code else "out/a/x.txt"
+    out = f'  File "<cell-1>", line 3, in <module>\nFileNotFoundError: [Errno 2] No such file or directory: {missing!r}\n(exit code 1)'
+    got = note(out, "", code=code) or ""
+    assert made in got
+    fixed = got.split("```python\n")[1].split("```")[0]
+    (folder / "photos" / "2024-01.jpg").write_text("x")
+    (folder / "photos" / "2025-02.jpg").write_text("y")
+    subprocess.run([sys.executable, "-c", fixed], cwd=folder, check=True)
+    assert (folder / "backup" / "2025" / "2025-02.jpg").exists() if "photos" in code else (folder / "out" / "b" / "x.txt").exists()
+
+
+def test_a_read_in_a_loop_keeps_the_literal_folder(folder: Path) -> None:
+    code = "for n in range(2):\n    open(f'in/{n}.txt').read()\n    open('logs/run.txt', 'w').write('x')"
+    out = '  File "<cell-1>", line 3, in <module>\nFileNotFoundError: [Errno 2] No such file or directory: \'logs/run.txt\'\n(exit code 1)'
+    assert "os.makedirs('logs', exist_ok=True)" in (note(out, "", code=code) or "")
+
+
 def test_a_date_read_as_a_number_is_kept_as_text_in_the_corrected_code(folder: Path) -> None:
     (folder / "harvest.csv").write_text("week_starting,grams\n2025-06-30,212\n2025-07-07,348\n")
     code = ('import csv\nwith open("harvest.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'

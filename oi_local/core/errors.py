@@ -284,7 +284,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return (f"Note: {missing} does not exist, so there is nothing to copy from it."
                     + (f" There is {there}." if there else ""))
         if folder and not os.path.isabs(folder) and not (base / folder).exists() and _writes(code, _failed_line(output)):
-            made = f"os.makedirs({folder!r}, exist_ok=True)"
+            made = _made_for(code, _failed_line(output)) or f"os.makedirs({folder!r}, exist_ok=True)"
             fixed = _folder_made(code, _failed_line(output), made) if len(code) <= MAX_CODE else None
             return (f"Note: the folder {folder} does not exist yet, so nothing can be written into it. Create it "
                     f"first with {made}." + (f" With that, the code would be:\n```python\n{fixed}\n```" if fixed else ""))
@@ -439,6 +439,38 @@ def _same_name(missing: str, base: Path) -> str | None:
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         if name in dirs or name in names:
             return (Path(root).relative_to(base) / name).as_posix()
+    return None
+
+
+_DEST_FIRST = {"open", "to_csv", "to_json", "to_excel", "savefig"}  # the path written is the first argument
+_DEST_SECOND = {"copy", "copy2", "copyfile", "copytree", "move", "rename", "replace"}  # the second
+
+
+def _made_for(code: str, line: int | None) -> str | None:
+    """For a write inside a loop or function (an indented failing line) to a path the code builds
+    (`dst`, `os.path.join(out, name)`), the line that makes that path's folder each time. The note's
+    literal folder (`os.makedirs('backup/2024')`) made only the first one: the next file, in another
+    folder, failed the same way (session 37)."""
+    lines = code.splitlines()
+    if line is None or not 0 < line <= len(lines) or not lines[line - 1][:1].isspace():
+        return None
+    try:
+        text = lines[line - 1].strip()
+        tree = ast.parse(text + ("\n    pass" if text.endswith(":") else ""))  # `with open(...) as f:` alone
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        index = 0 if name in _DEST_FIRST else 1 if name in _DEST_SECOND else None
+        if index is None or len(node.args) <= index or isinstance(node.args[index], ast.Constant):
+            continue
+        mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+        if name == "open" and not (isinstance(mode, ast.Constant) and str(mode.value)[:1] in "wax"):
+            continue  # read: the missing path is not one the code writes
+        dest = ast.unparse(node.args[index])
+        return f"os.makedirs(os.path.dirname({dest}) or '.', exist_ok=True)"
     return None
 
 

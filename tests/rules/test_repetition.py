@@ -43,3 +43,21 @@ def test_a_short_unit_after_other_text_waits_for_the_span_rule() -> None:
     for n in range(123, 400):
         cut = repetition.cut(head + "9" * n)
         assert cut is None or cut == len(head) + 1
+
+
+def test_items_that_count_up_one_by_one_are_cut() -> None:
+    head = '```python\nimport csv\nrows = [r for r in reader if r["date"] in ['
+    dates = ", ".join(f'"2025-03-{d:02d}"' for d in range(1, 60))
+    text = head + dates
+    cut = repetition.cut(text)
+    assert cut is not None and text[:cut].startswith(head) and len(text) - cut == repetition.COUNT_SPAN
+    assert repetition.cut(head + ", ".join(str(n) for n in range(100, 220))) is not None  # plain numbers
+
+
+def test_data_written_out_is_not_a_count() -> None:
+    prices = ", ".join(str(round(3 + (n * 7919 % 101) / 7, 2)) for n in range(90))  # data, not a count
+    assert repetition.cut("prices = [" + prices) is None
+    squares = ", ".join(str(n * n) for n in range(1, 80))
+    assert repetition.cut("squares = [" + squares) is None
+    few = ", ".join(f'"2025-03-{d:02d}"' for d in range(1, 12))  # under the span
+    assert repetition.cut("days = [" + few) is None

@@ -457,3 +457,107 @@ def test_a_folder_made_where_its_parent_is_not_there_gets_its_parents_made(folde
                  'import os\nos.mkdir("newdir")']:
         b = block(code)
         assert slips.check(make_turn("make the folder"), b) is None and b.code == code
+
+
+def test_a_path_with_a_tilde_is_the_home_folders(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = folder / "home"
+    (home / "Documents").mkdir(parents=True)
+    (home / "notes.txt").write_text("a\nb\nc\n")
+    (home / "Documents" / "x.pdf").write_text("x")
+    monkeypatch.setenv("HOME", str(home))
+    code = ('import os\nprint(len(open("~/notes.txt").read().splitlines()))\n'
+            "print(os.listdir(os.path.join('~', 'Documents')))")
+    assert subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True).returncode == 1  # as written
+    b = block(code)
+    verdict = slips.check(make_turn("how many lines are in ~/notes.txt, and what is in ~/Documents?"), b)
+    assert verdict is not None and "~ is written as your home folder's path" in verdict.warning
+    assert subprocess.run([sys.executable, "-c", b.code], cwd=folder, capture_output=True, text=True,
+                          env={"HOME": str(home)}, check=True).stdout == "3\n['x.pdf']\n"
+
+
+@pytest.mark.parametrize("code", [
+    'from pathlib import Path\nprint(len(Path("~/notes.txt").expanduser().read_text()))',  # expanded by the code
+    'import os\nprint(open(os.path.expanduser("~/notes.txt")).read())',
+    'print("~/notes.txt")',  # not a file call
+    'name = "report~1.txt"\nprint(open(name).read())',
+])
+def test_a_tilde_the_code_handles_is_left_alone(code: str) -> None:
+    assert slips.home_paths(code) == (code, False)
+
+
+WORDS = '''from collections import Counter
+words = open("speech.txt").read().lower().split()
+counts = Counter(words)
+for word, n in sorted(counts.items(), key=lambda kv: kv[1])[:2]:
+    print(word, n)
+'''
+
+
+@pytest.mark.parametrize("request_text", ["what are the 2 most common words in speech.txt?", "top 2 words in speech.txt"])
+def test_the_top_asked_for_is_sorted_from_the_highest(folder: Path, request_text: str) -> None:
+    (folder / "speech.txt").write_text("we we we shall shall fight on the beaches")
+    assert run(WORDS, folder).split()[::2] != ["we", "shall"]  # as written: the least common
+    b = block(WORDS)
+    verdict = slips.check(make_turn(request_text), b)
+    assert verdict is not None and "the sort runs from the highest down" in verdict.warning
+    assert run(b.code, folder) == "we 3\nshall 2\n"
+
+
+@pytest.mark.parametrize("code, fixed", [
+    ('print(df.sort_values("amount").head(3))', 'print(df.sort_values("amount", ascending=False).head(3))'),
+    ('print(sorted(sizes, key=sizes.get)[0])', 'print(sorted(sizes, key=sizes.get, reverse=True)[0])'),
+    ('print(df.sort_values(by="amount").iloc[:5])', 'print(df.sort_values(by="amount", ascending=False).iloc[:5])'),
+])
+def test_other_heads_of_an_ascending_sort(code: str, fixed: str) -> None:
+    assert slips.top_first(code) == (fixed, True)
+
+
+@pytest.mark.parametrize("code", [
+    "print(sorted(sizes, key=sizes.get)[-3:])",  # the tail of an ascending sort is the top
+    "print(sorted(sizes, key=sizes.get, reverse=True)[:3])",
+    "print(sorted(counts.items(), key=lambda kv: -kv[1])[:3])",
+    'print(df.sort_values("amount", ascending=False).head(3))',
+    "print(sorted(names))",  # no head taken
+])
+def test_a_sort_already_from_the_top_is_left_alone(code: str) -> None:
+    assert slips.top_first(code) == (code, False)
+
+
+def test_the_least_asked_keeps_the_ascending_sort() -> None:
+    b = block("print(sorted(sizes, key=sizes.get)[:3])")
+    assert slips.check(make_turn("which 3 files are the smallest?"), b) is None
+    b = block("print(sorted(sizes, key=sizes.get)[:3])")
+    assert slips.check(make_turn("which uses at most 3 GB?"), b) is None
+
+
+JSON_AS_CSV = '''import csv
+with open("books.json", newline="") as f:
+    rows = list(csv.DictReader(f))
+with open("books.csv", "w", newline="") as out:
+    w = csv.writer(out)
+    w.writerow(["title", "year"])
+    for b in rows:
+        w.writerow([b["title"], b["year"]])
+print(len(rows), "rows written")
+'''
+
+
+@pytest.mark.parametrize("doc", [
+    '{"books": [{"title": "Dune", "year": 1965}, {"title": "Emma", "year": 1815}], "owner": "me"}',
+    '[{"title": "Dune", "year": 1965}, {"title": "Emma", "year": 1815}]',
+])
+def test_json_read_as_csv_is_read_with_json_load(folder: Path, doc: str) -> None:
+    (folder / "books.json").write_text(doc)
+    as_written = subprocess.run([sys.executable, "-c", JSON_AS_CSV], cwd=folder, capture_output=True, text=True)
+    assert as_written.stdout != "2 rows written\n"  # a KeyError, or no rows at all
+    b = block(JSON_AS_CSV)
+    verdict = slips.check(make_turn("turn books.json into books.csv with the title and year"), b)
+    assert verdict is not None and "books.json is read with json.load" in verdict.warning
+    assert run(b.code, folder) == "2 rows written\n"
+    assert (folder / "books.csv").read_text().splitlines() == ["title,year", "Dune,1965", "Emma,1815"]
+
+
+def test_json_that_is_not_records_is_left_alone(folder: Path) -> None:
+    (folder / "books.json").write_text('{"a": [1, 2], "b": [3]}')
+    assert slips.json_as_csv(JSON_AS_CSV) == (JSON_AS_CSV, [])
+    assert slips.json_as_csv(JSON_AS_CSV.replace("books.json", "books.csv")) == (JSON_AS_CSV.replace("books.json", "books.csv"), [])

@@ -29,6 +29,16 @@ def test_left_alone(request_text: str, output: str) -> None:
     assert two_numbers.follow_up(make_turn(request_text, reply(output), runs=(ran(CODE, output),))) is None
 
 
+@pytest.mark.parametrize("request_text, first, second", [
+    ("How many orders are still pending, and what's their total value?", "How many orders are still pending", "what's their total value"),
+    ("how many runs did I do and what was the average distance?", "how many runs did I do", "what was the average distance"),
+    ("how many apples and pears are in fruit.csv?", "", None),
+])
+def test_the_two_amounts(request_text: str, first: str, second: str | None) -> None:
+    two = two_numbers.asked_two(request_text)
+    assert (two == (first, second)) if second else (two is None)
+
+
 def test_not_after_a_failed_run() -> None:
     assert two_numbers.follow_up(make_turn(ASKED, reply("x"), runs=(failed(CODE, "NameError: p"),))) is None
 

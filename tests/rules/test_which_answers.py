@@ -65,3 +65,32 @@ def test_in_the_loop_the_thing_is_found(tmp_path, monkeypatch) -> None:
         assert out[-1]["content"] == "feb.log is the largest, 30 bytes." and model.calls == 4
     finally:
         interp.reset()
+
+
+def test_a_which_question_that_asks_an_amount_too_answered_with_a_bare_name_is_asked_for_both() -> None:
+    asked = "Which region sold the most in sales.csv, and what was its total?"
+    turn = make_turn(asked, reply("The North region."), runs=(ran(CODE, "North\n"),))
+    ask = which_answers.follow_up(turn)
+    assert ask is not None and 'I asked which region and "what was its total"' in (ask.text or "")
+    assert "printed only North" in (ask.text or "") and "the region and its value together" in (ask.text or "")
+    assert which_answers.follow_up(turn) is None  # once a turn
+
+
+@pytest.mark.parametrize("request_text, amount", [
+    ("which category cost the most, and how much?", "how much"),
+    ("Who worked the most shifts and the total hours they worked?", "the total hours they worked"),
+    ("which day was the wettest, and what was the average rainfall?", "what was the average rainfall"),
+    ("Which file is the largest?", None),
+    ("which customers ordered and paid?", None),
+])
+def test_the_amount_asked_beside_the_thing(request_text: str, amount: str | None) -> None:
+    assert which_answers.asked_amount(request_text) == amount
+
+
+@pytest.mark.parametrize("request_text, output", [
+    ("Which region sold the most, and what was its total?", "North 1847.35\n"),  # both printed
+    ("Which region sold the most?", "North\n"),  # no amount asked: the name is the answer
+    ("Which region sold the most, and what was its total?", "North\nSouth\nEast\n"),  # a list, not one name
+])
+def test_a_name_left_alone(request_text: str, output: str) -> None:
+    assert which_answers.follow_up(make_turn(request_text, reply("North."), runs=(ran(CODE, output),))) is None

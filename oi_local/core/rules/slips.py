@@ -38,12 +38,19 @@ A value in another case: `r["category"] == "takeaway"` over a column of "Takeawa
 the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
 Text appended again: asked to add two items to shopping.txt, the code appended the whole list again;
 only the lines that are not already at the file's start are appended, on a line of their own.
+A path with ~: Python does not expand it (`open("~/notes.txt")` looks for a folder named "~" here);
+given to a file call, it is written as the home folder's path.
+The bottom for the top: asked for the most common words, `sorted(counts.items(), key=...)[:3]` printed the
+three least common; asked for the top (and not the least), a sort whose head is taken runs from the highest down.
+JSON read as CSV: `csv.DictReader(f)` over books.json gave rows keyed "{"; a file of records is read
+with json.load.
 A move for a copy: asked to back up a photos folder, the code moved every photo out of it; asked to
 back up or copy (and not to move), `shutil.move` is `shutil.copy2`.
 The person is told before it runs."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -221,6 +228,127 @@ def day_names(code: str) -> tuple[str, bool]:
             return None
         owner = ast.get_source_segment(code, node.func.value)
         return f"{owner}.strftime('%A')" if owner else None
+    return _rewrite_calls(code, edit)
+
+
+_PATH_CALLS = {"open", "listdir", "walk", "scandir", "Path", "join", "exists", "isfile", "isdir", "getsize", "makedirs",
+               "mkdir", "copy", "copy2", "copyfile", "copytree", "move", "rename", "remove", "unlink", "rmtree", "glob",
+               "iglob", "read_csv", "read_json", "read_excel", "to_csv", "to_json", "savefig", "chdir", "stat", "getmtime"}
+
+
+def home_paths(code: str) -> tuple[str, bool]:
+    """`code` with a path written with ~ ("~/Documents", given to open, os.listdir, Path ...) written
+    as the home folder's path: Python does not expand ~, and open("~/notes.txt") looks for a folder
+    named "~" in the working folder; and whether it changed. Not where the code expands it itself."""
+    home = os.path.expanduser("~")
+    if home == "~":
+        return code, False
+
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        parent = parents.get(id(node))
+        if name not in _PATH_CALLS or isinstance(parent, ast.Attribute) and parent.attr == "expanduser":
+            return None
+        tilde = [a for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                 and (a.value == "~" or a.value.startswith("~/"))]
+        segment = ast.get_source_segment(code, node)
+        if not tilde or not segment:
+            return None
+        for arg in tilde:
+            old = ast.get_source_segment(code, arg)
+            if old:
+                segment = segment.replace(old, repr(home + arg.value[1:]), 1)
+        return segment
+    return _rewrite_calls(code, edit)
+
+
+def _opened_json(tree: ast.AST, name: str) -> str | None:
+    """The .json path a file handle `name` was opened from (`with open("books.json") as name`)."""
+    for node in ast.walk(tree):
+        pairs = [(i.context_expr, i.optional_vars) for i in node.items] if isinstance(node, ast.With) else \
+            [(node.value, node.targets[0])] if isinstance(node, ast.Assign) and len(node.targets) == 1 else []
+        for value, target in pairs:
+            if isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.Call) \
+                    and isinstance(value.func, ast.Name) and value.func.id == "open" and value.args \
+                    and isinstance(value.args[0], ast.Constant) and str(value.args[0].value).lower().endswith(".json"):
+                return str(value.args[0].value)
+    return None
+
+
+def json_as_csv(code: str) -> tuple[str, list[str]]:
+    """`code` with `csv.DictReader(f)` over a file opened from a .json path read with json.load: the
+    0.5B model, asked to turn books.json into books.csv, read the JSON as CSV and got rows keyed "{".
+    A list of records is read as it is; an object holding one list of records (`{"books": [...]}`),
+    as that list. Returns the paths read so; none when the file is not there or not such JSON."""
+    import json
+
+    read: list[str] = []
+
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "DictReader" and isinstance(func.value, ast.Name)
+                and func.value.id == "csv" and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
+            return None
+        path = _opened_json(tree, node.args[0].id)
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8")) if path else None
+        except (OSError, ValueError):
+            return None
+        where = ""
+        if isinstance(doc, dict):
+            lists = [k for k, v in doc.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
+            if len(lists) != 1:
+                return None
+            where = f"[{lists[0]!r}]"
+        elif not (isinstance(doc, list) and doc and all(isinstance(x, dict) for x in doc)):
+            return None
+        read.append(str(path))
+        return f"json.load({node.args[0].id}){where}"
+    code, changed = _rewrite_calls(code, edit)
+    if changed and not re.search(r"^import json\b|^import .*\bjson\b", code, re.M):
+        code = "import json\n" + code
+    return code, read
+
+
+# Asked for the top of something: "the 3 most common words", "which 5 files are the largest".
+_MOST_ASKED = re.compile(r"\b(?:top|(?<!at )most|highest|largest|biggest|longest|heaviest|busiest|greatest|best)\b", re.I)
+_LEAST_ASKED = re.compile(r"\b(?:least|lowest|smallest|fewest|shortest|lightest|cheapest|worst|bottom)\b", re.I)
+
+
+def _negated_key(call: ast.Call) -> bool:
+    key = next((k.value for k in call.keywords if k.arg == "key"), None)
+    return isinstance(key, ast.Lambda) and isinstance(key.body, ast.UnaryOp) and isinstance(key.body.op, ast.USub)
+
+
+def top_first(code: str) -> tuple[str, bool]:
+    """`code` with an ascending sort whose head is taken (`sorted(counts.items(), key=...)[:3]`,
+    `df.sort_values("amount").head(5)`, `sorted(...)[0]`) sorted from the highest down, for a request
+    that asks for the top; and whether it changed. Asked for the most common words, the 0.5B model
+    printed the three least common (session 37's fix-top-words)."""
+    def head_of(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            index = parent.slice
+            if isinstance(index, ast.Slice):
+                return index.lower is None or isinstance(index.lower, ast.Constant) and index.lower.value == 0
+            return isinstance(index, ast.Constant) and index.value == 0
+        if isinstance(parent, ast.Attribute) and parent.attr == "head":
+            return True
+        return isinstance(parent, ast.Attribute) and parent.attr == "iloc" and head_of(parent, parents)
+
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        func = node.func
+        segment = ast.get_source_segment(code, node)
+        if not segment or not segment.endswith(")") or not head_of(node, parents):
+            return None
+        if isinstance(func, ast.Name) and func.id == "sorted" and node.args and not node.keywords[1:] \
+                and not any(k.arg == "reverse" for k in node.keywords) and not _negated_key(node):
+            return segment[:-1].rstrip().rstrip(",") + ", reverse=True)"
+        if isinstance(func, ast.Attribute) and func.attr == "sort_values" \
+                and not any(k.arg in ("ascending", "key") for k in node.keywords):
+            return segment[:-1].rstrip().rstrip(",") + ", ascending=False)"
+        return None
     return _rewrite_calls(code, edit)
 
 
@@ -797,6 +925,12 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
     code, emptied = read_not_write(block.code)
+    homed = False
+    if "~" in code:
+        code, homed = home_paths(code)
+    jsons: list[str] = []
+    if "DictReader" in code and ".json" in code:
+        code, jsons = json_as_csv(code)
     code, names = read_twice(code)
     code, archives = archive_names(code)
     days = False
@@ -807,6 +941,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if _ORDER_ASKED.search(turn.request):
         code, ordered = natural_order(code)
         code, numbered = numbered_only(code)
+    topped = False
+    if ("sorted(" in code or "sort_values(" in code) and _MOST_ASKED.search(instruction(turn.request)) \
+            and not _LEAST_ASKED.search(instruction(turn.request)):
+        code, topped = top_first(code)
     deep = False
     if _SUBFOLDERS_ASKED.search(turn.request) and not _SUBFOLDERS_LEFT.search(turn.request):
         code, deep = recursive(code)
@@ -829,16 +967,21 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     cased = False
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
-    if not (emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
+    if not (homed or topped or jsons or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
             or recased or added or nested or blanks) \
             or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{p} is opened for reading (opened with \"w\", only read, it would have been emptied)" for p in emptied]
+    changes += [f"{p} is read with json.load (it is JSON; csv.DictReader read it as CSV)" for p in jsons]
+    if homed:
+        changes.append("~ is written as your home folder's path (Python does not expand ~ in a path)")
     changes += [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
     changes += archives
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
+    if topped:
+        changes.append("the sort runs from the highest down, so its first rows are the top asked for")
     if deep:
         changes.append("the folder is searched with its subfolders (rglob), as asked")
     if days:
@@ -877,4 +1020,8 @@ rule = Rule(
             "with no extension that is not there gets that folder made first; a folder made (`mkdir`) whose parent is not there either gets its parents made; asked to back up or copy (not to move), "
             "`shutil.move` of files is `shutil.copy2`; a string compared with the data (`== \"takeaway\"`) that the named CSV "
             "files hold only in another case (\"Takeaway\") is written as they do; text appended to a file that repeats "
-            "its lines from the start appends only the new ones, on a line of their own; the person is told")
+            "its lines from the start appends only the new ones, on a line of their own; a path written with ~ "
+            "given to a file call (`open(\"~/notes.txt\")`, which Python does not expand) is the home folder's path; "
+            "asked for the top, an ascending sort whose head is taken (`sorted(...)[:3]`, `sort_values(...).head()`) "
+            "runs from the highest down; `csv.DictReader` over a .json file of records reads it with `json.load`; "
+            "the person is told")

@@ -12,9 +12,11 @@ from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction
 
 NOTE = ("(Not answered yet: I asked two things, {first} and {second}, and the code printed one number. Write one "
         "```python block that prints both, each with its label.)")
-# one amount asked for: "how many ...", "how much space", "how big", "what's the total ..."
-AMOUNT = re.compile(r"\bhow\s+(?:many|much|big|large|long|old|often)\b[^.?!,;]{0,40}|"
-                    r"\bwhat(?:'s|\s+is|\s+was|\s+are)?\s+(?:the\s+)?(?:total|sum|average|size|count)\b[^.?!,;]{0,40}", re.I)
+# one amount asked for: "how many ...", "how much space", "how big", "what's the total ...", "what's their total"
+_TAIL = r"(?:(?!\band\b)[^.?!,;]){0,40}"  # "and" starts the next ask
+AMOUNT = re.compile(r"\bhow\s+(?:many|much|big|large|long|old|often)\b" + _TAIL + "|"
+                    r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+(?:the\s+|its\s+|their\s+)?(?:total|sum|average|size|count)\b" + _TAIL,
+                    re.I)
 _ONE_NUMBER = re.compile(r"\s*[-+]?[£$€]?\d[\d,]*(?:\.\d+)?\s*(?:bytes?|[kmg]i?b)?\s*", re.I)
 
 

@@ -3,7 +3,11 @@ naming it, so code whose last clean run printed only a number has not found the 
 file in data/ is the largest, the 0.5B model printed 16500 and answered "The output is 16500.";
 asked which month they picked the most, it printed 7.8. In the recorded runs of sessions 33 and 34,
 four such turns (three tasks) each ended on a bare number and failed. The model is asked once for
-code that prints the thing itself with its value."""
+code that prints the thing itself with its value.
+
+The other half: "which region sold the most, and what was its total?" asks a thing and an amount, so a
+run that printed only a name has not answered either. Two-part asks lost one part in 3 of session 37's
+11 failed fresh tasks; the model is asked once for code that prints both."""
 from __future__ import annotations
 
 import re
@@ -19,6 +23,12 @@ _NOT_THINGS = {"is", "are", "was", "were", "does", "did", "do", "the", "of", "ti
                "average", "percentage", "percent", "size", "value", "price", "cost", "count", "age", "length", "result",
                "answer", "difference", "ratio", "score", "rate", "temperature", "distance", "speed", "weight", "year"}
 _BARE = re.compile(r"[-+\d.,:%\s$€£]+")
+# the amount asked beside the thing: "and how many", "and what's its total", "and the average rainfall"
+AMOUNT = re.compile(r"\band\s+(?:how\s+(?:many|much|big|long)\b|(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
+                    r"(?:the|its|their|his|her)\s+(?:(?:total|sum|average|mean|count|number|amount|value|price|cost|size)\b))"
+                    r"[^.?!,;]{0,30}", re.I)
+NAME_NOTE = ("(Not answered yet: I asked {asked} and \"{amount}\", and the code printed only {printed}. Write one ```python "
+             "block that prints the {thing} and its value together.)")
 MAX_BARE = 40  # characters: one or two printed numbers
 
 
@@ -37,6 +47,12 @@ def asked_thing(request: str) -> tuple[str, str] | None:
     return None
 
 
+def asked_amount(request: str) -> str | None:
+    """The amount a which-question asks for beside the thing ("and its total"), in its words."""
+    m = AMOUNT.search(instruction(request))
+    return m.group(0).strip()[4:].strip() if m else None
+
+
 def follow_up(turn: Turn) -> Ask | None:
     if not (turn.steps and turn.steps_left) or turn.counts["which"] >= 1 or asks_back(turn.engine):
         return None
@@ -44,17 +60,24 @@ def follow_up(turn: Turn) -> Ask | None:
     if last is None or last.failed or last.interrupted:
         return None
     printed = last.output.strip()
-    if not printed or len(printed) > MAX_BARE or not _BARE.fullmatch(printed):
+    if not printed or len(printed) > MAX_BARE or "\n" in printed:
         return None
     found = asked_thing(turn.request)
     if found is None:
         return None
-    turn.counts["which"] += 1
     asked, thing = found
-    return Ask(NOTE.format(asked=asked, printed=printed, thing=thing), code_retry(turn.engine, 31))
+    if _BARE.fullmatch(printed):
+        turn.counts["which"] += 1
+        return Ask(NOTE.format(asked=asked, printed=printed, thing=thing), code_retry(turn.engine, 31))
+    amount = asked_amount(turn.request)
+    if amount is None or re.search(r"\d", printed):
+        return None
+    turn.counts["which"] += 1
+    return Ask(NAME_NOTE.format(asked=asked, amount=amount, printed=printed, thing=thing), code_retry(turn.engine, 31))
 
 
 rule = Rule(
     name="which answers", setting="check_answers", follow_up=follow_up,
     summary="a question that asks which thing or who (\"which file is the largest?\"), whose last clean run printed "
-            "only a number, is asked once for code that prints the thing itself with its value")
+            "only a number, or which also asks an amount (\"and its total\") and printed only a name, is asked once for "
+            "code that prints the thing with its value")
