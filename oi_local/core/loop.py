@@ -138,6 +138,8 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
             continue
         if verdict.repeated:  # not run again: a rule asks again, or the turn ends with an answer
             del engine.messages[next(i for i, m in enumerate(engine.messages) if m is msg)]  # this one, not an equal one
+            if verdict.warning:
+                yield from _console_note(verdict.warning)
             ask = _follow_up(turn, repeated=True)
             if ask is not None:
                 return AGAIN, _take(turn, ask)

@@ -25,3 +25,36 @@ def test_a_closed_block_or_an_unclosed_one_at_a_normal_stop_runs() -> None:
     assert cut_off.check(turn, block("print(2)", closed=False)) is None
     turn.engine.llm.last_finish_reason = "length"
     assert cut_off.check(turn, block("print(2)")) is None
+
+
+def test_a_second_repetition_after_a_clean_run_asks_for_the_answer_from_it() -> None:
+    from .handmade import failed, ran
+
+    turn = make_turn("copy the photos into backup", runs=(ran("copy()", "copied 3 files\n"),))
+    first = cut_off.check(turn, block("print(1999999", closed=False, degenerate=True))
+    assert first is not None and first.again
+    second = cut_off.check(turn, block("print(1999999", closed=False, degenerate=True))
+    assert second is not None and second.repeated and not second.stop and second.warning == cut_off.DEGENERATE_NOTE
+    turn = make_turn("copy the photos into backup", runs=(failed("copy()", "FileNotFoundError: x"),))
+    cut_off.check(turn, block("print(1999999", closed=False, degenerate=True))
+    after_failure = cut_off.check(turn, block("print(1999999", closed=False, degenerate=True))
+    assert after_failure is not None and after_failure.stop
+
+
+def test_in_the_loop_the_answer_comes_from_the_clean_run(tmp_path, monkeypatch) -> None:
+    from scripted import scripted_interpreter
+
+    monkeypatch.chdir(tmp_path)
+    loop = "```python\nprint(1" + "9" * 400 + ")\n```"
+    interp, model = scripted_interpreter(['```python\nprint("copied 3 files")\n```', loop, loop,
+                                          "Copied 3 files into backup."])
+    interp.template = "small"
+    interp.second_opinions = 0
+    try:
+        out = interp.chat("copy the three photos into backup", display=False)
+        assert [m["content"].strip() for m in out if m["type"] == "console"][0] == "copied 3 files"
+        assert out[-1]["content"] == "Copied 3 files into backup." and model.calls == 4
+        assert not any("This is not done" in str(m["content"]) for m in out)
+        assert "copied 3 files" in str(model.prompts[-1][-2:])  # the answer is asked with the run's output in view
+    finally:
+        interp.reset()
