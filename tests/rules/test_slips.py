@@ -60,10 +60,9 @@ def test_other_one_pass_iterators_walked_twice(folder: Path, code: str) -> None:
     'import csv\nwith open("weigh_ins.csv") as f:\n    r = csv.reader(f)\n    header = next(r)\n    a = [x for x in r]\n    b = [x for x in r]',
     # bound again before the second walk
     'import csv\nf = open("weigh_ins.csv")\nr = csv.reader(f)\na = list(r)\nf.seek(0)\nr = csv.reader(f)\nb = list(r)',
-    # a list already, and a file opened for writing or managed by `with`
+    # a list already, and a file opened for writing (one managed by `with`: file_read_twice)
     'xs = [1, 2]\nprint(sum(xs), max(xs))',
     'out = open("o.txt", "w")\nfor a in out:\n    pass\nfor b in out:\n    pass',
-    'with open("weigh_ins.csv") as f:\n    a = [l for l in f]\n    b = [l for l in f]',
     'import csv\nwith open("weigh_ins.csv") as f:\n    r = csv.DictReader(f)\n    print(r.fieldnames)\n    a = list(r)\n    b = list(r)',
     'not python (',
 ])
@@ -561,3 +560,35 @@ def test_json_that_is_not_records_is_left_alone(folder: Path) -> None:
     (folder / "books.json").write_text('{"a": [1, 2], "b": [3]}')
     assert slips.json_as_csv(JSON_AS_CSV) == (JSON_AS_CSV, [])
     assert slips.json_as_csv(JSON_AS_CSV.replace("books.json", "books.csv")) == (JSON_AS_CSV.replace("books.json", "books.csv"), [])
+
+
+RUNS = '''with open("runs.txt", "r") as f:
+    total = sum(map(int, f.readlines()))
+    count = len(f.readlines())
+    average = total / count
+print(round(average, 1))
+'''
+
+
+def test_a_file_read_twice_is_read_once(folder: Path) -> None:
+    (folder / "runs.txt").write_text("32\n41\n28\n55\n37\n46\n")
+    assert "ZeroDivisionError" in subprocess.run([sys.executable, "-c", RUNS], cwd=folder, capture_output=True, text=True).stderr
+    b = block(RUNS)
+    verdict = slips.check(make_turn("how long was my average run in runs.txt?"), b)
+    assert verdict is not None and "the file f is read once, into f_text" in verdict.warning
+    assert run(b.code, folder) == "39.8\n"
+    mixed = 'with open("runs.txt") as f:\n    first = f.read()\n    for line in f:\n        print(line)\n    print(len(first.split()))\n'
+    fixed, names = slips.file_read_twice(mixed)
+    assert names == ["f"] and run(fixed, folder).splitlines()[-1] == "6" and run(fixed, folder).count("\n") > 6
+    walked = 'with open("runs.txt") as f:\n    a = [l for l in f]\n    b = [l for l in f]\nprint(len(a), len(b))'
+    assert run(walked, folder) == "6 0\n" and run(slips.file_read_twice(walked)[0], folder) == "6 6\n"
+
+
+@pytest.mark.parametrize("code", [
+    'with open("runs.txt") as f:\n    total = sum(map(int, f.readlines()))\nprint(total)',  # read once
+    'with open("runs.txt") as f:\n    a = f.read()\n    f.seek(0)\n    b = f.read()',  # seeks back
+    'with open("runs.txt") as f:\n    head = f.readline()\n    rest = f.read()',  # a line, then the rest
+    'with open("runs.txt", "w") as f:\n    f.write("1")\n    f.write("2")',
+])
+def test_a_file_read_once_or_on_purpose_is_left_alone(code: str) -> None:
+    assert slips.file_read_twice(code) == (code, [])

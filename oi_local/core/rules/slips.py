@@ -42,6 +42,8 @@ A path with ~: Python does not expand it (`open("~/notes.txt")` looks for a fold
 given to a file call, it is written as the home folder's path.
 The bottom for the top: asked for the most common words, `sorted(counts.items(), key=...)[:3]` printed the
 three least common; asked for the top (and not the least), a sort whose head is taken runs from the highest down.
+A file read twice: `sum(map(int, f.readlines()))` then `len(f.readlines())`, which is empty, and the
+average divided by zero; a file opened in a `with` and read more than once is read once, into a name.
 JSON read as CSV: `csv.DictReader(f)` over books.json gave rows keyed "{"; a file of records is read
 with json.load.
 A move for a copy: asked to back up a photos folder, the code moved every photo out of it; asked to
@@ -134,6 +136,60 @@ def read_twice(code: str) -> tuple[str, list[str]]:
         else:
             lines[start - 1] = (first[:col] + b"list(" + first[col:]).decode()
             lines[end - 1] = (last[:end_col] + b")" + last[end_col:]).decode()
+    return "".join(lines), names
+
+
+def _read_mode(call: ast.Call) -> bool:
+    mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    return mode is None or isinstance(mode, ast.Constant) and mode.value in ("r", "rt")
+
+
+def file_read_twice(code: str) -> tuple[str, list[str]]:
+    """`code` with a file opened for reading in a `with` and read more than once (`total =
+    sum(map(int, f.readlines()))`, then `count = len(f.readlines())`, which is empty: ZeroDivisionError)
+    read once into `<name>_text` at the top of the block, each read taken from that; and the names.
+    Not when the code seeks back or reads a line at a time (readline, next)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    edits: list[tuple[int, int, int, int, str]] = []  # line, col, end line, end col, new text (bytes offsets)
+    inserts: list[tuple[int, str]] = []
+    names = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.With) or not node.body:
+            continue
+        for item in node.items:
+            call, target = item.context_expr, item.optional_vars
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "open"
+                    and _read_mode(call) and isinstance(target, ast.Name)):
+                continue
+            name, text = target.id, f"{target.id}_text"
+            uses = [n for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id == name]
+            reads = [n for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Call)
+                     and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+                     and n.func.value.id == name and n.func.attr in ("read", "readlines") and not n.args]
+            walks = [n.iter for stmt in node.body for n in ast.walk(stmt) if isinstance(n, (ast.For, ast.comprehension))
+                     and isinstance(n.iter, ast.Name) and n.iter.id == name]
+            if len(reads) + len(walks) < 2 or len(uses) != len(reads) + len(walks) or text in code:
+                continue  # read once, or used some other way (seek, readline, next, passed on)
+            for r in reads:
+                new = text if r.func.attr == "read" else f"{text}.splitlines(keepends=True)"  # type: ignore[attr-defined]
+                edits.append((r.lineno, r.col_offset, r.end_lineno or r.lineno, r.end_col_offset or 0, new))
+            for w in walks:
+                edits.append((w.lineno, w.col_offset, w.end_lineno or w.lineno, w.end_col_offset or 0,
+                              f"{text}.splitlines(keepends=True)"))
+            first = node.body[0]
+            inserts.append((first.lineno, " " * first.col_offset + f"{text} = {name}.read()\n"))
+            names.append(name)
+    if any(a[0] != a[2] for a in edits):
+        return code, []
+    for line, col, _, end_col, new in sorted(edits, reverse=True):
+        raw = lines[line - 1].encode()
+        lines[line - 1] = (raw[:col] + new.encode() + raw[end_col:]).decode()
+    for line, text in sorted(inserts, reverse=True):
+        lines.insert(line - 1, text)
     return "".join(lines), names
 
 
@@ -932,6 +988,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "DictReader" in code and ".json" in code:
         code, jsons = json_as_csv(code)
     code, names = read_twice(code)
+    handles: list[str] = []
+    if "with open(" in code:
+        code, handles = file_read_twice(code)
     code, archives = archive_names(code)
     days = False
     if _DAY_ASKED.search(turn.request):
@@ -967,12 +1026,13 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     cased = False
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
-    if not (homed or topped or jsons or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
+    if not (homed or topped or jsons or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
             or recased or added or nested or blanks) \
             or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{p} is opened for reading (opened with \"w\", only read, it would have been emptied)" for p in emptied]
+    changes += [f"the file {n} is read once, into {n}_text (read a second time, it gave nothing)" for n in handles]
     changes += [f"{p} is read with json.load (it is JSON; csv.DictReader read it as CSV)" for p in jsons]
     if homed:
         changes.append("~ is written as your home folder's path (Python does not expand ~ in a path)")
@@ -1023,5 +1083,6 @@ rule = Rule(
             "its lines from the start appends only the new ones, on a line of their own; a path written with ~ "
             "given to a file call (`open(\"~/notes.txt\")`, which Python does not expand) is the home folder's path; "
             "asked for the top, an ascending sort whose head is taken (`sorted(...)[:3]`, `sort_values(...).head()`) "
-            "runs from the highest down; `csv.DictReader` over a .json file of records reads it with `json.load`; "
+            "runs from the highest down; a file read more than once in its `with` (`f.readlines()` twice) is read once "
+            "into a name; `csv.DictReader` over a .json file of records reads it with `json.load`; "
             "the person is told")
