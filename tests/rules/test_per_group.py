@@ -68,3 +68,28 @@ def test_an_amount_asked_with_no_column_named_adds_up_the_one_number_column(fold
     # asked how often, the rows are counted
     verdict = per_group.check(make_turn("which category shows up most in expenses.csv?"), block(code))
     assert verdict is not None and verdict.ask is not None and "value_counts" in (verdict.ask.text or "")
+
+
+ORDERS = ("order_date,customer,amount\n2025-01-04,Hale,120.50\n2025-01-19,Okafor,89.90\n2025-03-02,Hale,310.00\n"
+          "2025-03-21,Li,341.85\n2025-04-26,Okafor,95.60\n")
+
+
+def test_which_month_adds_up_per_month_of_the_date_column(folder: Path) -> None:
+    (folder / "orders.csv").write_text(ORDERS)
+    latest = ('import csv\nwith open("orders.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+              'print(max(r["order_date"] for r in rows))')
+    verdict = per_group.check(make_turn("Looking at orders.csv, which month brought in the most money, and how much was it?"),
+                              block(latest))
+    assert verdict is not None and verdict.ask is not None and "each month is on several rows" in (verdict.ask.text or "")
+    way = re.search(r"\((df\.groupby.*?\.sum\(\))\)", verdict.ask.text or "")
+    assert way is not None
+    import pandas as pd
+
+    totals = eval(way.group(1), {"df": pd.read_csv("orders.csv")})
+    assert totals.idxmax() == "2025-03" and round(totals.max(), 2) == 651.85
+
+
+def test_which_day_with_one_row_a_day_is_left_alone(folder: Path) -> None:
+    (folder / "orders.csv").write_text(ORDERS)
+    code = 'import pandas as pd\ndf = pd.read_csv("orders.csv")\nprint(df.loc[df["amount"].idxmax()])'
+    assert per_group.check(make_turn("which day in orders.csv brought in the most money?"), block(code)) is None

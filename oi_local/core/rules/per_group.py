@@ -5,7 +5,10 @@ name is on several rows, the 0.5B model took the largest single row (`df["hours"
 a largest or smallest value without adding up per group (no groupby, Counter, dict of totals), the
 code is not run and the request is asked afresh once (the try hidden, sampled), saying to add up (or
 count) per group first (told so after its try, the model answered in words: "The largest number of
-hours is 4.")."""
+hours is 4.").
+A month, year or day of a column of ISO dates is such a group too: asked which month brought in the
+most money, the 0.5B model printed the latest date and its one order (ho6-data-busiest-month); it is
+told to add up per month, the date's first 7 characters."""
 from __future__ import annotations
 
 import os
@@ -19,9 +22,10 @@ NOTE = ("(Write one ```python block that does what I asked. In {file} each {grou
         "{extreme} is not one row's value: first {how} per {group}, then take the {extreme} and print the {group} "
         "with it.)")
 SHOWN = "Not run: in {file} each {group} is on several rows, and the code takes one row's value; asked afresh to {how} per {group}."
-SUM = "add up {column!r} (df.groupby({group!r})[{column!r}].sum())"
+SUM = "add up {column!r} (df.groupby({by})[{column!r}].sum())"
 COUNT = "count the rows (df[{group!r}].value_counts())"
-MEAN = "average {column!r} (df.groupby({group!r})[{column!r}].mean())"
+MEAN = "average {column!r} (df.groupby({by})[{column!r}].mean())"
+_PERIODS = {"month": 7, "year": 4, "day": 10, "date": 10}  # characters of an ISO date that name it
 # "who put in the most hours", "which category did we spend the most on", "which shop had the fewest ..."
 ASKS = re.compile(r"\b(?:who(?:'s|se)?|which\s+([a-z][\w-]*))\b[^.?!]*?\b(most|least|fewest|highest|lowest|biggest|"
                   r"largest|smallest|top|max(?:imum)?|min(?:imum)?)\b", re.I)
@@ -69,6 +73,12 @@ def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
     table = _table(files[0])
     group = _group(request, m.group(1), table)
     values = [v for v in table.get(group or "", []) if v]
+    period = _PERIODS.get((m.group(1) or "").lower())
+    if group is None and period:  # "which month": the month of the one date column
+        dates = [c for c, v in table.items() if v and all(re.match(r"\d{4}-\d\d-\d\d", x) for x in v if x)]
+        if len(dates) == 1:
+            group = dates[0]
+            values = [v[:period] for v in table[group] if v]
     if group is None or len(set(values)) == len(values):
         return None  # one row per name: the largest row is the answer
     said = _tokens(request[m.end():]) | _tokens(m.group(0))
@@ -79,6 +89,8 @@ def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
         numbers = [c for c, v in table.items() if c != group and _numeric(v) and not _LABEL.search(c)]
         numbers = numbers if len(numbers) == 1 else []
     extreme = _EXTREME.get(m.group(2).lower(), "largest")
+    if period and group not in [c for c in table if _tokens(m.group(1)) & _tokens(c)]:
+        group = f"{group}[:{period}]"  # the period's characters of the date column
     return os.path.relpath(files[0], cwd.resolve()), group, numbers[0] if len(numbers) == 1 else None, extreme
 
 
@@ -92,8 +104,17 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     turn.counts["per group"] += 1
     from oi_local.core.rules.averages import ASKED
 
-    how = (MEAN if ASKED.search(turn.request) else SUM).format(column=column, group=group) if column \
-        else COUNT.format(group=group)
+    date = re.fullmatch(r"(.+)\[:(\d+)\]", group)
+    if date:  # a period of a date column: named by the request's word, grouped by the date's first characters
+        column_of, n = date.groups()
+        word = next((w for w, k in _PERIODS.items() if k == int(n) and re.search(rf"\bwhich\s+{w}\b", turn.request, re.I)), "date")
+        by = f"df[{column_of!r}].str[:{n}]"
+        how = (MEAN if ASKED.search(turn.request) else SUM).format(column=column, by=by) if column \
+            else f"count the rows (df[{column_of!r}].str[:{n}].value_counts())"
+        group = word
+    else:
+        how = (MEAN if ASKED.search(turn.request) else SUM).format(column=column, by=repr(group)) if column \
+            else COUNT.format(group=group)
     ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how), code_retry(turn.engine, 23), hide=True)
     return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)
 
@@ -102,4 +123,5 @@ rule = Rule(
     name="per group", setting="asked_column", check=check,
     summary="asked who or which <column> has the most or least of something in a CSV that repeats those names, "
             "code that takes the largest or smallest row without adding up per name is not run and the request is asked "
-            "afresh once, saying to add up (or count) per name first")
+            "afresh once, saying to add up (or count) per name first; so is one asked which month, year or day, "
+            "per that part of the CSV's one column of ISO dates")
