@@ -21,7 +21,8 @@ def test_two_amounts_asked_and_one_number_printed_is_asked_for_both() -> None:
 
 @pytest.mark.parametrize("request_text, output", [
     (ASKED, "5 files, 25600 bytes\n"),  # both printed
-    (ASKED, "photos: 5\n"),  # a label with it: not one number alone
+    (ASKED, "photos: 5, size: 25600\n"),
+    (ASKED, "5 photos were found in the camera folder and its subfolders, taking up 25600 bytes\n"),
     ("how many photos are in camera?", "5\n"),  # one asked
     ("which IP made the most requests, and how many?", "42\n"),  # one amount (which_answers sees to the IP)
 ])
@@ -37,6 +38,11 @@ def test_left_alone(request_text: str, output: str) -> None:
 def test_the_two_amounts(request_text: str, first: str, second: str | None) -> None:
     two = two_numbers.asked_two(request_text)
     assert (two == (first, second)) if second else (two is None)
+
+
+def test_one_labelled_number_is_asked_for_both() -> None:
+    turn = make_turn(ASKED, reply("5 photos."), runs=(ran(CODE, "photos: 5\n"),))
+    assert two_numbers.follow_up(turn) is not None
 
 
 def test_not_after_a_failed_run() -> None:

@@ -1,8 +1,9 @@
 """Two numbers: a question that asks for two amounts ("how many jpeg photos are in camera? ... and how
 much space do they take up together?") is not answered by one printed number. The 0.5B model summed
 the sizes and answered "25600 bytes." with no count (ho34-jpeg-count-size). When the request asks two
-how-many/how-much questions and the last clean run printed one number alone, the model is asked once
-for code that prints both."""
+how-many/how-much questions and the last clean run printed one number, alone or on one short labelled
+line ("Pending orders: 8" for how many are pending and what they add up to, ho36), the model is asked
+once for code that prints both."""
 from __future__ import annotations
 
 import re
@@ -17,7 +18,17 @@ _TAIL = r"(?:(?!\band\b)[^.?!,;]){0,40}"  # "and" starts the next ask
 AMOUNT = re.compile(r"\bhow\s+(?:many|much|big|large|long|old|often)\b" + _TAIL + "|"
                     r"\bwhat(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+(?:the\s+|its\s+|their\s+)?(?:total|sum|average|size|count)\b" + _TAIL,
                     re.I)
+MAX_LABELLED = 60  # characters of a one-line output with a label: "Pending orders: 8" (a sentence is longer)
+_NUMBERS = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _ONE_NUMBER = re.compile(r"\s*[-+]?[£$€]?\d[\d,]*(?:\.\d+)?\s*(?:bytes?|[kmg]i?b)?\s*", re.I)
+
+
+def _one_number(output: str) -> bool:
+    """The output is one number, alone or after a label on one short line ("Pending orders: 8")."""
+    text = output.strip()
+    if _ONE_NUMBER.fullmatch(text):
+        return True
+    return len(text) <= MAX_LABELLED and "\n" not in text and len(_NUMBERS.findall(text)) == 1
 
 
 def asked_two(request: str) -> tuple[str, str] | None:
@@ -30,7 +41,7 @@ def follow_up(turn: Turn) -> Ask | None:
     if not (turn.steps and turn.steps_left) or turn.counts["two numbers"] >= 1 or asks_back(turn.engine):
         return None
     last = turn.runs[-1] if turn.runs else None
-    if last is None or last.failed or last.interrupted or not _ONE_NUMBER.fullmatch(last.output):
+    if last is None or last.failed or last.interrupted or not _one_number(last.output):
         return None
     two = asked_two(turn.request)
     if two is None:
@@ -42,4 +53,4 @@ def follow_up(turn: Turn) -> Ask | None:
 rule = Rule(
     name="two numbers", setting="check_answers", follow_up=follow_up,
     summary="a question that asks for two amounts (\"how many ... and how much space ...\") whose last clean run "
-            "printed one number alone is asked once for code that prints both")
+            "printed one number (alone or on one short labelled line) is asked once for code that prints both")
