@@ -140,3 +140,38 @@ def test_a_bare_name_put_in_the_same_folder_or_a_named_folder_is_written_there(f
                     "put costs.png in the nowhere folder",  # no such folder
                     "write the total into costs.png, and change nothing in the story folder"):  # not its place
         assert targets.check(make_turn(request), block('import pandas as pd\npd.DataFrame().to_csv("costs.png")')) is None, request
+
+
+SORT = '''import shutil
+from pathlib import Path
+Path("images").mkdir(exist_ok=True)
+Path("documents").mkdir(exist_ok=True)
+for p in sorted(Path("desktop").glob("*.jpg")):
+    shutil.move(str(p), "images/" + p.name)
+for p in sorted(Path("desktop").glob("*.pdf")):
+    shutil.move(str(p), "documents/" + p.name)
+print("sorted")
+'''
+
+
+def test_a_subfolder_asked_for_is_made_inside_the_folder_the_request_names(folder: Path) -> None:
+    (folder / "desktop").mkdir()
+    for name in ("holiday.jpg", "scan.pdf", "notes.txt"):
+        (folder / "desktop" / name).write_text("x")
+    request = ("My desktop folder is a mess. Put the pictures (.jpg) into a subfolder called images and the .pdf "
+               "files into a subfolder called documents.")
+    b = block(SORT)
+    verdict = targets.check(make_turn(request), b)
+    assert verdict is not None and "images → desktop/images (the request asks for a subfolder of desktop)" in verdict.warning
+    subprocess.run([sys.executable, "-c", b.code], cwd=folder, check=True, capture_output=True)
+    assert (folder / "desktop" / "images" / "holiday.jpg").is_file() and (folder / "desktop" / "documents" / "scan.pdf").is_file()
+    assert (folder / "desktop" / "notes.txt").is_file() and not (folder / "images").exists()
+
+
+def test_a_subfolder_already_placed_or_with_two_folders_named_is_left_alone(folder: Path) -> None:
+    (folder / "desktop").mkdir()
+    placed = SORT.replace('"images', '"desktop/images').replace('"documents', '"desktop/documents')
+    request = "Put the .jpg files of my desktop folder into a subfolder called images, the .pdf ones into a subfolder called documents."
+    assert targets.inside_named(placed, request) == {}
+    assert targets.inside_named(SORT, request.replace("my desktop folder", "desktop and story")) == {}
+    assert targets.inside_named(SORT, "sort desktop into folders called images and documents") == {}  # no subfolder asked

@@ -8,7 +8,9 @@
   recorded runs of two such requests (the other 4 copied beside the file): the folder is named backup;
   a copy beside the file (`pantry_items_backup.csv`) goes into that folder; a named folder written
   with "_" for "/" (`thesis_backup_oct` for thesis/backup_oct) is written as named; a copy to the
-  named folder's path with an extension (household/budget_backup.csv) goes into the folder.
+  named folder's path with an extension (household/budget_backup.csv) goes into the folder;
+- asked to sort "my desktop folder" into "a subfolder called images", it made ./images: a subfolder
+  the request asks for, of the one folder it names, is made inside that folder.
 The code is changed before it runs (and before any confirmation) and the person is told."""
 from __future__ import annotations
 
@@ -131,6 +133,41 @@ def flattened(lang: str, code: str, request: str) -> dict[str, str]:
     return found
 
 
+# "into a subfolder called images", "a sub-folder named documents"
+_SUBFOLDER = re.compile(r"\bsub-?(?:folder|directory)s?\s+(?:called|named)\s+['\"`]?([\w-]+)", re.I)
+
+
+def inside_named(code: str, request: str) -> dict[str, str]:
+    """{"images": "desktop/images"}: asked to sort "my desktop folder" into "a subfolder called images",
+    the 0.5B model made ./images beside desktop/ (ho5-files-sort-desktop); where the request names one
+    folder that is here, a subfolder it asks for that is not here at the top is that folder's. Only
+    Python strings that are the name or start with it ("images/" + p.name)."""
+    from oi_local.core.hints import mentioned_paths
+
+    names = [n for n in dict.fromkeys(m.group(1) for m in _SUBFOLDER.finditer(request)) if not Path(n).exists()]
+    if not names:
+        return {}
+    base = Path.cwd().resolve()
+    folders = [p for p in mentioned_paths(request, base) if p.is_dir() and p.name not in names]
+    if len(folders) != 1:
+        return {}
+    parent = folders[0].relative_to(base).as_posix()
+    values = [v for _, v in _plain_strings(code)]
+    return {n: f"{parent}/{n}" for n in names if any(v.strip("/") == n or v.startswith(n + "/") for v in values)}
+
+
+def _prefixed(code: str, folders: dict[str, str]) -> str:
+    """`code` with each string that is one of `folders` or starts with it ("images/") put in its place."""
+    def new(value: str) -> str:
+        for old, full in folders.items():
+            if value.strip("/") == old or value.startswith(old + "/"):
+                return full + value[len(old):]
+        return value
+
+    return rewrite(code, [(n.lineno, n.col_offset, n.end_col_offset or n.col_offset, repr(new(value)))
+                          for n, value in _plain_strings(code) if new(value) != value])
+
+
 def _file_copies(code: str) -> list[tuple[str, str]]:
     """(source, destination) of each `shutil.copy/copy2/copyfile` of a file that is there to a new path,
     both written as strings."""
@@ -233,6 +270,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if names:
         code = _renamed_in_strings(block.lang, code, names)
         changes += [f"{old} → {new} (the folder the request names)" for old, new in names.items()]
+    inside = inside_named(code, request) if block.lang == "python" else {}
+    if inside:
+        code = _prefixed(code, inside)
+        changes += [f"{old} → {new} (the request asks for a subfolder of {os.path.dirname(new)})" for old, new in inside.items()]
     copies = {**beside(code, request), **as_file(code, request)} if block.lang == "python" else {}
     if copies:
         code = _put_first("python", _renamed_in_strings("python", code, copies),
@@ -255,4 +296,5 @@ rule = Rule(
             "with its folder (`whole_story.txt` for story/whole_story.txt) is written there; asked for \"a new backup "
             "folder\", a made-up `backup_folder` is named backup and a copy beside the file goes into that folder; a "
             "named folder written with `_` for `/` (`thesis_backup_oct`) is written as named, and a copy to the named "
-            "folder's path with an extension (`household/budget_backup.csv`) goes into it; the person is told")
+            "folder's path with an extension (`household/budget_backup.csv`) goes into it; a \"subfolder called images\" "
+            "of the one folder the request names is made inside it; the person is told")
