@@ -575,6 +575,12 @@ def test_a_folder_opened_as_a_file_is_shown_how_to_read_its_files(folder: Path) 
     example = got.split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=folder).stdout
     assert out == "report.txt 3\n"
+    # Asked which files talk about something, the example searches them for it.
+    (folder / "data" / "invoice_mail.txt").write_text("Your INVOICE is attached\n")
+    got = note(run.stderr + "\n(exit code 1)", "Which emails in data talk about an invoice? Just the names.", folder, "") or ""
+    example = got.split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=folder).stdout
+    assert out == "invoice_mail.txt\n"
 
 
 def test_blank_lines_read_as_numbers_are_skipped_in_the_script_or_the_code(folder: Path) -> None:

@@ -256,9 +256,14 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     m = _IS_A_FOLDER.search(output)
     if m:  # open("inbox/"): a folder opened as a file, twice in a row by the 0.5B model (ho6-files-grep-invoice)
         folder = m.group(1).rstrip("/") or m.group(1)
+        word = _SEARCHED.search(request or "")
+        # Searching the files: the example searches them (run as it was, "print(p.name, len(text))" answered
+        # "msg_01.txt has 104 bytes" to which emails talk about an invoice).
+        use = (f"        if {word.group(1).lower()!r} in text.lower():\n            print(p.name)\n" if word
+               else "        print(p.name, len(text))\n")
         return (f"Note: {folder} is a folder, not a file: open() reads one file. Go over its files and read each "
                 f"one, for example:\n```python\nfrom pathlib import Path\nfor p in sorted(Path({folder!r}).iterdir()):\n"
-                f"    if p.is_file():\n        text = p.read_text(errors='replace')\n        print(p.name, len(text))\n```")
+                f"    if p.is_file():\n        text = p.read_text(errors='replace')\n{use}```")
     m = _TIME_DATA.search(output)
     if m:
         return _date_format_note(m.group(1), m.group(2), output, code, base)
@@ -297,6 +302,9 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     return None
 
 
+# The word a request looks for in files: "talk about an invoice", "mention 'refund'", "contain the word TODO"
+_SEARCHED = re.compile(r"\b(?:talks?|talking|mentions?|mentioning|contains?|containing|says?|saying)\s+(?:about\s+)?"
+                       r"(?:the\s+word\s+|an?\s+|the\s+)?['\"`]?(?!about\b|the\b|an?\b)([A-Za-z][\w-]{2,30})", re.I)
 _DICTS_COMPARED = re.compile(r"TypeError: '[<>]=?' not supported between instances of 'dict' and 'dict'")
 _ROWS_SHOWN = re.compile(r"Values on that line:.*?\b(\w+) = \[\{")
 
