@@ -292,3 +292,18 @@ def test_a_copy_asked_with_the_originals_kept_is_asked_for_again(folder: Path) -
     turn.runs.append(ran("import shutil\nshutil.copy('items.csv', 'items.backup')", ""))
     turn.steps = 1
     assert outputs.follow_up(turn) is None  # a deletion asked for: left to the person
+
+
+def test_something_to_add_to_the_log_with_a_question_must_change_a_file(folder: Path) -> None:
+    (folder / "runs.txt").write_text("32\n41\n28\n")
+    turn = started("I ran another 46 minutes today, add it to the log. How many minutes have I run in total now?")
+    turn.runs.append(ran("print(sum(map(int, open('runs.txt'))))", "101\n"))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["no file in the working folder was changed"]
+    with open(folder / "runs.txt", "a") as f:
+        f.write("46\n")
+    assert outputs.problems(turn) == []
+    for request in ("add 5 to 7 and tell me the result", "add up the minutes in runs.txt", "what is in my log?"):
+        turn = started(request)
+        turn.runs.append(ran("print(1)", "1"))
+        assert outputs.problems(turn) == [], request

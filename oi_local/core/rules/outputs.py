@@ -7,7 +7,8 @@ what is wrong and asked once for code that does it (a 0.5B model left an empty b
 copied items.csv beside itself for "a new backup folder", and plotted made-up numbers, and said it
 was done). A request to change files in a home folder it names ("move the PDFs out of my Downloads
 folder") is held to that folder too; one asking to add one-word items ("take gerald off, and add
-yusuf and carmen") is held to them (the code only took gerald off): the code globbed the working folder, moved nothing, and "The code
+yusuf and carmen") is held to them (the code only took gerald off); one asking to add something "to
+the log" (a file the conversation keeps) with a question is held to changing a file: the code globbed the working folder, moved nothing, and "The code
 ran without errors and printed nothing" ended the turn. Not after a failure no code can fix (core/beyond_code.py: no network, a damaged file):
 asked then, the model wrote code that made the file from nothing, and the honest answer was lost."""
 from __future__ import annotations
@@ -48,6 +49,11 @@ TARGET = re.compile(
 CHANGE = re.compile(r"\b(mov(?:e|es|ing)|renam\w*|chang(?:e|es|ing)|replac\w*|edit\w*|updat\w*|fix\w*|correct|"
                     r"organi[sz]\w*|join\w*|merg\w*|combin\w*|convert\w*|compress\w*|zip|pack|cop(?:y|ies)|"
                     r"back ?up|append\w*|insert\w*|split)\b", re.I)
+# Something to add to a file the conversation keeps ("add it to the log. How many minutes in total now?"):
+# asked with a question, only the question was answered and runs.txt was left as it was (ho5-multi-running-log).
+ADD_TO = re.compile(r"\b(?:add|append|log|record|put)\s+(?:it|this|that|them|these|those|\S+(?:\s+\S+){0,3}?)\s+"
+                    r"(?:to|into|onto|on)\s+(?:the|my|our)\s+(?:\w+\s+)?(?:log|list|file|notes|journal|diary|sheet|"
+                    r"spreadsheet|table|inventory|todos?|to-do)\b", re.I)
 FILE_WORDS = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate|save|write|create|export|plot|chart|graph|"
                         r"histogram|visuali[sz]e|move|rename|folder|directory)\b|" + CHANGE.pattern, re.I)
 COPY = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate)\b", re.I)
@@ -94,7 +100,8 @@ def home_folders(request: str, cwd: str) -> list[str]:
 
 
 def start(turn: Turn) -> None:
-    if FILE_WORDS.search(turn.request) or TARGET.search(turn.request) or added_items(turn.request):
+    if FILE_WORDS.search(turn.request) or TARGET.search(turn.request) or added_items(turn.request) \
+            or ADD_TO.search(turn.request):
         turn.state["outputs"] = (os.getcwd(), snapshot(os.getcwd()))
         turn.state["home_outputs"] = {p: snapshot(p) for p in home_folders(turn.request, os.getcwd())}
         turn.state["folders"] = {w: bool(f) for w, f in _folders(os.getcwd(), _asked_folders(turn.request)).items()}
@@ -285,7 +292,7 @@ def problems(turn: Turn) -> list[str]:
     homes = {p: snap for p, snap in turn.state.get("home_outputs", {}).items() if snap is not None}
     if not found and not changed and set(after) == set(before) and not turn.runs[-1].failed \
             and all(snapshot(p) == snap for p, snap in homes.items()):  # after a failure, the error is the news
-        if _changes_named(request, before):
+        if _changes_named(request, before) or ADD_TO.search(instruction(request)):
             found.append("no file in the working folder was changed")
         elif homes and _changes_asked(request):  # "move the PDFs out of my Downloads folder"
             found.append("no file in " + ", ".join("~/" + os.path.basename(p) for p in homes) + " was changed")
