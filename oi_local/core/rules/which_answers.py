@@ -60,7 +60,7 @@ def follow_up(turn: Turn) -> Ask | None:
     if last is None or last.failed or last.interrupted:
         return None
     printed = last.output.strip()
-    if not printed or len(printed) > MAX_BARE or "\n" in printed:
+    if not printed or len(printed) > MAX_BARE:
         return None
     found = asked_thing(turn.request)
     if found is None:
@@ -70,7 +70,7 @@ def follow_up(turn: Turn) -> Ask | None:
         turn.counts["which"] += 1
         return Ask(NOTE.format(asked=asked, printed=printed, thing=thing), code_retry(turn.engine, 31))
     amount = asked_amount(turn.request)
-    if amount is None or re.search(r"\d", printed):
+    if amount is None or re.search(r"\d", printed) or "\n" in printed:
         return None
     turn.counts["which"] += 1
     return Ask(NAME_NOTE.format(asked=asked, amount=amount, printed=printed, thing=thing), code_retry(turn.engine, 31))
