@@ -517,6 +517,7 @@ def test_other_heads_of_an_ascending_sort(code: str, fixed: str) -> None:
     "print(sorted(counts.items(), key=lambda kv: -kv[1])[:3])",
     'print(df.sort_values("amount", ascending=False).head(3))',
     "print(sorted(names))",  # no head taken
+    "for name in sorted(names)[:10]:\n    print(name)",  # no key: may be alphabetical on purpose
 ])
 def test_a_sort_already_from_the_top_is_left_alone(code: str) -> None:
     assert slips.top_first(code) == (code, False)

@@ -398,8 +398,8 @@ def top_first(code: str) -> tuple[str, bool]:
         segment = ast.get_source_segment(code, node)
         if not segment or not segment.endswith(")") or not head_of(node, parents):
             return None
-        if isinstance(func, ast.Name) and func.id == "sorted" and node.args and not node.keywords[1:] \
-                and not any(k.arg == "reverse" for k in node.keywords) and not _negated_key(node):
+        if isinstance(func, ast.Name) and func.id == "sorted" and node.args and [k.arg for k in node.keywords] == ["key"] \
+                and not _negated_key(node):  # by a key: a plain sorted(names)[:10] may be alphabetical on purpose
             return segment[:-1].rstrip().rstrip(",") + ", reverse=True)"
         if isinstance(func, ast.Attribute) and func.attr == "sort_values" \
                 and not any(k.arg in ("ascending", "key") for k in node.keywords):
