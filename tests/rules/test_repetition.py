@@ -51,7 +51,7 @@ def test_items_that_count_up_one_by_one_are_cut() -> None:
     text = head + dates
     cut = repetition.cut(text)
     assert cut is not None and text[:cut].startswith(head) and len(text) - cut == repetition.COUNT_SPAN
-    assert repetition.cut(head + ", ".join(str(n) for n in range(100, 220))) is not None  # plain numbers
+    assert repetition.cut(head + ", ".join(str(n) for n in range(100, 300))) is not None  # plain numbers
 
 
 def test_data_written_out_is_not_a_count() -> None:
@@ -59,5 +59,7 @@ def test_data_written_out_is_not_a_count() -> None:
     assert repetition.cut("prices = [" + prices) is None
     squares = ", ".join(str(n * n) for n in range(1, 80))
     assert repetition.cut("squares = [" + squares) is None
-    few = ", ".join(f'"2025-03-{d:02d}"' for d in range(1, 12))  # under the span
-    assert repetition.cut("days = [" + few) is None
+    march = ", ".join(f'"2025-03-{d:02d}"' for d in range(1, 32))  # a month written out: under the span
+    assert repetition.cut("days = [" + march) is None
+    months = ", ".join(f'"2025-{m:02d}-{d:02d}"' for m in (1, 2, 3) for d in range(1, 29))  # the day starts again
+    assert repetition.cut("days = [" + months) is None
