@@ -14,8 +14,8 @@ UNIT = 40  # longest repeated unit looked for (a short line)
 # 0.5B model wrote the same two 200-character lines until max_tokens (1,024 tokens, 21.6 s).
 LONG_UNIT = 400
 LONG_COPIES = 3
-COUNT_SPAN = 480  # chars at the end of a reply that count up one by one: 34 or more items (a month's
-COUNT_ITEMS = 34  # 31 dates written out is long-winded but meant)
+COUNT_SPAN = 480  # chars at the end of a reply that count up one by one: about 34 items (a month's
+COUNT_ITEMS = 32  # 31 dates written out is long-winded but meant)
 _NUMBER = re.compile(r"\d+")
 
 
