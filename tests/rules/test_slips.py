@@ -593,3 +593,24 @@ def test_a_file_read_twice_is_read_once(folder: Path) -> None:
 ])
 def test_a_file_read_once_or_on_purpose_is_left_alone(code: str) -> None:
     assert slips.file_read_twice(code) == (code, [])
+
+
+@pytest.mark.parametrize("code", [
+    'import pandas as pd\ndf = pd.read_json("books.json")\ndf.to_csv("books.csv", index=False)\nprint(len(df), list(df.columns))',
+    'import json\nimport pandas as pd\nwith open("books.json") as f:\n    books = json.load(f)\n'
+    'df = pd.DataFrame(books)\ndf.to_csv("books.csv", index=False)\nprint(len(df), list(df.columns))',
+])
+def test_a_table_of_a_json_object_is_made_of_its_records(folder: Path, code: str) -> None:
+    (folder / "books.json").write_text('{"owner": "me", "books": [{"title": "Dune", "year": 1965}, '
+                                       '{"title": "Emma", "year": 1815}, {"title": "Ubik", "year": 1969}]}')
+    assert run(code, folder) != "3 ['title', 'year']\n"
+    b = block(code)
+    verdict = slips.check(make_turn("turn books.json into books.csv"), b)
+    assert verdict is not None and "made of the list of records in books.json" in verdict.warning
+    assert run(b.code, folder) == "3 ['title', 'year']\n"
+
+
+def test_a_json_list_or_a_table_of_records_is_left_alone(folder: Path) -> None:
+    (folder / "books.json").write_text('[{"title": "Dune", "year": 1965}]')
+    code = 'import pandas as pd\nprint(pd.read_json("books.json"))'
+    assert slips.json_tables(code) == (code, [])

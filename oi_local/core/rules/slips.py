@@ -45,7 +45,8 @@ three least common; asked for the top (and not the least), a sort whose head is 
 A file read twice: `sum(map(int, f.readlines()))` then `len(f.readlines())`, which is empty, and the
 average divided by zero; a file opened in a `with` and read more than once is read once, into a name.
 JSON read as CSV: `csv.DictReader(f)` over books.json gave rows keyed "{"; a file of records is read
-with json.load.
+with json.load. A table of a JSON object that holds one list of records (`pd.read_json`, `pd.DataFrame(data)`)
+had one column of whole records; it is made of that list.
 A move for a copy: asked to back up a photos folder, the code moved every photo out of it; asked to
 back up or copy (and not to move), `shutil.move` is `shutil.copy2`.
 The person is told before it runs."""
@@ -361,6 +362,67 @@ def json_as_csv(code: str) -> tuple[str, list[str]]:
             return None
         read.append(str(path))
         return f"json.load({node.args[0].id}){where}"
+    code, changed = _rewrite_calls(code, edit)
+    if changed and not re.search(r"^import json\b|^import .*\bjson\b", code, re.M):
+        code = "import json\n" + code
+    return code, read
+
+
+def _records_key(path: str) -> str | None:
+    """The key of the one list of records a JSON object file holds ({"books": [{...}, ...]}), else None."""
+    import json
+
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    lists = [k for k, v in doc.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
+    return lists[0] if len(lists) == 1 else None
+
+
+def json_tables(code: str) -> tuple[str, list[str]]:
+    """`code` with a table made of a JSON object that holds one list of records made of that list:
+    `pd.read_json("books.json")` and `pd.DataFrame(data)` (data = json.load(...) of it) give one column
+    "books" of whole records, and a CSV written from it held them as text (ho6-data-json-to-csv).
+    Returns the files read so."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    loaded: dict[str, str] = {}  # name -> the .json path json.load read it from
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+                and node.value.func.attr == "load" and node.value.args:
+            arg = node.value.args[0]
+            path = _opened_json(tree, arg.id) if isinstance(arg, ast.Name) else (
+                str(arg.args[0].value) if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "open"
+                and arg.args and isinstance(arg.args[0], ast.Constant) else None)
+            if path and path.lower().endswith(".json"):
+                loaded[node.targets[0].id] = path
+    read: list[str] = []
+
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if len(node.args) != 1 or node.keywords:
+            return None
+        arg = node.args[0]
+        if name == "read_json" and isinstance(arg, ast.Constant) and str(arg.value).lower().endswith(".json"):
+            key = _records_key(str(arg.value))
+            owner = ast.get_source_segment(code, func.value) if isinstance(func, ast.Attribute) else None
+            if key and owner:
+                read.append(str(arg.value))
+                return f"{owner}.DataFrame(json.load(open({str(arg.value)!r}, encoding='utf-8'))[{key!r}])"
+        if name in ("DataFrame", "json_normalize") and isinstance(arg, ast.Name) and arg.id in loaded:
+            key = _records_key(loaded[arg.id])
+            segment = ast.get_source_segment(code, node)
+            if key and segment:
+                read.append(loaded[arg.id])
+                return segment[:-1] + f"[{key!r}])"
+        return None
     code, changed = _rewrite_calls(code, edit)
     if changed and not re.search(r"^import json\b|^import .*\bjson\b", code, re.M):
         code = "import json\n" + code
@@ -987,6 +1049,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     jsons: list[str] = []
     if "DictReader" in code and ".json" in code:
         code, jsons = json_as_csv(code)
+    tables: list[str] = []
+    if ("read_json(" in code or "DataFrame(" in code or "json_normalize(" in code) and ".json" in code:
+        code, tables = json_tables(code)
     code, names = read_twice(code)
     handles: list[str] = []
     if "with open(" in code:
@@ -1026,13 +1091,14 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     cased = False
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
-    if not (homed or topped or jsons or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
+    if not (homed or topped or jsons or tables or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
             or recased or added or nested or blanks) \
             or code == block.code:
         return None
     block.message["content"] = code
     changes = [f"{p} is opened for reading (opened with \"w\", only read, it would have been emptied)" for p in emptied]
     changes += [f"the file {n} is read once, into {n}_text (read a second time, it gave nothing)" for n in handles]
+    changes += [f"the table is made of the list of records in {p} (made of the whole object, it had one column)" for p in tables]
     changes += [f"{p} is read with json.load (it is JSON; csv.DictReader read it as CSV)" for p in jsons]
     if homed:
         changes.append("~ is written as your home folder's path (Python does not expand ~ in a path)")
@@ -1084,5 +1150,6 @@ rule = Rule(
             "given to a file call (`open(\"~/notes.txt\")`, which Python does not expand) is the home folder's path; "
             "asked for the top, an ascending sort whose head is taken (`sorted(...)[:3]`, `sort_values(...).head()`) "
             "runs from the highest down; a file read more than once in its `with` (`f.readlines()` twice) is read once "
-            "into a name; `csv.DictReader` over a .json file of records reads it with `json.load`; "
+            "into a name; `csv.DictReader` over a .json file of records reads it with `json.load`, and a table of a JSON object "
+            "holding one list of records is made of that list; "
             "the person is told")
