@@ -101,6 +101,12 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         # Kept for compatibility: the loop now passes the messages a turn hides to stream_reply
         # (`hide`) instead of setting this; it stays None.
         self.hidden: tuple[int, int] | None = None
+        # The request of the turn whose worked examples the model copied from: while it is in
+        # `messages` (this chat), later turns leave the examples out too.
+        self.examples_dropped_with: dict[str, Any] | None = None
+        # Earlier turns' hidden tries (first and last message, the loop's note): later turns' prompts
+        # leave them out too, as the turn's own last call did (core/loop.py).
+        self.past_hides: list[tuple[dict[str, Any], dict[str, Any], str | None]] = []
         # Switches of the loop's rules that apply to every model (core/rules/; README "Small models").
         self.module_fallback: bool = True
         self.relabel_shell: bool = True
@@ -259,6 +265,7 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             note = [{"role": "user", "type": "note", "content": hide[2]}] if len(hide) > 2 and hide[2] else []
             # A fourth index: what came after it is left out too (core/rules/second_opinions.py).
             messages = messages[:hide[0]] + note + messages[hide[1]:hide[3] if len(hide) > 3 else None]
+        messages = self._past_hidden(messages)
         conversation = to_chat(messages, self.templates(), vision=self.llm.sees_images(), functions=functions,
                                describe=self._describe_images())
         if extra_user:
@@ -280,6 +287,23 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
             prompt = _fold_system(prompt)
             self._stable_messages = 0
         return prompt
+
+    def keep_hidden(self, first: dict[str, Any], last: dict[str, Any], note: str | None) -> None:
+        """A turn ended with messages first..last left out of its prompts (a try it asked afresh) and
+        `note` said after its request: later turns' prompts read the same. Shown again, they made
+        llama.cpp re-read the whole earlier turn (and the model saw a try it had been told to drop)."""
+        self.past_hides = [h for h in self.past_hides if any(m is h[0] for m in self.messages)]
+        self.past_hides.append((first, last, note))
+
+    def _past_hidden(self, messages: list[Message]) -> list[Message]:
+        for first, last, note in self.past_hides:
+            a = next((k for k, m in enumerate(messages) if m is first), None)
+            b = next((k for k, m in enumerate(messages) if m is last), None)
+            if a is None or b is None or b < a:
+                continue
+            said = [{"role": "user", "type": "note", "content": note}] if note else []
+            messages = messages[:a] + said + messages[b + 1:]
+        return messages
 
     def stop_strings(self) -> list[str] | None:
         """The user's `llm.stop`, else the model family's (local models only)."""

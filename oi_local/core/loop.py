@@ -36,13 +36,27 @@ def respond(engine: "Engine", approve: Approver | None = None) -> Iterator[Messa
     # No one confirms each block (auto_run, display=False, the server): runs get a default timeout.
     engine.computer.unattended = approve is None
     turn = Turn(engine, approve, start=len(engine.messages))
+    # Worked examples the model copied from stay out for the rest of the chat: put back in the next
+    # turn, they made llama.cpp re-read the whole chat after them (1,152 tokens, ho6-multi-shopping-list).
+    turn.recipes = not any(m is engine.examples_dropped_with for m in engine.messages)
     for start in hooks(engine, "start"):
         start(turn)
     yield from _turn(turn)
+    _keep_hidden(turn)
     # The last word: a turn that did not do what was asked says so (core/rules/honest_end.py).
     line = next((text for text in (f(turn) for f in hooks(engine, "finish")) if text), None)
     if line:
         yield from _say(engine, line)
+
+
+def _keep_hidden(turn: Turn) -> None:
+    """Later turns read this one as its last call did: without the tries it hid, with its note."""
+    h, messages = turn.hidden, turn.engine.messages
+    if h is None or len(h) > 3:  # a second opinion's hide (a fourth index) is the turn's own
+        return
+    a, b = h[0], min(h[1], len(messages))  # the newest code, dropped after the hide, may have been its end
+    if 0 < a < b:
+        turn.engine.keep_hidden(messages[a], messages[b - 1], h[2] if len(h) > 2 else None)
 
 
 def _turn(turn: Turn) -> Iterator[Message]:
@@ -111,6 +125,8 @@ def _take(turn: Turn, ask: Ask) -> Ask | None:
         turn.notes.append(ask.text)
     if ask.drop_recipes:
         turn.recipes = False
+        if 0 < turn.start <= len(turn.engine.messages):
+            turn.engine.examples_dropped_with = turn.engine.messages[turn.start - 1]  # this chat's, by identity
     if ask.hide:  # the ask is said once, as part of the hiding: see Turn.hide
         turn.hide(ask.text)
         ask = replace(ask, text=None)

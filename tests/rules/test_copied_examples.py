@@ -163,3 +163,38 @@ def test_the_note_of_code_not_run_does_not_make_its_words_known() -> None:
     assert again is not None and again.ask is not None  # still the example's numbers
     turn.engine.messages.append({"role": "computer", "type": "console", "format": "output", "content": "1234\n"})
     assert copied_examples.copied(turn, block("print(1234 * 5678)")) == ["5678"]  # an output that showed 1234 does
+
+
+def test_a_hidden_try_and_dropped_examples_stay_out_for_the_rest_of_the_chat(folder: Path) -> None:
+    # Shown again in the next turn (the try, the examples, without the loop's note), they made llama.cpp
+    # re-read the whole first turn (1,152 tokens in ho6-multi-shopping-list).
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from scripted import scripted_interpreter
+
+    copied = ('import csv\nrows = [r for r in csv.DictReader(open("frost_log.csv")) if r["department"] == "Sales"]\n'
+              'print(len(rows))')
+    own = ('import csv\nrows = [r for r in csv.DictReader(open("frost_log.csv")) if float(r["low_f"]) < 30]\n'
+           'csv.DictWriter(open("cold.csv", "w", newline=""), ["date", "low_f", "notes"]).writerows(rows)\nprint(len(rows))')
+    count = 'import csv\nprint(sum(float(r["low_f"]) < 25 for r in csv.DictReader(open("frost_log.csv"))))'
+    interp, model = scripted_interpreter([f"```python\n{copied}\n```", f"```python\n{own}\n```", "1 row saved.",
+                                          f"```python\n{count}\n```", "0 rows."], recipes=2)
+    request = "Save the rows of frost_log.csv where low_f is below 30 into cold.csv"
+    try:
+        interp.chat(request, display=False)
+        first = model.prompts[0]
+        assert any('"department"' in str(m["content"]) for m in first)  # a worked example the request picked
+        last_of_turn = model.prompts[2]
+        interp.chat("and below 25?", display=False)
+        second_turn = model.prompts[3]
+        assert second_turn[:len(last_of_turn)] == last_of_turn  # the next turn goes on from there
+        assert not any('"department"' in str(m["content"]) for m in second_turn)
+        assert "Not run" not in str(second_turn)  # the hidden try stays hidden
+        assert interp.messages[-1]["content"] == "0 rows." and any("Not run" in str(m["content"]) for m in interp.messages)
+        interp.reset()  # a new chat has its examples again
+        model.replies = ["Done."] * 3
+        interp.messages = [{"role": "user", "type": "message", "content": request}]
+        assert any('"department"' in str(m["content"]) for m in interp.build_prompt())
+    finally:
+        interp.close()
