@@ -188,6 +188,20 @@ def to_chunks(obj: Any) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------------
 
 
+
+def _http_errors(name: str) -> tuple[type[BaseException], ...]:
+    """That exception class of httpx and of httpx2, whichever are installed: openai 3.63 runs on
+    httpx2, earlier versions on httpx, and a raw error of either escapes mid-stream."""
+    import importlib
+
+    found = []
+    for module in ("httpx", "httpx2"):
+        try:
+            found.append(getattr(importlib.import_module(module), name))
+        except (ImportError, AttributeError):
+            continue
+    return tuple(found)
+
 class OpenAICompatibleBackend:
     """Streams chat completions from an OpenAI-compatible HTTP server."""
 
@@ -225,14 +239,14 @@ class OpenAICompatibleBackend:
     def _get_client(self) -> Any:
         if self._client is None:
             try:
-                import httpx
                 import openai
             except ImportError as e:  # pragma: no cover - a packaging problem
                 raise LLMError(f"The 'openai' package is needed to talk to {self.api_base}: pip install openai") from e
             self._client = openai.OpenAI(
                 base_url=self.api_base,
                 api_key=self.api_key,
-                timeout=httpx.Timeout(self.timeout, connect=self.connect_timeout),
+                # openai's own Timeout: openai 3.63 runs on httpx2, which refuses an httpx.Timeout
+                timeout=openai.Timeout(self.timeout, connect=self.connect_timeout),
                 max_retries=0,  # a local server that refuses now will refuse in 1 s too: say so at once
                 default_query={"api-version": self.api_version} if self.api_version else None,
             )
@@ -247,13 +261,12 @@ class OpenAICompatibleBackend:
             return None
 
     def _error(self, exc: BaseException, model: str) -> LLMError:
-        import httpx
         import openai
 
         where = self.api_base
-        if isinstance(exc, openai.APITimeoutError) or isinstance(exc, httpx.TimeoutException):
+        if isinstance(exc, openai.APITimeoutError) or isinstance(exc, _http_errors("TimeoutException")):
             return LLMError(f"The model server at {where} did not answer in time (timeout after {self.timeout:g} s).")
-        if isinstance(exc, httpx.TransportError):  # raw httpx errors only escape mid-stream
+        if isinstance(exc, _http_errors("TransportError")):  # raw httpx errors only escape mid-stream
             return LLMError(f"The connection to the model server at {where} broke mid-reply ({one_line(exc, 200)}).")
         if isinstance(exc, openai.APIConnectionError):
             cause: BaseException | None = exc
@@ -294,7 +307,6 @@ class OpenAICompatibleBackend:
         tools: list[dict[str, Any]] | None = None,
         seed: int | None = None,
     ) -> Iterator[dict[str, Any]]:
-        import httpx
         import openai
 
         name = strip_provider_prefix(model) or self.model
@@ -330,7 +342,7 @@ class OpenAICompatibleBackend:
             if not finished:  # the body ended cleanly but the reply did not: never pass it off as whole
                 raise LLMError(f"The model server at {self.api_base} closed the reply before finishing it "
                                "(no finish_reason); the answer is cut off.")
-        except (openai.OpenAIError, httpx.HTTPError) as e:
+        except (openai.OpenAIError, *_http_errors("HTTPError")) as e:
             if watch is not None and watch.fired:
                 raise self._stalled(watch) from None
             # openai 3.x wraps a connection lost mid-stream in APIConnectionError, as it does a refused one.
