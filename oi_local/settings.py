@@ -264,7 +264,7 @@ SETTINGS: list[Setting] = [
 
 BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 # Attributes that are run-time state, not settings (not in profiles, not copied by spawn).
-STATE = {"messages", "last_trim", "hidden", "spent", "profile_path", "in_terminal_interface",
+STATE = {"messages", "last_trim", "hidden", "past_hides", "examples_dropped_with", "spent", "profile_path", "in_terminal_interface",
          "llm.last_finish_reason", "llm.last_usage", "llm.last_stats", "computer.last_result",
          "computer.system_message", "computer.in_session", "computer.after_run",
          "computer.unattended", "computer.last_snapshot"}

@@ -176,7 +176,8 @@ def file_read_twice(code: str) -> tuple[str, list[str]]:
             if len(reads) + len(walks) < 2 or len(uses) != len(reads) + len(walks) or text in code:
                 continue  # read once, or used some other way (seek, readline, next, passed on)
             for r in reads:
-                new = text if r.func.attr == "read" else f"{text}.splitlines(keepends=True)"  # type: ignore[attr-defined]
+                whole = isinstance(r.func, ast.Attribute) and r.func.attr == "read"
+                new = text if whole else f"{text}.splitlines(keepends=True)"
                 edits.append((r.lineno, r.col_offset, r.end_lineno or r.lineno, r.end_col_offset or 0, new))
             for w in walks:
                 edits.append((w.lineno, w.col_offset, w.end_lineno or w.lineno, w.end_col_offset or 0,
@@ -315,7 +316,7 @@ def home_paths(code: str) -> tuple[str, bool]:
         for arg in tilde:
             old = ast.get_source_segment(code, arg)
             if old:
-                segment = segment.replace(old, repr(home + arg.value[1:]), 1)
+                segment = segment.replace(old, repr(home + str(arg.value)[1:]), 1)
         return segment
     return _rewrite_calls(code, edit)
 
