@@ -339,8 +339,6 @@ def json_as_csv(code: str) -> tuple[str, list[str]]:
     0.5B model, asked to turn books.json into books.csv, read the JSON as CSV and got rows keyed "{".
     A list of records is read as it is; an object holding one list of records (`{"books": [...]}`),
     as that list. Returns the paths read so; none when the file is not there or not such JSON."""
-    import json
-
     read: list[str] = []
 
     def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
@@ -349,38 +347,34 @@ def json_as_csv(code: str) -> tuple[str, list[str]]:
                 and func.value.id == "csv" and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
             return None
         path = _opened_json(tree, node.args[0].id)
-        try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8")) if path else None
-        except (OSError, ValueError):
-            return None
-        where = ""
-        if isinstance(doc, dict):
-            lists = [k for k, v in doc.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
-            if len(lists) != 1:
-                return None
-            where = f"[{lists[0]!r}]"
-        elif not (isinstance(doc, list) and doc and all(isinstance(x, dict) for x in doc)):
+        where = _records_where(path) if path else None
+        if where is None:
             return None
         read.append(str(path))
         return f"json.load({node.args[0].id}){where}"
     code, changed = _rewrite_calls(code, edit)
-    if changed and not re.search(r"^import json\b|^import .*\bjson\b", code, re.M):
-        code = "import json\n" + code
-    return code, read
+    return (_importing_json(code) if changed else code), read
 
 
-def _records_key(path: str) -> str | None:
-    """The key of the one list of records a JSON object file holds ({"books": [{...}, ...]}), else None."""
+def _records_where(path: str) -> str | None:
+    """Where a JSON file's records are: "" for a list of records, "['books']" for an object that holds
+    one list of records ({"books": [{...}, ...]}); None for other JSON or no file."""
     import json
 
     try:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    if isinstance(doc, list):
+        return "" if doc and all(isinstance(x, dict) for x in doc) else None
     if not isinstance(doc, dict):
         return None
     lists = [k for k, v in doc.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
-    return lists[0] if len(lists) == 1 else None
+    return f"[{lists[0]!r}]" if len(lists) == 1 else None
+
+
+def _importing_json(code: str) -> str:
+    return code if re.search(r"^import json\b|^import .*\bjson\b", code, re.M) else "import json\n" + code
 
 
 def json_tables(code: str) -> tuple[str, list[str]]:
@@ -412,22 +406,20 @@ def json_tables(code: str) -> tuple[str, list[str]]:
             return None
         arg = node.args[0]
         if name == "read_json" and isinstance(arg, ast.Constant) and str(arg.value).lower().endswith(".json"):
-            key = _records_key(str(arg.value))
+            where = _records_where(str(arg.value))  # a list of records reads well as it is: only an object's
             owner = ast.get_source_segment(code, func.value) if isinstance(func, ast.Attribute) else None
-            if key and owner:
+            if where and owner:
                 read.append(str(arg.value))
-                return f"{owner}.DataFrame(json.load(open({str(arg.value)!r}, encoding='utf-8'))[{key!r}])"
+                return f"{owner}.DataFrame(json.load(open({str(arg.value)!r}, encoding='utf-8')){where})"
         if name in ("DataFrame", "json_normalize") and isinstance(arg, ast.Name) and arg.id in loaded:
-            key = _records_key(loaded[arg.id])
+            where = _records_where(loaded[arg.id])
             segment = ast.get_source_segment(code, node)
-            if key and segment:
+            if where and segment:
                 read.append(loaded[arg.id])
-                return segment[:-1] + f"[{key!r}])"
+                return segment[:-1] + f"{where})"
         return None
     code, changed = _rewrite_calls(code, edit)
-    if changed and not re.search(r"^import json\b|^import .*\bjson\b", code, re.M):
-        code = "import json\n" + code
-    return code, read
+    return (_importing_json(code) if changed else code), read
 
 
 # Asked for the top of something: "the 3 most common words", "which 5 files are the largest".
