@@ -22,11 +22,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
                 # After a clean run that printed something, the answer is asked from that output: ended
                 # here, a right copy into a new folder read "This is not done" (session 37).
                 turn.not_run = None  # the dropped tries are not the newest code: the clean run is
-                messages = turn.engine.messages
-                ran = max((i for i, m in enumerate(messages) if m.get("type") == "console"
-                           and m.get("content") != DEGENERATE_NOTE), default=None)
-                if ran is not None:  # the prompt ends at that run's output (the tries after it left out)
-                    turn.hidden = (ran + 1, len(messages), None)
+                output = next((m for m in reversed(turn.engine.messages) if m.get("type") == "console"
+                               and m.get("content") != DEGENERATE_NOTE), None)
+                turn.hide_after(output)  # the prompt ends at that run's output
                 return Verdict(warning=DEGENERATE_NOTE, repeated=True)
             return Verdict(note=DEGENERATE_NOTE, stop=True)
         turn.counts["degenerate"] += 1

@@ -198,6 +198,13 @@ class Turn:
         `note` (the loop's ask) stays where it was said, after the request."""
         self.hidden = (self.start, len(self.engine.messages), note)
 
+    def hide_after(self, message: Any) -> None:
+        """From now on prompts end the turn at `message` (a run's output): what came after it stays out."""
+        messages = self.engine.messages
+        at = next((i for i, m in enumerate(messages) if m is message), None)
+        if at is not None:
+            self.hidden = (at + 1, len(messages), None)
+
 
 def last_request(messages: list[Message]) -> str:
     """The text of the newest user message ("" if none)."""
