@@ -226,3 +226,34 @@ def test_a_total_for_a_month_the_dates_do_not_have_ends_with_a_note(tmp_path: Pa
     assert honest_end.finish(make_turn(asked, OUT, said, runs=(ran(READ.format("sales.csv", 0), "0\n"),))) is None
     turn = make_turn("total sales for April in sales.csv?", OUT, reply("0"), runs=(ran(READ.format("sales.csv", 0), "0\n"),))
     assert honest_end.finish(turn) == "Note: sales.csv has no rows dated in April (its dates run from 2024-01-04 to 2025-03-02)."
+
+
+def test_a_month_the_folders_files_do_not_have_ends_with_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "receipts").mkdir()
+    for name in ("jan.csv", "feb.csv"):
+        (tmp_path / "receipts" / name).write_text("date,shop,amount\n2024-01-02,Aldi,3.50\n")
+    summed = ran(READ.format("receipts/feb.csv", 0), "312.69\n")
+    asked = "add up my march receipts for me, they're in the receipts folder. just need the total"
+    assert honest_end.finish(make_turn(asked, OUT, reply("312.69"), runs=(summed,))) == \
+        "Note: receipts/ has no file for March (its files are feb.csv, jan.csv)."
+    asked_feb = asked.replace("march", "february")  # there is one
+    assert honest_end.finish(make_turn(asked_feb, OUT, reply("312.69"), runs=(summed,))) is None
+    (tmp_path / "receipts" / "all_2024.csv").write_text("date,shop,amount\n2024-03-02,Aldi,3.50\n")  # may hold March
+    assert honest_end.finish(make_turn(asked, OUT, reply("312.69"), runs=(summed,))) is None
+
+
+def test_an_answer_from_another_field_after_a_missing_one_ends_with_a_note() -> None:
+    tried = failed("import csv\nrows = list(csv.DictReader(open('staff.csv')))\nprint(rows[0]['salary'])", "KeyError: 'salary'")
+    other = ran("import pandas as pd\ndf = pd.read_csv('staff.csv')\nprint(df[df.department == 'Sales'].hours_per_week.mean())",
+                "35.9\n")
+    asked = "what's the average salary of the people in Sales? it's all in staff.csv"
+    assert honest_end.finish(make_turn(asked, OUT, reply("35.9"), runs=(tried, other))) == \
+        "Note: the data has no column 'salary', so the answer above is not from 'salary'."
+    fixed = ran(other.code.replace("hours_per_week", "salary"), "51000\n")  # found after all (another spelling)
+    assert honest_end.finish(make_turn(asked, OUT, reply("51000"), runs=(tried, fixed))) is None
+    total = failed("print(rows[0]['total'])", "KeyError: 'total'")  # a word for what is asked, not a field
+    asked = "what's the total of the amounts in staff.csv?"
+    assert honest_end.finish(make_turn(asked, OUT, reply("12"), runs=(total, ran("print(12)", "12\n")))) is None
+    said = reply("There is no salary column in staff.csv; it has hours_per_week.")
+    assert honest_end.finish(make_turn("average salary in staff.csv?", OUT, said, runs=(tried, other))) is None

@@ -211,3 +211,22 @@ def test_a_made_up_absolute_folder_is_the_one_here_the_request_names(folder: Pat
                           ("/home/user/nowhere", ask),  # not here
                           (str(folder / "bookclub"), ask)):  # there: left as it is
         assert _checked(f"import os\nprint(os.listdir({path!r}))", request=request)[1] == "", path
+
+
+def test_a_made_up_name_in_a_named_folder_reads_its_one_file_of_that_kind(folder: Path) -> None:
+    (folder / "reading").mkdir()
+    (folder / "reading" / "books_2023.json").write_text("[]")
+    (folder / "reading" / "notes.txt").write_text("x")
+    asked = "there's a json file in reading/ with everything I read last year. what were the three longest books?"
+    code, said = _checked('import json\nwith open("reading/reading_books_2023.json") as f:\n    data = json.load(f)', request=asked)
+    assert "open('reading/books_2023.json')" in code and "the only file of that kind in the folder you named" in said
+    code, _ = _checked('import json\nprint(json.load(open("books.json")))', request=asked)  # no folder: the named one
+    assert "reading/books_2023.json" in code
+    left = [('import json\nprint(json.load(open("reading/books_2024.json")))', asked.replace("last year", "in 2024")),  # asked for
+            ('import json\nprint(json.load(open("reading/list.json")))', asked.replace("json file", "books_2022.json file")),
+            ('print(open("reading/other.txt").read())', asked.replace("reading/", "reading/ (and draft.txt)")),
+            ('print(open("reading/other.csv").read())', asked),  # no csv there
+            ('print(open("logs/week41.csv").read())', "what's in the csv in logs/ for week 41?"),
+            ('import json\nprint(json.load(open("other/x.json")))', asked)]  # a folder not named
+    for code, request in left:
+        assert _checked(code, request=request)[0] == code, (code, request)

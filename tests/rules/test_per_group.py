@@ -93,3 +93,45 @@ def test_which_day_with_one_row_a_day_is_left_alone(folder: Path) -> None:
     (folder / "orders.csv").write_text(ORDERS)
     code = 'import pandas as pd\ndf = pd.read_csv("orders.csv")\nprint(df.loc[df["amount"].idxmax()])'
     assert per_group.check(make_turn("which day in orders.csv brought in the most money?"), block(code)) is None
+
+
+RUNS = ("date,route,km\n2025-05-01,Riverside,8.2\n2025-05-03,Park loop,5.1\n2025-05-04,Riverside,8.5\n"
+        "2025-05-06,Hill climb,12.0\n2025-05-08,Park loop,5.5\n2025-05-10,Hill climb,11.9\n")
+ONE_AVERAGE = ('import csv\nwith open("runs.csv", newline="") as f:\n    distances = [float(r["km"]) for r in csv.DictReader(f)]\n'
+               'print(round(sum(distances) / len(distances), 1))')
+
+
+def test_an_amount_for_each_group_worked_out_over_every_row_is_asked_afresh(folder: Path) -> None:
+    (folder / "runs.csv").write_text(RUNS)
+    turn = make_turn("runs.csv is my running diary. what's the average distance of a run on each route I do?")
+    verdict = per_group.check(turn, block(ONE_AVERAGE))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert "print every route with its result" in (verdict.ask.text or "") and "each route" in verdict.note
+    way = re.search(r"(df\.groupby.*?\.mean\(\))", verdict.ask.text or "")
+    import pandas as pd
+
+    assert way is not None
+    means = eval(way.group(1), {"df": pd.read_csv("runs.csv")})  # the way named gives every route's average
+    assert round(means["Hill climb"], 2) == 11.95 and round(means["Park loop"], 2) == 5.3
+    total = per_group.check(make_turn("total km per route in runs.csv?"), block(ONE_AVERAGE))
+    assert total is not None and ".sum()" in (total.ask.text if total.ask else "")
+    counted = per_group.check(make_turn("how many runs did I do on each route? runs.csv"),
+                              block('print(len(open("runs.csv").readlines()) - 1)'))
+    assert counted is not None and "value_counts" in (counted.ask.text if counted.ask else "")
+
+
+@pytest.mark.parametrize("request_text, code", [
+    ("what's the average distance of a run on each route I do? runs.csv",  # no column known
+     'print(open("runs.csv").read().count(","))'),
+    ("what's the average km of a run on each route I do? runs.csv",  # grouped
+     'import pandas as pd\nprint(pd.read_csv("runs.csv").groupby("route")["km"].mean())'),
+    ("what's the average km of a run on each route I do? runs.csv",  # looks at the route
+     'import csv\nrows = list(csv.DictReader(open("runs.csv")))\nfor name in {r["route"] for r in rows}:\n'
+     '    v = [float(r["km"]) for r in rows if r["route"] == name]\n    print(name, sum(v) / len(v))'),
+    ("what's the average km of a run in runs.csv?", ONE_AVERAGE),              # no group asked
+    ("what's the average km per date in runs.csv?", ONE_AVERAGE),              # each date is one row
+    ("what's the average km per km in runs.csv?", ONE_AVERAGE),                # a number column is no group
+])
+def test_each_left_alone(folder: Path, request_text: str, code: str) -> None:
+    (folder / "runs.csv").write_text(RUNS)
+    assert per_group.check(make_turn(request_text), block(code)) is None

@@ -51,3 +51,31 @@ def test_left_alone(folder: Path) -> None:
 
 def test_off_with_repair_slips() -> None:
     assert text_numbers.rule not in active(make_turn("x", repair_slips=False).engine, "check")
+
+
+OVER = ('import csv\nwith open("orders.csv", newline="") as f:\n    reader = csv.DictReader(f)\n'
+        '    rows = [r for r in reader if r["amount"] > 100]\nprint(len(rows), sum(float(r["amount"]) for r in rows))')
+
+
+def test_a_row_value_compared_with_a_number_is_read_as_one(folder: Path) -> None:
+    failed = subprocess.run([sys.executable, "-c", OVER], capture_output=True, text=True, cwd=folder)
+    assert "not supported between instances of 'str' and 'int'" in failed.stderr  # as the model wrote it
+    b = block(OVER)
+    verdict = text_numbers.check(make_turn("how many orders in orders.csv are over 100?"), b)
+    assert verdict is not None and "amount is read as a number" in verdict.warning
+    assert 'float(r["amount"]) > 100' in b.code and _run(b.code, folder) == "2 360.5"
+    # a for loop, the number on the left
+    loop = ('import csv\nn = 0\nfor row in csv.DictReader(open("orders.csv")):\n    if 100 <= row["amount"]:\n'
+            '        n += 1\nprint(n)')
+    b = block(loop)
+    assert text_numbers.check(make_turn("how many big orders?"), b) is not None and _run(b.code, folder) == "2"
+
+
+def test_comparisons_left_alone(folder: Path) -> None:
+    turn = make_turn("how many orders in orders.csv are over 100?")
+    for code in ('import pandas as pd\ndf = pd.read_csv("orders.csv")\nprint((df["amount"] > 100).sum())',  # a column, not a row
+                 OVER.replace('r["amount"] > 100', 'r["customer"] > "M"'),  # text with text
+                 OVER.replace('r["amount"] > 100', 'r["order_date"] > "2025-02"'),  # dates
+                 OVER.replace('r["amount"] > 100', 'float(r["amount"]) > 100')):  # already a number
+        b = block(code)
+        assert text_numbers.check(turn, b) is None and b.code == code, code

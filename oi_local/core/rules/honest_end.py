@@ -173,17 +173,58 @@ def _gaps(turn: Turn, said: str) -> str | None:
     from oi_local.core.hints import data_gaps
     from oi_local.core.writes import question
 
-    if not turn.runs or not question(turn.request) or ADMITS_GAP.search(said):
+    if not turn.runs or ADMITS_GAP.search(said):
         return None
-    from oi_local.core.rules.named_month import missing_month
+    from oi_local.core.rules.named_month import missing_month, missing_month_file
 
-    try:
-        gaps = data_gaps(turn.request)
-        month = missing_month(turn.request, Path.cwd())
+    try:  # "add up my march receipts" is no question, but a folder without March is a gap all the same
+        month = missing_month_file(turn.request, Path.cwd())
+        if question(turn.request):
+            gaps = data_gaps(turn.request)
+            month = missing_month(turn.request, Path.cwd()) or month
+        else:
+            gaps = []
     except OSError:
         return None
     gaps += [month] if month else []
+    swapped = _swapped_key(turn)
+    if swapped and not _said_missing(said, swapped.split("'")[1]):
+        gaps.append(swapped)
     return "Note: " + " ".join(gaps) if gaps else None
+
+
+_KEY_ERROR = re.compile(r"^KeyError: ['\"]([^'\"\n]{3,40})['\"]")
+# Words a request uses for what it wants done, that a model also tries as a column name and then finds
+# the real one for ("total" before "amount"): a later run without them is a fix, not a swap.
+_ASKING_WORDS = {"total", "totals", "sum", "average", "mean", "count", "number", "amount", "value", "values", "data",
+                 "name", "names", "date", "dates", "time", "item", "items", "max", "min", "top", "list", "rows"}
+
+
+def _said_missing(said: str, key: str) -> bool:
+    """The reply says the field is not there: "there is no salary column", "salary is missing"."""
+    return any(re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", s, re.I) and re.search(r"\b(?:no|not|n't|missing|without)\b", s, re.I)
+               for s in re.split(r"(?<=[.!?;])\s+", said))
+
+
+def _swapped_key(turn: Turn) -> str | None:
+    """A sentence saying the data has no field the request asks about, when a run failed for lack of it
+    (KeyError) and the last run, which did not fail, answered without it. Asked for the average salary
+    in Sales of a staff file with no salary column, the 0.5B model averaged hours_per_week and answered
+    35.9 (ho37); that is no salary."""
+    last = turn.runs[-1] if turn.runs else None
+    if last is None or last.failed:
+        return None
+    for run in turn.runs[:-1]:
+        m = _KEY_ERROR.match(error_line(run.output)) if run.failed else None
+        key = m.group(1) if m else ""
+        if not key or key.lower() in _ASKING_WORDS or key.lower() in last.code.lower() or \
+                not re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", turn.request, re.I):
+            continue
+        field = "column" if re.search(r"\bcsv\b|\.csv\b|read_csv", run.code) else "field"
+        listed = _NO_KEY.search(run.note or "")
+        have = f" (its {field}s are {listed.group(2)})" if listed else ""
+        return f"the data has no {field} '{key}'{have}, so the answer above is not from '{key}'."
+    return None
 
 
 rule = Rule(
@@ -195,4 +236,7 @@ rule = Rule(
             "`KeyError` also in plain words: there is no column 'x'; its columns are ...), "
             "unless the model's last reply already says it (for a failed run: quotes the error; for a missing file: says "
             "it is not there, not only \"an error occurred\"); a question answered over "
-            "data that lacks what it asks about (a CSV with no rows, a name no named file holds, a month its dates do not have) ends with a note saying so")
+            "data that lacks what it asks about (a CSV with no rows, a name no named file holds, a month its dates do not have, "
+            "a month a folder of month-named files has no file for) ends with a note saying so; so does an answer from other "
+            "data after a run found that a field the request names is not there (`KeyError: 'salary'`, then another column "
+            "averaged)")

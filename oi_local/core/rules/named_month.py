@@ -71,6 +71,35 @@ def missing_month(request: str, cwd: Path) -> str | None:
     return f"{name} has no rows dated in {when} (its dates run from {dates[0]} to {dates[-1]})."
 
 
+def _file_month(name: str) -> int | None:
+    """The month a file's name gives: "feb.csv", "march_receipts.json", "2024-03.csv"; or None."""
+    stem = name.rsplit(".", 1)[0].lower()
+    for word in re.findall(r"[a-z]+", stem):
+        for i, month in enumerate(MONTHS):
+            if word == month or (len(word) >= 3 and month.startswith(word)):
+                return i + 1
+    m = re.search(r"(?<!\d)\d{4}[-_](\d{2})(?!\d)", stem)
+    return int(m.group(1)) if m and 1 <= int(m.group(1)) <= 12 else None
+
+
+def missing_month_file(request: str, cwd: Path) -> str | None:
+    """A sentence saying the folder the request names has no file for the month it names, when every
+    file there is named by a month (jan.csv, feb.csv). Asked to add up the March receipts in a folder
+    of January's and February's, the 0.5B model added up February's and answered with it (ho37)."""
+    from oi_local.core.hints import mentioned_paths
+
+    asked = named_month(request)
+    folders = [p for p in mentioned_paths(request, cwd) if p.is_dir() and p.resolve() != cwd.resolve()]
+    if asked is None or len(folders) != 1:
+        return None
+    files = sorted(f.name for f in folders[0].iterdir() if f.is_file() and not f.name.startswith("."))
+    months = [_file_month(f) for f in files]
+    if len(files) < 2 or None in months or asked[0] in months:
+        return None
+    when = MONTHS[asked[0] - 1].title()
+    return f"{folders[0].name}/ has no file for {when} (its files are {', '.join(files)})."
+
+
 def uses_month(code: str, month: int) -> bool:
     """The code picks rows by a month somehow: a month's name, its number in a date string, `.month`,
     strftime/strptime, a date slice ([5:7], [:7]) or pandas' date accessors."""

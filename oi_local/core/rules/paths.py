@@ -14,7 +14,11 @@ code makes inside such a folder (asked to move PDFs into Documents/receipts, "bo
 the code made ./Documents/receipts), but not one it makes alone (`os.makedirs("Downloads")`).
 A made-up absolute path ("/home/user/inbox") that is not there, whose last parts are here and named by
 the request, is the path here.
-Git run outside a repository, for a request about the one repository here, runs in it (`git -C repo`)."""
+Git run outside a repository, for a request about the one repository here, runs in it (`git -C repo`).
+A made-up name in a named folder: told "there's a json file in reading/", the 0.5B model opened
+reading/reading_books_2023.json three times (told after each try that reading/books_2023.json is there).
+Where the request names a folder and no file of that kind, and the folder holds exactly one file of the
+extension the code reads, that file is read."""
 from __future__ import annotations
 
 import ast
@@ -26,6 +30,7 @@ from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import SHELLS, Block, Turn
 
 NOTE = "Path corrected before it ran: {changes} (no such file here; the one of that name is used)."
+ONLY_NOTE = "Path corrected before it ran: {changes} (no such file here; the only file of that kind in the folder you named is used)."
 PASTED_NOTE = "Path corrected before it ran: {changes} (no such file here; the text you pasted is in that file)."
 REPO_NOTE = "Changed before it ran: {changes} (the working folder is not a git repository)."
 HOME_NOTE = "Path corrected before it ran: {changes} (not in the working folder; the one in your home folder is used)."
@@ -59,6 +64,35 @@ def corrected(path: str, folder: Path, files: list[str] | None = None) -> str | 
     if not same:
         same = [f for f in files if os.path.basename(f).lower() == name.lower()]
     return same[0] if len(same) == 1 and same[0] != path else None
+
+
+def only_kind(path: str, folder: Path, request: str) -> str | None:
+    """The one file of `path`'s extension in the folder the request names, for a made-up name that is
+    not there ("reading/reading_books_2023.json" for reading/books_2023.json), when the request names
+    no file of that extension itself; else None."""
+    from oi_local.core.hints import mentioned_paths
+
+    suffix = os.path.splitext(path)[1].lower()
+    if not request or not suffix or "\n" in path or path.startswith(("/", "~")) or any(c in path for c in "*?[{$") \
+            or (folder / path).exists() or re.search(rf"\w{re.escape(suffix)}\b", request, re.I):
+        return None
+    parent = os.path.dirname(path)
+    try:
+        named = [p for p in mentioned_paths(request, folder) if p.is_dir()]
+        places = [folder / parent] if parent else named
+        if not places or not all(p.is_dir() for p in places) or \
+                (parent and (folder / parent).resolve() not in [n.resolve() for n in named]):
+            return None
+        fits = [f for p in places for f in p.iterdir() if f.is_file() and f.suffix.lower() == suffix]
+    except OSError:
+        return None
+    if len(fits) != 1:
+        return None
+    found = os.path.relpath(fits[0], folder.resolve())
+    # Asked about week 41, "logs/week41.csv" is what is asked, not a made-up name: the words and numbers
+    # of the missing name that the request says are all in the one found.
+    words = lambda text: set(re.findall(r"[a-z]+|\d+", text.lower()))  # noqa: E731
+    return found if words(path) & words(request) <= words(found) else None
 
 
 def cased(path: str, folder: Path, request: str) -> str | None:
@@ -225,8 +259,9 @@ def _python(code: str, folder: Path, request: str = "", pasted: str | None = Non
                 continue
             files = _files(folder) if files is None else files
             new = corrected(path, folder, files) or _pasted_for(path, folder, request, pasted)
-            if new:
-                edits[(const.lineno, const.col_offset, const.end_col_offset or 0)] = (path, new)
+            only = None if new else only_kind(path, folder, request)
+            if new or only:
+                edits[(const.lineno, const.col_offset, const.end_col_offset or 0)] = (path, new or only or "")
     for expr in _call_args(tree) if request else []:
         for const in _constants(tree, expr) + _leading(expr):
             path = str(const.value)
@@ -350,7 +385,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     homes = [c for c in changes if c.split(" → ", 1)[-1].startswith((home, "$HOME/"))]
     pastes = [c for c in changes if pasted and c.endswith(" → " + pasted)]
     others = [c for c in changes if c not in homes and c not in pastes]
+    kinds = [c for c in others if only_kind(c.split(" → ")[0], folder, turn.request) == c.split(" → ")[-1]]
+    others = [c for c in others if c not in kinds]
     notes = [NOTE.format(changes=", ".join(others))] if others else []
+    notes += [ONLY_NOTE.format(changes=", ".join(kinds))] if kinds else []
     notes += [PASTED_NOTE.format(changes=", ".join(pastes))] if pastes else []
     notes += [HOME_NOTE.format(changes=", ".join(homes))] if homes else []
     notes += [REPO_NOTE.format(changes=", ".join(in_repo))] if in_repo else []
@@ -361,7 +399,8 @@ rule = Rule(
     name="paths", setting="correct_paths", check=check,
     summary="code that reads a file by a path that does not exist (`open(\"members.csv\")`, `/path/to/sales.csv`), "
             "or copies from one, when exactly one file of that very name is in the working folder or under it, "
-            "reads that one; the person "
+            "reads that one (a made-up name in a folder the request names, that holds the one file of that extension, "
+            "reads that file, when the request names no such file); the person "
             "is told before it runs (never a close spelling); a relative path the request names that is only in the "
             "home folder gets its home path (so does a folder the code makes inside it: `Documents/receipts` for "
             "~/Documents); a made-up absolute path (\"/home/user/inbox\") that is not there becomes the folder here "

@@ -8,7 +8,11 @@ count) per group first (told so after its try, the model answered in words: "The
 hours is 4.").
 A month, year or day of a column of ISO dates is such a group too: asked which month brought in the
 most money, the 0.5B model printed the latest date and its one order (ho6-data-busiest-month); it is
-told to add up per month, the date's first 7 characters."""
+told to add up per month, the date's first 7 characters.
+Asked for an amount for each group ("what's the average distance of a run on each route I do?", with a
+route column that repeats), the 0.5B model averaged every row and answered "The average distance of a
+run on each route is 7.9 km." (ho37). Code that reads the named CSV without any grouping is not run and
+the request is asked afresh once, saying to work it out per group and print every group with its result."""
 from __future__ import annotations
 
 import os
@@ -25,6 +29,9 @@ SHOWN = "Not run: in {file} each {group} is on several rows, and the code takes 
 SUM = "add up {column!r} (df.groupby({by})[{column!r}].sum())"
 COUNT = "count the rows (df[{group!r}].value_counts())"
 MEAN = "average {column!r} (df.groupby({by})[{column!r}].mean())"
+EACH_NOTE = ("(Write one ```python block that does what I asked. In {file} each {group} is on several rows and I asked "
+             "for each {group}: {how} per {group}, and print every {group} with its result.)")
+EACH_SHOWN = "Not run: each {group} was asked for, and the code works out one number over every row; asked afresh to {how} per {group}."
 _PERIODS = {"month": 7, "year": 4, "day": 10, "date": 10}  # characters of an ISO date that name it
 # "who put in the most hours", "which category did we spend the most on", "which shop had the fewest ..."
 ASKS = re.compile(r"\b(?:who(?:'s|se)?|which\s+([a-z][\w-]*))\b[^.?!]*?\b(most|least|fewest|highest|lowest|biggest|"
@@ -40,6 +47,9 @@ _ONE = re.compile(r"\b(?:single|in (?:one|a|any one) (?:\w+ )?(?:game|day|shift|
 # number column (asked "who did the most shifts", the rows are counted).
 _AMOUNT = re.compile(r"\b(?:how\s+much|spen[dt]\w*|paid|pay\w*|cost\w*|earn\w*|revenue|money|sales|sold|in\s+total|"
                      r"totals?)\b", re.I)
+# "the average distance on each route", "total spent per category", "how many orders for every customer"
+_EACH = re.compile(r"\b(?:average|avg|mean|total|sum|how\s+(?:much|many)|count|spen[dt])\b[^.?!]*?"
+                   r"\b(?:for\s+each|on\s+each|each|every|per|by)\s+([a-z][\w-]*)", re.I)
 _LABEL = re.compile(r"(?:^|_|\b)(?:id|no|nr|num|year|month|day|week|zip|code|phone)$", re.I)  # numbers that name, not measure
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d|^\d{1,2}/\d{1,2}/\d{2,4}$")
 
@@ -94,12 +104,56 @@ def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
     return os.path.relpath(files[0], cwd.resolve()), group, numbers[0] if len(numbers) == 1 else None, extreme
 
 
-def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or turn.counts["per group"] or not _TAKES.search(block.code) or _GROUPS.search(block.code):
+def per_each(request: str, cwd: Path, code: str = "") -> tuple[str, str, str | None] | None:
+    """(file, group column, the number column the request names or None) when the request asks for an
+    amount for each group of a named CSV whose group column repeats ("the average distance on each route")."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.asked_column import SUFFIXES, _numeric, _table, _tokens
+
+    m = _EACH.search(request)
+    if m is None:
         return None
+    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and p.suffix.lower() in SUFFIXES]
+    if len(files) != 1:
+        return None
+    table = _table(files[0])
+    group = _group(request, m.group(1), table)
+    values = [v for v in table.get(group or "", []) if v]
+    if group is None or _numeric(values) or len(set(values)) == len(values):
+        return None
+    numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & _tokens(request)]
+    if not numbers:  # "the average distance" of a km column: the one number column the code reads
+        numbers = [c for c, v in table.items() if c != group and _numeric(v) and re.search(rf"['\"]{re.escape(c)}['\"]", code)]
+    return os.path.relpath(files[0], cwd.resolve()), group, numbers[0] if len(numbers) == 1 else None
+
+
+def _each(turn: Turn, block: Block) -> Verdict | None:
+    """The code reads the named CSV and works out one number over every row, for a request per group."""
+    from oi_local.core.rules.averages import ASKED
+
+    found = per_each(turn.request, Path.cwd(), block.code)
+    if found is None or Path(found[0]).name not in block.code:
+        return None
+    file, group, column = found
+    if group in block.code or re.search(r"groupby|defaultdict|Counter|pivot|value_counts|setdefault|\]\s*\+=", block.code):
+        return None  # the code looks at the groups
+    if column is None and ASKED.search(turn.request):
+        return None  # an average of no known column: not ours to name
+    turn.counts["per group"] += 1
+    how = (MEAN if ASKED.search(turn.request) else SUM).format(column=column, by=repr(group)) if column \
+        else COUNT.format(group=group)
+    ask = Ask(EACH_NOTE.format(file=file, group=group, how=how), code_retry(turn.engine, 23), hide=True)
+    return Verdict(note=EACH_SHOWN.format(group=group, how=how), ask=ask)
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or turn.counts["per group"]:
+        return None
+    if not _TAKES.search(block.code) or _GROUPS.search(block.code):
+        return _each(turn, block)
     found = grouped(turn.request, Path.cwd())
     if found is None:
-        return None
+        return _each(turn, block)
     file, group, column, extreme = found
     turn.counts["per group"] += 1
     from oi_local.core.rules.averages import ASKED
@@ -124,4 +178,5 @@ rule = Rule(
     summary="asked who or which <column> has the most or least of something in a CSV that repeats those names, "
             "code that takes the largest or smallest row without adding up per name is not run and the request is asked "
             "afresh once, saying to add up (or count) per name first; so is one asked which month, year or day, "
-            "per that part of the CSV's one column of ISO dates")
+            "per that part of the CSV's one column of ISO dates, and one asked for an amount for each group (\"the average "
+            "distance on each route\") whose code works out one number over every row")

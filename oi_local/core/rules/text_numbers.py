@@ -3,7 +3,10 @@
 month of orders.csv brought in the most, the 0.5B model answered from such a max; sorting expenses
 by amount and the longest run of a running log went the same way (three tasks of the recorded runs of
 sessions 23-28; a JSON file's numbers are numbers, and are left alone). When the key is one column of a CSV the code or the request reads,
-and every value of that column is a number, the key is made `float(...)` before the code runs."""
+and every value of that column is a number, the key is made `float(...)` before the code runs.
+So is a row's value compared with a number (`if r["total_eur"] > 250`): asked to pull out the orders over
+250 euros, the run stopped with "'>' not supported between instances of 'str' and 'int'", and the
+0.5B model's next try lost the file it was asked to write (ho37)."""
 from __future__ import annotations
 
 import ast
@@ -35,6 +38,29 @@ def _keys(tree: ast.AST) -> list[tuple[ast.Subscript, str]]:
                         and isinstance(body.slice, ast.Constant) and isinstance(body.slice.value, str) \
                         and body.lineno == body.end_lineno:
                     found.append((body, body.slice.value))
+    return found
+
+
+def _loop_names(tree: ast.AST) -> set[str]:
+    """Names bound by a for loop or a comprehension: the rows walked (`for r in reader`)."""
+    targets = [n.target for n in ast.walk(tree) if isinstance(n, (ast.For, ast.comprehension))]
+    return {t.id for t in targets if isinstance(t, ast.Name)}
+
+
+def _compared(tree: ast.AST) -> list[tuple[ast.Subscript, str]]:
+    """The `r["col"]` of a row walked by a loop, compared with a number (`r["total"] > 250`), with its column."""
+    rows = _loop_names(tree)
+    found = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Compare) or not all(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for op in n.ops):
+            continue
+        sides = [n.left, *n.comparators]
+        if not any(isinstance(s, ast.Constant) and type(s.value) in (int, float) for s in sides):
+            continue
+        for s in sides:
+            if isinstance(s, ast.Subscript) and isinstance(s.value, ast.Name) and s.value.id in rows \
+                    and isinstance(s.slice, ast.Constant) and isinstance(s.slice.value, str) and s.lineno == s.end_lineno:
+                found.append((s, s.slice.value))
     return found
 
 
@@ -76,7 +102,7 @@ def as_numbers(code: str, columns: set[str]) -> tuple[str, list[str]]:
         tree = ast.parse(code)
     except SyntaxError:
         return code, []
-    spots = [(body, col) for body, col in _keys(tree) if col in columns]
+    spots = [(body, col) for body, col in [*_keys(tree), *_compared(tree)] if col in columns]
     if not spots:
         return code, []
     lines = code.splitlines()
@@ -88,16 +114,17 @@ def as_numbers(code: str, columns: set[str]) -> tuple[str, list[str]]:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or "key=" not in block.code:
+    if block.lang != "python" or not ("key=" in block.code or re.search(r"[<>]", block.code)):
         return None
     new, changed = as_numbers(block.code, numeric_columns(_csv_files(turn, block.code)))
     if not changed or new == block.code:
         return None
     block.message["content"] = new
-    return Verdict(warning=NOTE.format(changes=", ".join(f"the {c} key is read as a number" for c in changed)))
+    return Verdict(warning=NOTE.format(changes=", ".join(f"{c} is read as a number" for c in changed)))
 
 
 rule = Rule(
     name="text numbers", setting="repair_slips", check=check,
     summary="an order key that is one CSV column (`max(rows, key=lambda r: r[\"amount\"])`), whose values are all "
-            "numbers but are read as text (\"95.60\" after \"240.00\"), is made `float(...)` before the code runs")
+            "numbers but are read as text (\"95.60\" after \"240.00\"), is made `float(...)` before the code runs; so is "
+            "such a column of a walked row compared with a number (`if r[\"total\"] > 250`, a TypeError)")
