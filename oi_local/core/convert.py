@@ -18,6 +18,9 @@ class Templates:
     code_output_sender: str = "user"
 
 
+# Said back as the answer, this is the loop's own text, not the model's (rules/answers.py).
+IMAGES_SHOWN = "image(s). What they show:"
+
 def _image_part(m: Message) -> dict[str, Any]:
     fmt = m.get("format", "base64.png")
     if fmt == "path":
@@ -107,7 +110,7 @@ def to_chat(
                 content = [{"type": "text", "text": body}] + images
             elif images:
                 what = described(seen)
-                content = body + (f"\n(The code produced {len(images)} image(s). What they show:\n{what})" if what else
+                content = body + (f"\n(The code produced {len(images)} {IMAGES_SHOWN}\n{what})" if what else
                                   f"\n({len(images)} image(s) were produced; this model cannot see them.)")
             add(sender, content)
         pending_code, outputs, images = None, [], []

@@ -226,3 +226,21 @@ def test_numbers_inside_printed_paths_do_not_make_an_answer_a_contradiction() ->
     turn = make_turn("copy every .md file from notes into backup. how many did you copy?", reply("I copied 3 files."),
                      runs=(ran("...", out),))
     assert not answers.contradicted(turn)
+
+
+def test_a_reply_that_says_back_the_description_of_a_chart_is_dropped() -> None:
+    from oi_local.core.convert import Templates, to_chat
+
+    msgs = [{"role": "user", "type": "message", "content": "plot greenhouse.csv, and which day was the hottest?"},
+            {"role": "assistant", "type": "code", "format": "python", "content": "plt.savefig('g.png')"},
+            {"role": "computer", "type": "console", "format": "output", "content": "Hottest: 2024-06-14\n"},
+            {"role": "computer", "type": "image", "format": "base64.png", "content": "AAAA"}]
+    shown = to_chat(msgs, Templates(), describe=lambda m: "(read by OCR:)\nTemperaturevsDay\n30\n29")[-1]["content"]
+    copied = shown[shown.index("(The code produced") + 1:].rstrip(")")  # what the model was given, said back
+    turn = make_turn(msgs[0]["content"], reply(copied), runs=(ran("plt.savefig('g.png')", "Hottest: 2024-06-14\n"),))
+    assert answers.repeats_a_note(turn) and answers.rule.discard(turn)
+    ask = answers.follow_up(turn)
+    assert ask is not None and ask.final
+    turn = make_turn(msgs[0]["content"], reply("The hottest day was 2024-06-14; the chart shows what they show."),
+                     runs=(ran("plt.savefig('g.png')", "Hottest: 2024-06-14\n"),))
+    assert not answers.repeats_a_note(turn)

@@ -86,11 +86,17 @@ def _plain(text: str) -> str:
 
 def repeats_a_note(turn: Turn) -> bool:
     """The newest reply repeats, as its answer, a note the loop itself gave the model this turn (the
-    0.5B model, told "Not run: this code changes notes.txt ...", answered with that sentence)."""
+    0.5B model, told "Not run: this code changes notes.txt ...", answered with that sentence), or the
+    description of the images a run made (asked for a chart and the hottest day, the 0.5B model answered
+    with the chart's OCR text, "TemperaturevsDay 30 29 28 ...", over the printed day; ho37)."""
     reply = newest_reply(turn.engine)
     said = _plain(str(reply.get("content", ""))) if reply else ""
     if not said:
         return False
+    from oi_local.core.convert import IMAGES_SHOWN
+
+    if _plain(IMAGES_SHOWN) in said:  # the description of a chart the code drew (its OCR text), said back
+        return True
     words = said.split()
     for note in turn.notes:
         first = _plain(re.split(r"(?<=[.!?])\s", note.strip(), maxsplit=1)[0]).split()
