@@ -175,3 +175,11 @@ def test_a_calculation_is_not_shown_for_a_request_about_files() -> None:
 def test_a_recipe_about_another_kind_of_file_is_not_picked() -> None:
     assert pick("sum_to.py should print the sum of the numbers from 1 to 100. Fix it.", 2) == []
     assert pick("What is the sum of the price column in prices.csv?", 1)[0]["request"].startswith("What is the sum of the price column")
+
+
+def test_a_recipe_whose_files_would_become_another_kind_is_not_picked() -> None:
+    # its sales_staff.csv would be shown as temps.png: rows written "into a new file temps.png"
+    assert not any("Save the rows" in r["request"] for r in
+                   pick("Draw a line chart of the daily temperatures in weather.csv and save it as temps.png.", 2))
+    assert pick("Save the rows of people.csv where the city is Oslo into a new file oslo.csv", 1)[0]["request"].startswith(
+        "Save the rows of staff.csv")

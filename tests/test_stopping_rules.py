@@ -192,3 +192,13 @@ def test_a_repetition_counts_as_a_failed_try():
                    "```python\nprint('three')\n```", "It printed three."])
     msgs = _chat(fn, "print a", max_failed_runs=3)
     assert "three\n" in [m["content"] for m in msgs if m["role"] == "computer"]
+
+
+def test_a_copied_answer_after_a_silent_run_gives_way_to_what_that_run_made_not_an_older_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    fn = scripted(["```python\nraise ValueError('one')\n```", "```python\nwith open('chart.png', 'w') as f:\n    f.write('x')\n```",
+                   "1234 * 5678 is 7006652.", "1234 * 5678 is 7006652."])
+    oi = make(fn)
+    oi.template = "small"
+    oi.chat("Draw the numbers and save it as chart.png", display=False)
+    assert _answers(oi)[-1] == "Result:\nSaved chart.png." and "ValueError" not in _answers(oi)[-1]

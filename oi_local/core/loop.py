@@ -313,12 +313,24 @@ def _final_answer(turn: Turn, note: str | None = None, nudge: str | None = None)
         # No answer to keep (only code, or one a rule discarded): the last output is the answer, and a
         # failed run is said to be one, never shown as a result.
         last = next((m["content"] for m in reversed(engine.messages) if m["role"] == "computer" and m["type"] == "console"), "")
+        if turn.runs and not turn.failure:  # the last run's own output: a chart's run prints nothing, and the
+            last = turn.runs[-1].output or _made(turn.runs[-1])  # traceback of the try before it was shown as the result
         if turn.failure:
             yield from _say(engine, f"This did not work: the last run failed with {turn.failure.strip()}\n\n{last.strip()}")
         elif turn.not_run:
             return  # the last output is a rule's refusal, not a result: the honest end says what happened
         else:
             yield from _say(engine, f"Result:\n{last.strip()}" if last.strip() else "Done.")
+
+
+def _made(run: Run) -> str:
+    """"Saved temps.png." for a run that printed nothing and wrote files that are there now, else ""."""
+    import os
+
+    from oi_local.core.writes import changed_paths
+
+    made = [p for p in changed_paths(run.lang, run.code) if os.path.isfile(p)]
+    return f"Saved {', '.join(made)}." if made else ""
 
 
 def _say(engine: "Engine", text: str) -> Iterator[Message]:

@@ -81,6 +81,8 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
     asked = words(request)
     kinds = _file_kinds(request)
     names_files = any(v for k, v in _slots(request).items() if k != "quoted")
+    files = _slots(request)["file"]
+    recipe_files = [_slots(r["request"])["file"] for r in recipes]
     from oi_local.core.writes import question
 
     asking, asks = question(request), _asks(source)
@@ -96,6 +98,10 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
             continue
         if names_files and recipes[i].get("calculation"):
             continue  # a calculation for a request about files (the loan formula for a broken script)
+        if _other_kinds(files, recipe_files[i]):
+            # Adapted, it would write the rows of a CSV "into a new file temps.png": asked for a chart
+            # saved as temps.png, the 0.5B model copied that example's row filter and ran away in it.
+            continue
         if kinds and not theirs and not recipes[i].get("any_kind") and not folders and recipe_folders[i]:
             continue  # a named file is not a folder's files (".txt files in the notes folder" for notes.txt)
         if asks[i] != asking:
@@ -161,6 +167,12 @@ def _first_kind(text: str) -> set[str]:
 
 def _file_kinds(text: str) -> set[str]:
     return {_kind(f) for f in _slots(text)["file"]}
+
+
+def _other_kinds(ours: list[str], theirs: list[str]) -> bool:
+    """The request and a recipe name as many files, and one the recipe would be adapted to has another
+    kind (its sales_staff.csv would become the request's temps.png)."""
+    return len(ours) == len(theirs) and any(_kind(a) != _kind(b) for a, b in zip(theirs, ours))
 
 
 def adapt(recipe: dict[str, Any], request: str) -> dict[str, Any]:
