@@ -37,6 +37,8 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ("KeyError: 'price'", "Sum the amounts in sales.csv", "no key 'price'. The keys are: 'date', 'product', 'amount'"),
     ("KeyError: 'cost'", "Total of orders.json?", "The keys are: 'id', 'total'"),
     ("FileNotFoundError: [Errno 2] No such file or directory: 'sale.csv'", "", "there is sales.csv"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: 'shopping.csv'",  # to be made, read first
+     "Start a shopping list in shopping.csv with the columns item, qty and price.", "you are asked to make it"),
 ])
 def test_errors_with_one_likely_cause_get_a_note(folder: Path, error: str, request_text: str, expected: str) -> None:
     assert expected in (note("Traceback ...\n" + error + "\n(exit code 1)", request_text) or "")
@@ -70,6 +72,8 @@ def test_string_arithmetic_comes_back_converted(code: str, line: int, fixed: str
 def test_other_errors_get_none(folder: Path, error: str) -> None:
     assert note(error, "") is None
     assert note("KeyError: 'amount'", "Sum the amounts in sales.csv") is None  # the key is there: another cause
+    gone = "FileNotFoundError: [Errno 2] No such file or directory: 'shopping.csv'"
+    assert note(gone, "How much is on my list in shopping.csv?") is None  # to be read: missing, not to be made
 
 
 def test_the_note_follows_the_error_in_the_history_and_on_screen(folder: Path) -> None:

@@ -296,10 +296,24 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         target = _target_folder(missing, code, output, request, base)
         if target:
             return target
+        if _to_make(missing, request):
+            # Asked to start a shopping list in shopping.csv, the 0.5B model read it first for its header.
+            return (f"Note: {missing} is not there yet: you are asked to make it, so do not read it. Write it with "
+                    f"open({missing!r}, 'w') and put in what was asked.")
         close = likely_file(missing, base)
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
     return None
+
+
+_MAKE = re.compile(r"\b(?:start\w*|creat\w*|make|making|new|begin\w*|set\s+up)\b", re.I)
+
+
+def _to_make(missing: str, request: str) -> bool:
+    """The request asks to make the missing file ("Start a shopping list in shopping.csv")."""
+    name = os.path.basename(missing)
+    said = re.search(rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", request)
+    return bool(said and "." in name and _MAKE.search(request))
 
 
 # The word a request looks for in files: "talk about an invoice", "mention 'refund'", "contain the word TODO"

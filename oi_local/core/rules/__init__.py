@@ -87,6 +87,7 @@ from oi_local.core.rules import (
     unknown_values,
     unused_numbers,
     which_answers,
+    written_numbers,
 )
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
 
@@ -139,6 +140,7 @@ RULES: tuple[Rule, ...] = (
     picked_names.rule,
     first_match.rule,
     unused_numbers.rule,
+    written_numbers.rule,
     rounding.rule,
     plot_file.rule,
     fix_fragments.rule,

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import active, written_numbers
+
+from .handmade import block, make_turn
+
+ASK = ("Start a shopping list in shopping.csv with the columns item, qty and price. "
+       "Put in 6 apples at 0.45, 1 bread at 2.30 and 2 cheese at 3.75.")
+PRICES_TWICE = ('with open("shopping.csv", "w") as f:\n    f.write("item,qty,price\\n")\n    f.write("apples,0.45,0.45\\n")\n'
+                '    f.write("bread,2.30,2.30\\n")\n    f.write("cheese,3.75,3.75\\n")')
+RIGHT = ('import csv\nrows = [("apples", 6, 0.45), ("bread", 1, 2.30), ("cheese", 2, 3.75)]\n'
+         'with open("shopping.csv", "w", newline="") as f:\n    w = csv.writer(f)\n    w.writerow(["item", "qty", "price"])\n'
+         '    w.writerows(rows)\nprint(len(rows), "items")')
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_file_written_without_some_of_the_numbers_given_is_asked_afresh(folder: Path) -> None:
+    turn = make_turn(ASK)
+    verdict = written_numbers.check(turn, block(PRICES_TWICE))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert "without 6, 1, 2 from the request" in verdict.note
+    assert "6, 0.45, 1, 2.30, 2, 3.75" in (verdict.ask.text or "")
+    assert written_numbers.check(turn, block(PRICES_TWICE)) is None  # once a turn
+    # as it would have run: the 6 apples are nowhere in the file
+    subprocess.run([sys.executable, "-c", PRICES_TWICE], cwd=folder, check=True)
+    assert "6" not in (folder / "shopping.csv").read_text()
+
+
+@pytest.mark.parametrize("request_text, code", [
+    (ASK, RIGHT),                                                     # every number written
+    ("Oh, and 3 bananas at 0.25 each in shopping.csv", RIGHT),        # none of them: another matter
+    ("How much is 6 apples at 0.45 in shopping.csv?", PRICES_TWICE),  # a question: not ours
+    ("Put 6 apples at 0.45 in my list", PRICES_TWICE),                # no file named
+    ("Add 6 apples to shopping.csv", PRICES_TWICE),                   # one number
+])
+def test_left_alone(request_text: str, code: str) -> None:
+    assert written_numbers.check(make_turn(request_text), block(code)) is None
+
+
+def test_a_row_added_without_its_count_is_asked_afresh() -> None:
+    code = 'with open("shopping.csv", "a") as f:\n    f.write("bananas,0.25,0.25\\n")'
+    verdict = written_numbers.check(make_turn("Oh, and add 3 bananas at 0.25 each to shopping.csv."), block(code))
+    assert verdict is not None and "without 3" in verdict.note
+
+
+def test_off_with_check_answers() -> None:
+    assert written_numbers.rule not in active(make_turn("x", check_answers=False).engine, "check")
