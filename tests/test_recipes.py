@@ -89,9 +89,9 @@ def test_recipes_reach_a_small_model_before_the_conversation_and_are_not_stored(
         interp.chat("How many lines in server.log contain the word ERROR?", display=False)
         prompt = model.prompts[0]
         shown = [m["content"] for m in prompt]
-        # The recipe is shown with the user's file name (a small model copies names along).
-        i = shown.index("How many lines in server.log contain the word WARNING?")
-        assert prompt[i + 1] == {"role": "assistant", "content": '```shell\ngrep -c "WARNING" server.log\n```'}
+        # The recipe is shown with the user's file name and word (a small model copies names along).
+        i = shown.index("How many lines in server.log contain the word ERROR?")
+        assert prompt[i + 1] == {"role": "assistant", "content": '```shell\ngrep -c "ERROR" server.log\n```'}
         assert prompt[-1]["content"].startswith("How many lines in server.log")  # the request comes after
         assert all("WARNING" not in str(m.get("content")) for m in interp.messages)
         # The same examples for every call of the turn (an unchanged prefix keeps the KV cache warm).
@@ -165,6 +165,10 @@ def test_a_recipe_is_shown_with_the_users_names_where_they_map_one_to_one() -> N
     append = pick('Add the line "call mum" at the end of todo.txt.', 1)[0]
     mine = adapt(append, 'Add "milk" as a new last line to shopping.txt.')
     assert 'f.write("milk\\n")' in mine["code"] and "call mum" not in mine["code"] + mine["request"]
+    # "the word X" is such text (shown "the word WARNING" as it was, the 0.5B model counted WARNING for ERROR).
+    word = pick("How many lines in build.log contain the word WARNING?", 1)[0]
+    mine = adapt(word, "How many lines in server.log contain the word ERROR?")
+    assert "ERROR" in mine["code"] and "WARNING" not in mine["code"] + mine["request"]
 
 
 def test_a_calculation_is_not_shown_for_a_request_about_files() -> None:

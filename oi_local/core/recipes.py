@@ -131,6 +131,8 @@ _EXT_WORD = re.compile(r"\b([A-Z][A-Z0-9]{1,3})\s+(?:files|images|documents)\b")
 _FOLDER = re.compile(r"\b([\w-]+)\s+(?:sub)?(?:folder|directory)\b")  # "the notes folder"
 _FOLDER_CALLED = re.compile(r"\b(?:sub)?(?:folder|directory)\s+(?:called|named)\s+([\w-]+)")
 _QUOTED = re.compile(r'"([^"\n]{1,60})"')  # the text to add, search for or set
+# "contain the word ERROR": shown the recipe for "the word WARNING" as it was, the 0.5B model counted WARNING
+_WORD_NAMED = re.compile(r"\bthe\s+(?:word|text|string|phrase)\s+['\"`]?([\w-]+)")
 _HERE = re.compile(r"\b(?:this|the current|current)\s+(?:folder|directory)\b", re.I)
 _NOT_NAMES = frozenset("this the a an current new same home my your that its their each every one".split())
 
@@ -148,7 +150,7 @@ def _slots(text: str) -> dict[str, list[str]]:
         "file": list(dict.fromkeys(files)),
         "ext": list(dict.fromkeys(exts)),
         "folder": list(dict.fromkeys(folders)),
-        "quoted": [q for q in dict.fromkeys(_QUOTED.findall(first)) if not _FILE.fullmatch(q)],
+        "quoted": [q for q in dict.fromkeys(_QUOTED.findall(first) + _WORD_NAMED.findall(first)) if not _FILE.fullmatch(q)],
     }
 
 
