@@ -87,6 +87,7 @@ from oi_local.core.rules import (
     unknown_values,
     unused_numbers,
     which_answers,
+    whole_folder,
     written_numbers,
 )
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
@@ -114,6 +115,7 @@ RULES: tuple[Rule, ...] = (
     extensions.rule,
     name_case.rule,
     slips.rule,
+    whole_folder.rule,
     text_numbers.rule,
     quoted_numbers.rule,
     directions.rule,
