@@ -78,7 +78,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         left = sorted(p.name for p in folder.rglob("*") if p.is_file() and p.suffix.lower() not in kept)
     except OSError:
         return None
-    if not edits or not left or not str(folder.name) in block.code:
+    if not edits or not left or folder.name not in block.code:
         return None
     code = block.code
     for old, new in edits:
