@@ -614,3 +614,33 @@ def test_a_json_list_or_a_table_of_records_is_left_alone(folder: Path) -> None:
     (folder / "books.json").write_text('[{"title": "Dune", "year": 1965}]')
     code = 'import pandas as pd\nprint(pd.read_json("books.json"))'
     assert slips.json_tables(code) == (code, [])
+
+
+STOCK = '{"warehouse": "north", "products": [{"name": "bolt", "stock": 120}, {"name": "nut", "stock": 340}]}'
+
+
+def test_a_loop_over_a_json_object_walks_its_list_of_records(folder: Path) -> None:
+    (folder / "stock.json").write_text(STOCK)
+    code = ('import json\nwith open("stock.json") as f:\n    items = json.load(f)\ncount = 0\nfor item in items:\n'
+            '    count += item.get("stock")\nprint(count)')
+    failed = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    assert "'str' object has no attribute 'get'" in failed.stderr  # as the model wrote it
+    b = block(code)
+    verdict = slips.check(make_turn("How many items are in stock in total according to stock.json?"), b)
+    assert verdict is not None and "the list of records in stock.json is walked" in verdict.warning
+    assert run(b.code, folder) == "460\n"
+    comp = 'import json\ndata = json.load(open("stock.json"))\nprint(sum(p["stock"] for p in data))'
+    b = block(comp)
+    assert slips.check(make_turn("total stock in stock.json?"), b) is not None and run(b.code, folder) == "460\n"
+
+
+@pytest.mark.parametrize("code", [
+    'import json\ndata = json.load(open("stock.json"))\nfor key in data:\n    print(key, data[key])',  # keyed itself
+    'import json\ndata = json.load(open("stock.json"))\nfor k, v in data.items():\n    print(k)',       # its items
+    'import json\ndata = json.load(open("list.json"))\nfor p in data:\n    print(p["stock"])',          # a list already
+    'import json\ndata = json.load(open("stock.json"))\nfor k in data:\n    print(k)',                    # its keys asked
+])
+def test_loops_over_json_left_alone(folder: Path, code: str) -> None:
+    (folder / "stock.json").write_text(STOCK)
+    (folder / "list.json").write_text('[{"stock": 1}]')
+    assert slips.json_walked(code) == (code, [])

@@ -377,16 +377,9 @@ def _importing_json(code: str) -> str:
     return code if re.search(r"^import json\b|^import .*\bjson\b", code, re.M) else "import json\n" + code
 
 
-def json_tables(code: str) -> tuple[str, list[str]]:
-    """`code` with a table made of a JSON object that holds one list of records made of that list:
-    `pd.read_json("books.json")` and `pd.DataFrame(data)` (data = json.load(...) of it) give one column
-    "books" of whole records, and a CSV written from it held them as text (ho6-data-json-to-csv).
-    Returns the files read so."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code, []
-    loaded: dict[str, str] = {}  # name -> the .json path json.load read it from
+def _json_loaded(tree: ast.AST) -> dict[str, str]:
+    """Each name bound to `json.load(...)` of a .json file, with that file's path."""
+    loaded: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
@@ -397,6 +390,51 @@ def json_tables(code: str) -> tuple[str, list[str]]:
                 and arg.args and isinstance(arg.args[0], ast.Constant) else None)
             if path and path.lower().endswith(".json"):
                 loaded[node.targets[0].id] = path
+    return loaded
+
+
+def json_walked(code: str) -> tuple[str, list[str]]:
+    """`code` with a walk over a JSON object that holds one list of records made a walk over that list:
+    `for item in items` over {"products": [...]} gave the key "products", and `item.get("stock")` failed
+    on a string, four tries running (ho2-data-json-sum). Only where the code never looks the object up
+    by a key itself. Returns the files read so."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    loaded = _json_loaded(tree)
+    keyed = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)} | \
+        {n.func.value.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+         and isinstance(n.func.value, ast.Name)}
+    # the loop's name used as a record (`item["stock"]`, `item.get("stock")`), not as a key
+    as_record = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                 and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str)} | \
+        {n.func.value.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+         and n.func.attr == "get" and isinstance(n.func.value, ast.Name)}
+    edits, read = [], []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        it, target = node.iter, node.target
+        if isinstance(it, ast.Name) and it.id in loaded and it.id not in keyed and isinstance(target, ast.Name) \
+                and target.id in as_record:
+            where = _records_where(loaded[it.id])
+            if where:
+                edits.append((it.lineno, it.col_offset, it.end_col_offset or it.col_offset, f"{it.id}{where}"))
+                read.append(loaded[it.id])
+    return (rewrite(code, edits) if edits else code), list(dict.fromkeys(read))
+
+
+def json_tables(code: str) -> tuple[str, list[str]]:
+    """`code` with a table made of a JSON object that holds one list of records made of that list:
+    `pd.read_json("books.json")` and `pd.DataFrame(data)` (data = json.load(...) of it) give one column
+    "books" of whole records, and a CSV written from it held them as text (ho6-data-json-to-csv).
+    Returns the files read so."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    loaded = _json_loaded(tree)
     read: list[str] = []
 
     def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
@@ -1045,6 +1083,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     tables: list[str] = []
     if ("read_json(" in code or "DataFrame(" in code or "json_normalize(" in code) and ".json" in code:
         code, tables = json_tables(code)
+    walked: list[str] = []
+    if "json" in code and "for " in code:
+        code, walked = json_walked(code)
     code, names = read_twice(code)
     handles: list[str] = []
     if "with open(" in code:
@@ -1084,7 +1125,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     cased = False
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
-    if not (homed or topped or jsons or tables or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
+    if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
             or recased or added or nested or blanks) \
             or code == block.code:
         return None
@@ -1093,6 +1134,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     changes += [f"the file {n} is read once, into {n}_text (read a second time, it gave nothing)" for n in handles]
     changes += [f"the table is made of the list of records in {p} (made of the whole object, it had one column)" for p in tables]
     changes += [f"{p} is read with json.load (it is JSON; csv.DictReader read it as CSV)" for p in jsons]
+    changes += [f"the list of records in {p} is walked (walked as it was, the object gave its keys, not its records)" for p in walked]
     if homed:
         changes.append("~ is written as your home folder's path (Python does not expand ~ in a path)")
     changes += [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
@@ -1143,6 +1185,6 @@ rule = Rule(
             "given to a file call (`open(\"~/notes.txt\")`, which Python does not expand) is the home folder's path; "
             "asked for the top, an ascending sort whose head is taken (`sorted(...)[:3]`, `sort_values(...).head()`) "
             "runs from the highest down; a file read more than once in its `with` (`f.readlines()` twice) is read once "
-            "into a name; `csv.DictReader` over a .json file of records reads it with `json.load`, and a table of a JSON object "
-            "holding one list of records is made of that list; "
+            "into a name; `csv.DictReader` over a .json file of records reads it with `json.load`, and a table of, or a loop "
+            "over, a JSON object holding one list of records takes that list; "
             "the person is told")
