@@ -1,0 +1,85 @@
+"""Date math: CSV dates are text, and the 0.5B model subtracted them as numbers. Asked whose
+subscription lasted longest, it wrote `int(row["started"]) - int(row["cancelled"])` over ISO dates,
+then `float(...)`, then the bare strings: five failed runs, each told the value is a date (ho36).
+A subtraction of two columns of a CSV the turn reads, whose values are all ISO dates (each side bare
+or wrapped in int() or float()), is made a subtraction of dates in days before the code runs:
+`abs((date.fromisoformat(a) - date.fromisoformat(b)).days)` (how long between them; the model's order
+of the two is as often backwards as not). The person is told."""
+from __future__ import annotations
+
+import ast
+import re
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, rewrite
+
+NOTE = "Changed before it ran: {pairs} are subtracted as dates, in days (CSV dates are text, not numbers)."
+_ISO = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def _column(side: ast.expr) -> tuple[ast.Subscript, str] | None:
+    """The `row["col"]` of a side, bare or in int()/float(), with its column."""
+    if isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id in ("int", "float") \
+            and len(side.args) == 1:
+        side = side.args[0]
+    if isinstance(side, ast.Subscript) and isinstance(side.slice, ast.Constant) and isinstance(side.slice.value, str):
+        return side, side.slice.value
+    return None
+
+
+def date_columns(turn: Turn, code: str) -> set[str]:
+    """The columns of the CSV files the turn reads whose values are all ISO dates."""
+    from oi_local.core.rules.asked_column import SUFFIXES, _table
+    from oi_local.core.rules.text_numbers import _csv_files
+
+    found = set()
+    for p in _csv_files(turn, code):
+        if p.is_file() and p.suffix.lower() in SUFFIXES:
+            for column, values in _table(p).items():
+                given = [v.strip() for v in values if v.strip()]
+                if len(given) >= 2 and all(_ISO.fullmatch(v) for v in given):
+                    found.add(column)
+    return found
+
+
+def as_dates(code: str, columns: set[str]) -> tuple[str, list[str]]:
+    """`code` with each one-line subtraction of two date columns made one of dates in days, and the pairs."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    edits, pairs = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and n.lineno == n.end_lineno):
+            continue
+        left, right = _column(n.left), _column(n.right)
+        if left is None or right is None or left[1] not in columns or right[1] not in columns:
+            continue
+        sa, sb = ast.get_source_segment(code, left[0]), ast.get_source_segment(code, right[0])
+        if not sa or not sb:
+            continue
+        edits.append((n.lineno, n.col_offset, n.end_col_offset or n.col_offset,
+                      f"abs((date.fromisoformat({sa}) - date.fromisoformat({sb})).days)"))
+        pairs.append(f"{left[1]} and {right[1]}")
+    if not edits:
+        return code, []
+    code = rewrite(code, edits)
+    if not re.search(r"^from datetime import .*\bdate\b(?!time)", code, re.M):
+        code = "from datetime import date\n" + code
+    return code, list(dict.fromkeys(pairs))
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or "-" not in block.code:
+        return None
+    code, pairs = as_dates(block.code, date_columns(turn, block.code))
+    if not pairs or code == block.code:
+        return None
+    block.message["content"] = code
+    return Verdict(warning=NOTE.format(pairs=", ".join(pairs)))
+
+
+rule = Rule(
+    name="date math", setting="repair_slips", check=check,
+    summary="a subtraction of two CSV columns of ISO dates, bare or in int()/float() (`int(r[\"started\"]) - "
+            "int(r[\"cancelled\"])`), is made a subtraction of dates in days before it runs; the person is told")
