@@ -633,3 +633,12 @@ def test_a_listing_of_the_new_folder_asked_for_is_told_where_the_files_are(folde
     plain = code.replace('Path("new_logs")', 'Path("recent_logs") / "x"')
     assert "```" not in (note(run.stderr, asked, folder, plain) or "```")
     assert "new folder" not in (note(run.stderr, "copy every .log file in logs/ somewhere safe", folder, code) or "")
+
+
+def test_a_key_one_level_down_is_said_where_it_is(folder: Path) -> None:
+    (folder / "orders2.json").write_text('{"exported": "2024-06-24", "orders": [{"id": 1, "status": "pending", '
+                                         '"items": [{"product": "Keyboard", "qty": 1, "unit_price": 59.0}]}]}')
+    said = note("KeyError: 'unit_price'\n(exit code 1)", "What are the pending orders in orders2.json worth?")
+    assert said is not None and "The keys are: 'id', 'status', 'items'." in said
+    assert "'unit_price' is in the 'items' list of each record" in said
+    assert "'unit_price' is in" not in (note("KeyError: 'price'\n(exit code 1)", "worth of orders2.json?") or "")

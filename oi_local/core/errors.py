@@ -237,7 +237,9 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if m:
         keys = _known_keys(output, request, base)
         if keys and m.group(1) not in keys:
-            return f"Note: there is no key '{m.group(1)}'. The keys are: {', '.join(repr(k) for k in keys)}."
+            inner = _nested_key(m.group(1), request, base)
+            return f"Note: there is no key '{m.group(1)}'. The keys are: {', '.join(repr(k) for k in keys)}." + (
+                f" {inner}" if inner else "")
         return None
     if _STR_MATH.search(output):
         advice = ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
@@ -536,6 +538,33 @@ def _known_keys(output: str, request: str, base: Path) -> list[str]:
         except (OSError, ValueError, UnicodeDecodeError):
             continue
     return []
+
+
+def _nested_key(key: str, request: str, base: Path) -> str | None:
+    """Where a missing key is, one level down in the named JSON file's records: "'unit_price' is in
+    each record's 'items' list". Asked what the pending orders are worth (qty times unit price of every
+    item), the 0.5B model looked up unit_price on each order three times, told only the orders' keys."""
+    import json
+
+    from oi_local.core.hints import mentioned_paths
+
+    for p in mentioned_paths(request, base):
+        if p.suffix.lower() != ".json" or not p.is_file() or p.stat().st_size > 1_000_000:
+            continue
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(data, dict):
+            data = next((v for v in data.values() if isinstance(v, list)), data)
+        first = data[0] if isinstance(data, list) and data else data
+        if not isinstance(first, dict):
+            continue
+        for field, value in first.items():
+            if isinstance(value, list) and value and isinstance(value[0], dict) and key in value[0]:
+                return (f"'{key}' is in the '{field}' list of each record (its keys: {', '.join(map(repr, value[0]))}): "
+                        f"walk it too, for example `for record in records: for one in record[{field!r}]: one[{key!r}]`.")
+    return None
 
 
 _CELL_LINE = re.compile(r'File "<cell-\d+>", line (\d+)')
