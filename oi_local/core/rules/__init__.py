@@ -35,6 +35,7 @@ from oi_local.core.rules import (
     first_match,
     fix_asks,
     fix_fragments,
+    follow_ups,
     fresh_retries,
     fstrings,
     git_log,
@@ -100,6 +101,7 @@ RULES: tuple[Rule, ...] = (
     text_speak.rule,
     long_request.rule,
     file_hints.rule,
+    follow_ups.rule,
     recipes.rule,
     # while the reply streams
     repetition.rule,
