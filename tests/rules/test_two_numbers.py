@@ -45,6 +45,19 @@ def test_one_labelled_number_is_asked_for_both() -> None:
     assert two_numbers.follow_up(turn) is not None
 
 
+def test_one_number_then_the_records_is_asked_for_both() -> None:
+    asked = ("from orders.csv, pull out every order over 250 euros into a new file big_orders.csv. "
+             "how many were there and what do they come to together?")
+    dump = "9 total orders over 250 euros\n{'order_id': 'A-1032', 'total_eur': '855.54'}\n{'order_id': 'A-1033', 'total_eur':"
+    ask = two_numbers.follow_up(make_turn(asked, reply("9."), runs=(ran(CODE, dump),)))
+    assert ask is not None and '"what do they come to together"' in (ask.text or "")
+    tuple_dump = "(464.83, [{'date': '2024-03-06', 'category': 'groceries', 'amount': '55.24'}, {'date':"
+    asked = "how much went on groceries altogether? and which category ate the most money, how much was that?"
+    assert two_numbers.follow_up(make_turn(asked, reply("464.83"), runs=(ran(CODE, tuple_dump),))) is not None
+    both = "9 orders over 250 euros, together 5739.12\n{'order_id': 'A-1032'}"
+    assert two_numbers.follow_up(make_turn(asked, reply("x"), runs=(ran(CODE, both),))) is None
+
+
 def test_not_after_a_failed_run() -> None:
     assert two_numbers.follow_up(make_turn(ASKED, reply("x"), runs=(failed(CODE, "NameError: p"),))) is None
 
