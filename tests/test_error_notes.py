@@ -585,6 +585,11 @@ def test_a_folder_opened_as_a_file_is_shown_how_to_read_its_files(folder: Path) 
     example = got.split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=folder).stdout
     assert out == "invoice_mail.txt\n"
+    (folder / "data" / "todo_notes.txt").write_text("TODO: ring the bank\n")
+    got = note(run.stderr + "\n(exit code 1)", "Find every file under data/ that has a TODO in it", folder, "") or ""
+    example = got.split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=folder).stdout
+    assert out == "todo_notes.txt\n"
 
 
 def test_blank_lines_read_as_numbers_are_skipped_in_the_script_or_the_code(folder: Path) -> None:

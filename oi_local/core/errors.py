@@ -261,7 +261,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         word = _SEARCHED.search(request or "")
         # Searching the files: the example searches them (run as it was, "print(p.name, len(text))" answered
         # "msg_01.txt has 104 bytes" to which emails talk about an invoice).
-        use = (f"        if {word.group(1).lower()!r} in text.lower():\n            print(p.name)\n" if word
+        use = (f"        if {(word.group(1) or word.group(2)).lower()!r} in text.lower():\n            print(p.name)\n" if word
                else "        print(p.name, len(text))\n")
         return (f"Note: {folder} is a folder, not a file: open() reads one file. Go over its files and read each "
                 f"one, for example:\n```python\nfrom pathlib import Path\nfor p in sorted(Path({folder!r}).iterdir()):\n"
@@ -320,7 +320,9 @@ def _to_make(missing: str, request: str) -> bool:
 
 # The word a request looks for in files: "talk about an invoice", "mention 'refund'", "contain the word TODO"
 _SEARCHED = re.compile(r"\b(?:talks?|talking|mentions?|mentioning|contains?|containing|says?|saying)\s+(?:about\s+)?"
-                       r"(?:the\s+word\s+|an?\s+|the\s+)?['\"`]?(?!about\b|the\b|an?\b)([A-Za-z][\w-]{2,30})", re.I)
+                       r"(?:the\s+word\s+|an?\s+|the\s+)?['\"`]?(?!about\b|the\b|an?\b)([A-Za-z][\w-]{2,30})"
+                       # "every file that has a TODO in it"
+                       r"|\b(?:has|have|with)\s+(?:an?\s+|the\s+word\s+)?['\"`]?([A-Za-z][\w-]{2,30})['\"`]?\s+in\s+(?:it|them)\b", re.I)
 _DICTS_COMPARED = re.compile(r"TypeError: '[<>]=?' not supported between instances of 'dict' and 'dict'")
 _ROWS_SHOWN = re.compile(r"Values on that line:.*?\b(\w+) = \[\{")
 

@@ -10,14 +10,15 @@ from oi_local.core.rules import active, follow_ups
 EARLIER = "what's the class average in marks.csv?"
 
 
-@pytest.mark.parametrize("request_text, means", [
-    ("and what would it be if we left out the lowest score?", '"it" means what that asked for'),
-    ("what about March?", "asked again in this new way"),
-    ("ok, write the names of those into reorder.txt, one per line please", '"those" means'),
+@pytest.mark.parametrize("request_text", [
+    "and what would it be if we left out the lowest score?",
+    "what about March?",
+    "ok, write the names of those into reorder.txt, one per line please",
+    "Put the names of everyone who lives there into city_people.txt, one name per line.",
 ])
-def test_a_request_that_leans_on_the_one_before_gets_it_quoted(request_text: str, means: str) -> None:
+def test_a_request_that_leans_on_the_one_before_gets_it_quoted(request_text: str) -> None:
     added = follow_ups.prompt(None, request_text, EARLIER)
-    assert added is not None and f'"{EARLIER}"' in added.hint and means in added.hint
+    assert added is not None and added.hint == f'(This follows my previous request, "{EARLIER}".)'
 
 
 @pytest.mark.parametrize("request_text, earlier", [
@@ -43,7 +44,7 @@ def test_the_model_sees_the_earlier_request_and_the_history_keeps_the_persons_wo
         interp.chat(EARLIER, display=False)
         interp.chat("and what would it be if we left out the lowest score?", display=False)
         asked = [p[-1]["content"] for p in model.prompts if p[-1]["content"].startswith("and what would it be")]
-        assert asked and f'"{EARLIER}"' in asked[0]
+        assert asked and f'"{EARLIER}", answered "The class average is 67.0."' in asked[0]
         assert all("This follows my previous request" not in str(m.get("content")) for m in interp.messages)
     finally:
         interp.close()
