@@ -209,6 +209,8 @@ def test_a_prefilled_corrected_block_is_run_without_a_model_call(folder: Path) -
     ("how's the disk space looking on this machine", True),
     ("is the server up? if not restart it", False),
     ("Whatsapp export is in chat.txt, make a summary file of it", False),
+    ("what's the average distance of a run on each route I do?", True),  # "a run" is a thing, not a change
+    ("how big was the last backup? then start the next backup", False),
 ])
 def test_which_requests_only_ask(text: str, asks: bool) -> None:
     assert question(text) is asks

@@ -202,3 +202,11 @@ def test_a_copied_answer_after_a_silent_run_gives_way_to_what_that_run_made_not_
     oi.template = "small"
     oi.chat("Draw the numbers and save it as chart.png", display=False)
     assert _answers(oi)[-1] == "Result:\nSaved chart.png." and "ValueError" not in _answers(oi)[-1]
+
+
+def test_the_same_cut_short_answer_twice_gives_way_to_the_output():
+    table = "route\nHill climb    11.95\nPark loop      5.33\nRiverside      8.33"
+    fn = scripted([f"```python\nprint({table!r})\n```", "route", "route"])
+    oi = make(fn)
+    oi.chat("what's the average distance of a run on each route?", display=False)
+    assert _answers(oi)[-1] == "Result:\n" + table

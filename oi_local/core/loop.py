@@ -306,7 +306,11 @@ def _final_answer(turn: Turn, note: str | None = None, nudge: str | None = None)
     before = len(engine.messages)
     yield from _reply(turn, [], Ask(nudge or FINAL_ANSWER_NUDGE), allow_code=False)
     if len(engine.messages) > before and _drop_repeat(turn):
-        return  # the answer it gave just before stands
+        if not any(f(turn) for f in hooks(engine, "discard")):
+            return  # the answer it gave just before stands
+        # The same rejected answer twice ("route", the first line of a per-route table, ho37): the output
+        # speaks instead.
+        engine.messages.pop()
     if len(engine.messages) > before and any(f(turn) for f in hooks(engine, "discard")):
         engine.messages.pop()
     if not any(m["role"] == "assistant" and m["type"] == "message" and m["content"].strip() for m in engine.messages[before:]):

@@ -62,7 +62,10 @@ def unnegated(text: str) -> str:
 # and a verb that says what the person (or others) do: "i keep one seed packet per line" is a habit,
 # not an ask; read as one, the 0.5B model's `open(..., "w")` emptied seed_notes.txt for a line count.
 # "can i add ..." still asks.
-_NOT_VERBS = re.compile(r"[\w.-]*/[\w./-]*|\b[\w-]+\.[A-Za-z]\w{0,4}\b|"
+# After "a", "each", "my" ... a word is a thing, not a change: "the average distance of a run on each route"
+# (read as a change, the question's answer "route" was never checked, ho37).
+_NOT_VERBS = re.compile(r"\b(?:a|an|the|each|every|per|my|your|our|their|its)\s+[\w-]+|"
+                        r"[\w.-]*/[\w./-]*|\b[\w-]+\.[A-Za-z]\w{0,4}\b|"
                         r"\b(?:which|what|whose|how\s+many|how\s+much)\s+\w+|"
                         r"(?<!can )(?<!could )(?<!should )(?<!may )\b(?:i|we|they)\s+"
                         r"(?:(?:always|usually|normally|just|only|also|still|then)\s+)?\w+(?:\s+(?:or|and)\s+\w+)?", re.I)

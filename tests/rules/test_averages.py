@@ -65,6 +65,7 @@ def test_in_a_turn_the_retry_divides() -> None:
     interp.template = "small"
     interp.second_opinions = 0
     interp.recipes = 0
+    interp.asked_column = False  # per group would ask first: an amount per region worked out over every row
     out = interp.chat(ASK, display=False)
     outputs = [m["content"] for m in out if m.get("type") == "console" and m.get("format") == "output"]
     assert any("never divides" in o for o in outputs)
