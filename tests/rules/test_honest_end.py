@@ -245,8 +245,8 @@ def test_a_month_the_folders_files_do_not_have_ends_with_a_note(tmp_path: Path, 
 
 def test_an_answer_from_another_field_after_a_missing_one_ends_with_a_note() -> None:
     tried = failed("import csv\nrows = list(csv.DictReader(open('staff.csv')))\nprint(rows[0]['salary'])", "KeyError: 'salary'")
-    other = ran("import pandas as pd\ndf = pd.read_csv('staff.csv')\nprint(df[df.department == 'Sales'].hours_per_week.mean())",
-                "35.9\n")
+    other = ran("import pandas as pd\ndf = pd.read_csv('staff.csv')\n"
+                "average_salary = df[df.department == 'Sales'].hours_per_week.mean()\nprint(average_salary)", "35.9\n")
     asked = "what's the average salary of the people in Sales? it's all in staff.csv"
     assert honest_end.finish(make_turn(asked, OUT, reply("35.9"), runs=(tried, other))) == \
         "Note: the data has no column 'salary', so the answer above is not from 'salary'."

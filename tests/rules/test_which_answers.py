@@ -17,6 +17,15 @@ def test_a_which_question_answered_with_a_bare_number_is_asked_for_the_thing() -
     assert which_answers.follow_up(turn) is None  # once a turn
 
 
+def test_one_number_in_the_requests_own_words_is_asked_for_the_thing() -> None:
+    asked = "can you draw the temperature from greenhouse.csv as a line chart? also, which day was the hottest?"
+    turn = make_turn(asked, reply("The hottest day was on 30.20 C."), runs=(ran(CODE, "The hottest day was on 30.20 C.\n"),))
+    ask = which_answers.follow_up(turn)
+    assert ask is not None and "I asked which day" in (ask.text or "")
+    for output in ("The hottest day was 2024-06-14\n", "2024-06-14\n", "Hottest: Tuesday, 30.2 C\n"):  # the day is there
+        assert which_answers.follow_up(make_turn(asked, reply("x"), runs=(ran(CODE, output),))) is None, output
+
+
 @pytest.mark.parametrize("request_text, thing", [
     ("which month did we pick the most of those?", "month"),
     ("Whats the hottest day in weather.csv, and what day of the week was it?", "day"),

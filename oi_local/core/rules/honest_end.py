@@ -217,7 +217,8 @@ def _swapped_key(turn: Turn) -> str | None:
     for run in turn.runs[:-1]:
         m = _KEY_ERROR.match(error_line(run.output)) if run.failed else None
         key = m.group(1) if m else ""
-        if not key or key.lower() in _ASKING_WORDS or key.lower() in last.code.lower() or \
+        used = re.search(rf"""['"]{re.escape(key)}['"]|\.{re.escape(key)}\b""", last.code, re.I)  # not in "average_salary"
+        if not key or key.lower() in _ASKING_WORDS or used or \
                 not re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", turn.request, re.I):
             continue
         field = "column" if re.search(r"\bcsv\b|\.csv\b|read_csv", run.code) else "field"

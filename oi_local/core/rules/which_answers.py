@@ -3,7 +3,8 @@ naming it, so code whose last clean run printed only a number has not found the 
 file in data/ is the largest, the 0.5B model printed 16500 and answered "The output is 16500.";
 asked which month they picked the most, it printed 7.8. In the recorded runs of sessions 33 and 34,
 four such turns (three tasks) each ended on a bare number and failed. The model is asked once for
-code that prints the thing itself with its value.
+code that prints the thing itself with its value. So is one number in a sentence of the request's own
+words ("The hottest day was on 30.20 C." for which day was the hottest, ho37); a date is a day's answer.
 
 The other half: "which region sold the most, and what was its total?" asks a thing and an amount, so a
 run that printed only a name has not answered either. Two-part asks lost one part in 3 of session 37's
@@ -23,6 +24,7 @@ _NOT_THINGS = {"is", "are", "was", "were", "does", "did", "do", "the", "of", "ti
                "average", "percentage", "percent", "size", "value", "price", "cost", "count", "age", "length", "result",
                "answer", "difference", "ratio", "score", "rate", "temperature", "distance", "speed", "weight", "year"}
 _BARE = re.compile(r"[-+\d.,:%\s$€£]+")
+_NUMBERS = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # the amount asked beside the thing: "and how many", "and what's its total", "and the average rainfall"
 AMOUNT = re.compile(r"\band\s+(?:how\s+(?:many|much|big|long)\b|(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
                     r"(?:the|its|their|his|her)\s+(?:(?:total|sum|average|mean|count|number|amount|value|price|cost|size)\b))"
@@ -30,6 +32,22 @@ AMOUNT = re.compile(r"\band\s+(?:how\s+(?:many|much|big|long)\b|(?:what(?:'s|\s+
 NAME_NOTE = ("(Not answered yet: I asked {asked} and \"{amount}\", and the code printed only {printed}. Write one ```python "
              "block that prints the {thing} and its value together.)")
 MAX_BARE = 40  # characters: one or two printed numbers
+_WHEN = {"day", "date", "month", "year", "week", "weekday"}
+_DATE = re.compile(r"\d{4}-\d\d(?:-\d\d)?|\d{1,2}/\d{1,2}(?:/\d{2,4})?")
+_UNIT = re.compile(r"^(?:°?c|°?f|°|km|kg|g|m|mi|cm|mm|s|h|hrs?|mins?|ml|l|lbs?|kb|mb|gb|degrees?|celsius|percent|euros?|"
+                   r"dollars?|pounds?|points?|hours?|minutes?|seconds?|steps|pages)$", re.I)
+_FILLER = {"the", "a", "an", "was", "is", "were", "are", "on", "at", "of", "in", "with", "it", "its", "by", "for", "to"}
+
+
+def _labelled_number(printed: str, request: str) -> bool:
+    """One number in a sentence of the request's own words: "The hottest day was on 30.20 C." for which day was
+    the hottest (the temperature, not the day)."""
+    if "\n" in printed or len(_NUMBERS.findall(printed)) != 1 or _DATE.search(printed):
+        return False
+    asked = {w.lower() for w in re.findall(r"[A-Za-z]+", request)}
+    rest = [w for w in re.findall(r"[\w°.]*[A-Za-z°][\w°.]*", printed) if w.lower().strip(".") not in asked
+            and w.lower().strip(".") not in _FILLER]
+    return all(_UNIT.match(w.strip(".")) for w in rest)
 
 
 def asked_thing(request: str) -> tuple[str, str] | None:
@@ -66,7 +84,7 @@ def follow_up(turn: Turn) -> Ask | None:
     if found is None:
         return None
     asked, thing = found
-    if _BARE.fullmatch(printed):
+    if _BARE.fullmatch(printed) and not (thing in _WHEN and _DATE.search(printed)) or _labelled_number(printed, turn.request):
         turn.counts["which"] += 1
         return Ask(NOTE.format(asked=asked, printed=printed, thing=thing), code_retry(turn.engine, 31))
     amount = asked_amount(turn.request)
