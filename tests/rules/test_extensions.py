@@ -57,3 +57,17 @@ def test_the_endings_a_request_names() -> None:
     assert extensions.named_endings(ASKED) == [".jpg", ".jpeg"]
     assert extensions.named_endings("move the .PDF and .txt files from scans/report.final.pdf") == [".pdf", ".txt"]
     assert extensions.named_endings("open notes.txt and data/x.csv") == []
+
+
+def test_a_whole_folder_copied_copies_only_the_named_endings(camera: Path) -> None:
+    (camera / "camera" / "old").mkdir()
+    (camera / "camera" / "old" / "d.JPEG").write_bytes(b"x")
+    (camera / "camera" / "old" / "e.mov").write_bytes(b"x")
+    code = 'import shutil\nshutil.copytree("camera/", "camera_backup/")\nprint("copied")'
+    b = block(code)
+    verdict = extensions.check(make_turn("copy all the .jpg and .jpeg files from camera/ into a new folder camera_backup"), b)
+    assert verdict is not None and run(b.code) == "copied"
+    got = sorted(str(p.relative_to(camera / "camera_backup")) for p in (camera / "camera_backup").rglob("*") if p.is_file())
+    assert got == ["B.JPG", "a.jpg", "c.jpeg", "old/d.JPEG"]
+    kept = 'import shutil\nshutil.copytree("camera", "b", ignore=shutil.ignore_patterns("*.mp4"))'
+    assert extensions.narrowed(kept, [".jpg"]) is None  # its own ignore

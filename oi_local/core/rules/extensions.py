@@ -2,7 +2,9 @@
 whose code lists a folder without looking at any name's ending counts every file. Asked how many jpeg
 photos were in camera/ and how much space they took, the 0.5B model summed the size of everything in
 it (ho34-jpeg-count-size). The listing (`.glob("*")`, `.rglob("*")`, `.iterdir()`, `os.listdir(d)`)
-is narrowed to the named endings, in any case, before it runs; the person is told."""
+is narrowed to the named endings, in any case, before it runs; the person is told. So is a whole
+folder copied (`shutil.copytree`) for "copy all the .conf files from settings/" (ho37): it copies
+only files with those endings."""
 from __future__ import annotations
 
 import ast
@@ -44,7 +46,15 @@ def narrowed(code: str, endings: list[str]) -> str | None:
             edits.append((*span, f"(_p for _p in {text} if _p.suffix.lower() in {wanted})"))
         elif func.attr == "listdir" and isinstance(func.value, ast.Name) and func.value.id == "os" and len(node.args) <= 1:
             edits.append((*span, f"[_n for _n in {text} if os.path.splitext(_n)[1].lower() in {wanted}]"))
-    return rewrite(code, edits) if edits else None
+        elif func.attr == "copytree" and len(node.args) >= 2 and not any(k.arg == "ignore" for k in node.keywords) \
+                and text.endswith(")"):
+            # Asked to copy the .conf files of settings/ into a new folder, copytree copied every file (ho37).
+            edits.append((*span, text[:-1] + ", ignore=lambda _d, _ns: [_n for _n in _ns if not os.path.isdir("
+                          f"os.path.join(_d, _n)) and os.path.splitext(_n)[1].lower() not in {wanted}])"))
+    if not edits:
+        return None
+    code = rewrite(code, edits)
+    return code if re.search(r"^import os\b|^import .*\bos\b", code, re.M) else "import os\n" + code
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -62,5 +72,5 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="extensions", setting="check_answers", check=check,
     summary="code for a request that names file endings (\".jpg, .JPG or .jpeg\") which lists a folder "
-            "(`.glob(\"*\")`, `.rglob(\"*\")`, `.iterdir()`, `os.listdir`) without looking at any name's ending has "
-            "its listing narrowed to those endings, in any case, before it runs")
+            "(`.glob(\"*\")`, `.rglob(\"*\")`, `.iterdir()`, `os.listdir`) or copies it whole (`shutil.copytree`) without "
+            "looking at any name's ending has its listing (or copy) narrowed to those endings, in any case, before it runs")
