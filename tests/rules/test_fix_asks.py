@@ -107,3 +107,22 @@ def test_a_script_fixed_and_run_cleanly_is_not_written_again(folder: Path) -> No
         (folder / "sum_to.py").write_text(FIXED if runs and runs[0].output == "10\n" else FIXED.replace("n + 1", "n + 0"))
         turn.runs.extend(runs)
         assert fix_asks.check(turn, again) is None
+
+
+def test_a_turn_that_ends_with_the_script_not_fixed_says_so(folder: Path) -> None:
+    (folder / "rect.py").write_text("width = 3\nheight = 4\nprint(width + height)\n")
+    turn = make_turn("rect.py should print the area of a 3 by 4 rectangle, which is 12, but it prints 7. Fix it.",
+                     reply("The output is 7."))
+    fix_asks.start(turn)
+    same = ('fixed = """width = 3\nheight = 4\nprint(width + height)\n"""\nwith open("rect.py", "w") as f:\n    f.write(fixed)\n'
+            'import subprocess\nsubprocess.run(["python3", "rect.py"], check=True)')
+    turn.runs.append(ran(same, "7\n"))
+    said = fix_asks.finish(turn) or ""
+    assert said.startswith("This is not done: rect.py") and "still" in said
+    # fixed: nothing more to say
+    (folder / "rect.py").write_text("width = 3\nheight = 4\nprint(width * height)\n")
+    turn.runs.append(ran(same.replace("+", "*"), "12\n"))
+    assert fix_asks.finish(turn) is None
+    # a failed last run is the honest end's
+    turn.runs.append(failed("x", "NameError: x"))
+    assert fix_asks.finish(turn) is None

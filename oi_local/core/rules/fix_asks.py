@@ -72,10 +72,34 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     return None
 
 
+def finish(turn: Turn) -> str | None:
+    """A turn that ends with the script still not fixed says so: asked to make rect.py print 12, the
+    0.5B model saved the same script twice and answered "The output is 7." (ho2-fix-operator). A failed
+    or refused last run is the honest end's to say (core/rules/honest_end.py)."""
+    fixing = turn.state.get("fixing")
+    last = turn.runs[-1] if turn.runs else None
+    if not fixing or last is None or last.failed or last.interrupted or turn.not_run:
+        return None
+    from oi_local.core.fixes import expected
+    from oi_local.core.fixes import follow_up as unfixed
+
+    worked = [r.code for r in turn.runs if r.lang == "python" and r.exit_code in (None, 0) and not r.interrupted]
+    text = unfixed(fixing, worked, want=expected(turn.request), runs=[(r.code, r.output) for r in turn.runs])
+    if not text:
+        return None
+    wrong = re.match(r"(\S+) still prints the wrong thing\. It printed:\n(.*?)\nbut it should print (.+?)\. ", text, re.S)
+    if wrong:
+        got = " ".join(wrong.group(2).split())[-80:]
+        return f"This is not done: {wrong.group(1)} still prints {got}, but it should print {wrong.group(3)}."
+    first = re.split(r"(?<=[.:])\s", text, maxsplit=1)[0].rstrip(":.")
+    return f"This is not done: {first[0].lower() + first[1:] if first.startswith('That') else first}."
+
+
 rule = Rule(
-    name="fix asks", setting="check_fixes", start=start, check=check, follow_up=follow_up, after_repeat=True,
+    name="fix asks", setting="check_fixes", start=start, check=check, follow_up=follow_up, after_repeat=True, finish=finish,
     summary=f"a request to fix a named Python script ends with the script changed: if the model stops while the file "
             f"still has its old code or a fault pyflakes can see, or the script's last run printed something other "
             f"than the request says it should, it is asked again (at most {MAX_ASKS} times a turn); code that writes a "
             f"script already fixed this turn (changed, run cleanly, printing what it should) is not run, where no one "
-            f"confirms: the turn ends with an answer")
+            f"confirms: the turn ends with an answer; a turn that ends with the script still not fixed (unchanged, or "
+            f"printing what it should not) says so")
