@@ -54,3 +54,17 @@ def test_left_alone(code: str) -> None:
 
 def test_off_with_repair_slips() -> None:
     assert date_math.rule not in active(make_turn("x", repair_slips=False).engine, "check")
+
+
+def test_a_date_column_cut_as_text_is_read_as_text(folder: Path) -> None:
+    (folder / "orders.csv").write_text("order_date,amount\n2025-01-04,120.5\n2025-01-17,89.9\n2025-02-02,520\n")
+    code = ('import pandas as pd\ndf = pd.read_csv("orders.csv", parse_dates=["order_date"])\n'
+            'print(df.groupby(df["order_date"].str[:7])["amount"].sum().idxmax())')
+    failed = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    assert "Can only use .str accessor" in failed.stderr  # as the model wrote it
+    b = block(code)
+    verdict = date_math.check(make_turn("which month in orders.csv brought in the most?"), b)
+    assert verdict is not None and "order_date is read as text" in verdict.warning
+    assert "parse_dates" not in b.code and _run(b.code, folder) == "2025-02"
+    kept = 'import pandas as pd\ndf = pd.read_csv("orders.csv", parse_dates=["order_date"])\nprint(df["order_date"].dt.month)'
+    assert date_math.check(make_turn("months?"), block(kept)) is None
