@@ -237,7 +237,7 @@ def test_an_answer_from_code_that_never_read_the_named_data_is_asked_for_again(f
     # not a question, or a failed run (the error is the news): no such problem
     turn = started("add a row to items.csv")
     turn.runs.append(ran("print('ok')", "ok\n"))
-    assert outputs.problems(turn) == []
+    assert outputs.problems(turn) == ["no file in the working folder was changed"]  # that, not an unread file
     turn = started("what is the total price in items.csv?")
     turn.runs.append(failed("print(x)", "NameError: name 'x' is not defined"))
     assert outputs.problems(turn) == []
@@ -303,7 +303,12 @@ def test_something_to_add_to_the_log_with_a_question_must_change_a_file(folder: 
     with open(folder / "runs.txt", "a") as f:
         f.write("46\n")
     assert outputs.problems(turn) == []
-    for request in ("add 5 to 7 and tell me the result", "add up the minutes in runs.txt", "what is in my log?"):
+    turn = started("Add a row for Omar with 11 points, then tell me the average points.")
+    turn.runs.append(ran("print(11.0)", "11.0\n"))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["no file in the working folder was changed"]
+    for request in ("add 5 to 7 and tell me the result", "add up the minutes in runs.txt", "what is in my log?",
+                    "add a few numbers: 3 and 4?"):
         turn = started(request)
         turn.runs.append(ran("print(1)", "1"))
         assert outputs.problems(turn) == [], request

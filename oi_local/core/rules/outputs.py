@@ -53,7 +53,10 @@ CHANGE = re.compile(r"\b(mov(?:e|es|ing)|renam\w*|chang(?:e|es|ing)|replac\w*|ed
 # asked with a question, only the question was answered and runs.txt was left as it was (ho5-multi-running-log).
 ADD_TO = re.compile(r"\b(?:add|append|log|record|put)\s+(?:it|this|that|them|these|those|\S+(?:\s+\S+){0,3}?)\s+"
                     r"(?:to|into|onto|on)\s+(?:the|my|our)\s+(?:\w+\s+)?(?:log|list|file|notes|journal|diary|sheet|"
-                    r"spreadsheet|table|inventory|todos?|to-do)\b", re.I)
+                    r"spreadsheet|table|inventory|todos?|to-do)\b"
+                    # "Add a row for Omar with 11 points, then tell me the average" (the code only averaged, ho3)
+                    r"|\b(?:add|append|insert)\s+(?:a|an|one|another|two|three|a\s+new)\s+(?:new\s+)?(?:rows?|lines?|entry|entries|"
+                    r"records?)\b", re.I)
 FILE_WORDS = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate|save|write|create|export|plot|chart|graph|"
                         r"histogram|visuali[sz]e|move|rename|folder|directory)\b|" + CHANGE.pattern, re.I)
 COPY = re.compile(r"\b(cop(?:y|ies)|back ?up|duplicate)\b", re.I)
