@@ -404,7 +404,7 @@ rule = Rule(
             "result file or new folder that was not made, a file the turn left empty, a copy whose bytes differ from its "
             "source, a plot of a named data file by code that never read it, an answer to a question about a named data "
             "file or pasted text that no code that ran read, a request to change named files (move, "
-            "rename, replace, join, ...) that left every file as it was, or that asked to add one-word items "
+            "rename, replace, join, add a row, add it to the log ...) that left every file as it was, or that asked to add one-word items "
             "(\"add yusuf and carmen\") that no changed file holds (also in the home folders it names, "
             "as ~/Downloads); the model is told what is wrong and "
             "asked once for code that does it (not after a failure no code can fix: no network, a damaged file)")
