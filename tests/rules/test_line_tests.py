@@ -30,6 +30,7 @@ def _run(code: str) -> str:
     ('n = 0\nfor line in open("wedding/guests.csv"):\n    if line.endswith("vegetarian"):\n        n += 1\nprint(n)', "2"),
     ('with open("wedding/guests.csv") as f:\n    print(sum(1 for line in f.readlines() if line.split(",")[-1] == "vegetarian"))', "2"),
     ('with open("wedding/guests.csv") as f:\n    print(sum(1 for line in f if line.split(",")[2] == "vegetarian"))', "2"),
+    ('with open("wedding/guests.csv") as f:\n    print(len([g for g in f if g == "vegetarian"]))', "2"),  # a whole line
 ])
 def test_raw_line_tests_that_match_nothing_are_made_to_test_the_field(code: str, right: str) -> None:
     assert _run(code) == "0"

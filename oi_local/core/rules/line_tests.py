@@ -2,8 +2,10 @@
 meets two slips that match nothing and print a confident 0. Asked how many guests had said yes, the
 0.5B model counted `line.startswith("yes")` in a file whose lines start with the guest's name (yes is
 the second column); and a raw line keeps its "\\n", so `line.endswith("yes")` or the last field of
-`line.split(",")` never equals a value. Before the code runs, a `startswith` of a value that starts
-no line but is the whole value of one column becomes a test of that column's field, and an
+`line.split(",")` never equals a value; nor does a whole line (`customer == "Pro"` over the lines of
+customers.csv counted 0 Pro customers, ho36). Before the code runs, a `startswith` of a value that starts
+no line but is the whole value of one column, or a whole line compared with such a value, becomes a
+test of that column's field, and an
 `endswith` or a split of a raw line whose last field is used drops the line's end first. The person is told."""
 from __future__ import annotations
 
@@ -100,6 +102,19 @@ def check(turn: Turn, block: Block) -> Verdict | None:
             end = var.end_col_offset or 0
             edits.append((var.lineno, end, end, _STRIP))
             changes.append(f"{var.id}.{attr} → {var.id}{_STRIP}.{attr} (each line ends in a line break)")
+    for n in ast.walk(tree):  # `line == "Pro"`: a whole line is never one field
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.NotEq))
+                and isinstance(n.left, ast.Name) and n.left.id in lines and isinstance(n.comparators[0], ast.Constant)
+                and isinstance(n.comparators[0].value, str) and n.lineno == n.end_lineno):
+            continue
+        value = n.comparators[0].value
+        cols = {i for r in rows[1:] for i, v in enumerate(r) if v.strip() == value}
+        if len(cols) == 1 and not any(",".join(r) == value for r in rows):
+            k = cols.pop()
+            op = "==" if isinstance(n.ops[0], ast.Eq) else "!="
+            new = f"{n.left.id}{_STRIP}.split(\",\")[{k}].strip() {op} {value!r}"
+            edits.append((n.lineno, n.col_offset, n.end_col_offset or 0, new))
+            changes.append(f"{ast.unparse(n)} → {new} ({value} is a field of the {rows[0][k]} column, not a whole line)")
     if not edits:
         return None
     block.message["content"] = rewrite(block.code, edits)
@@ -109,5 +124,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="line tests", setting="repair_slips", check=check,
     summary="code that tests a CSV's raw lines has, before it runs, a `line.startswith(\"yes\")` of a value that "
-            "starts no line but fills one column made a test of that column's field, and a raw line's "
+            "starts no line but fills one column, or a whole line compared with such a value (`line == \"Pro\"`), made a "
+            "test of that column's field, and a raw line's "
             "`endswith`, or a split whose last field is used, made to drop the line break first; the person is told")
