@@ -71,3 +71,18 @@ def test_a_month_in_several_years_is_not_picked(folder: Path) -> None:
     b = block(PICKED)
     assert named_month.check(make_turn("groceries in March 2023? expenses.csv"), b) is not None
     assert float(printed(b.code)) == 1.0
+
+
+def test_a_test_for_the_months_first_day_tests_the_month(folder: Path) -> None:
+    code = ('import pandas as pd\ndf = pd.read_csv("expenses.csv")\n'
+            'print(df[df["date"] == "2024-03-01"]["amount"].sum())')
+    assert printed(code) == "0.0"  # as the model wrote it: no row on the 1st
+    b = block(code)
+    verdict = named_month.check(make_turn("how much did I spend in March 2024? it's in expenses.csv"), b)
+    assert verdict is not None and "the whole month" in verdict.warning and printed(b.code) == "67.75"
+    rows = ('import csv\nrows = list(csv.DictReader(open("expenses.csv")))\n'
+            'print(sum(float(r["amount"]) for r in rows if r["date"] == "2024-03-01"))')
+    b = block(rows)
+    assert named_month.check(make_turn("total for March 2024 in expenses.csv?"), b) is not None and printed(b.code) == "67.75"
+    b = block(rows)  # the first of the month asked for
+    assert named_month.check(make_turn("what did I spend on 1 March 2024? see expenses.csv"), b) is None or "startswith" not in b.code

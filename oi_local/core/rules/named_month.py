@@ -9,6 +9,7 @@ statement or loop that loads them (as for named values, core/rules/named_values.
 Not for a request that compares, takes a share or asks per month."""
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from oi_local.core.rules.named_values import (
     records,
     top_list,
 )
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import Block, Turn, rewrite
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -110,6 +111,35 @@ def uses_month(code: str, month: int) -> bool:
     return name in text or name[:3] in text or f"-{month:02d}" in text or f"/{month:02d}" in text
 
 
+FIRST_DAY = "Changed before it ran: {changes} (the request asks for the whole month, not its first day)."
+
+
+def whole_month(code: str, column: str, month: int) -> tuple[str, list[str]]:
+    """`code` with the date column compared to the month's first day (`df["date"] == "2024-03-01"`, asked
+    about March 2024: the 0.5B model averaged that one day's rain, ho36) made a test of the month."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    rows = {n.target.id for n in ast.walk(tree) if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name)}
+    edits, changes = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], ast.Eq) and n.lineno == n.end_lineno):
+            continue
+        left, right = n.left, n.comparators[0]
+        if not (isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Constant) and left.slice.value == column
+                and isinstance(right, ast.Constant) and isinstance(right.value, str)
+                and re.fullmatch(rf"\d{{4}}-{month:02d}-01", right.value)):
+            continue
+        owner = left.value
+        text = ast.get_source_segment(code, left) or ""
+        accessor = "" if isinstance(owner, ast.Name) and owner.id in rows else ".str"
+        new = f"{text}{accessor}.startswith({right.value[:7]!r})"
+        edits.append((n.lineno, n.col_offset, n.end_col_offset or n.col_offset, new))
+        changes.append(f"{ast.unparse(n)} → {new}")
+    return (rewrite(code, edits) if edits else code), changes
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or turn.counts["named month"] >= 1:
         return None
@@ -117,6 +147,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if asked is None or OTHER_ROWS.search(_PATHISH.sub(" ", turn.request)):
         return None
     found = date_column(turn.request, Path.cwd())
+    if found is not None and not re.search(r"\b(?:1st|first|0?1)\b", _PATHISH.sub(" ", turn.request)):
+        whole, changes = whole_month(block.code, found[1], asked[0])
+        if changes:
+            block.message["content"] = whole
+            return Verdict(warning=FIRST_DAY.format(changes="; ".join(changes)))
     if found is None or Path(found[0]).stem not in block.code or uses_month(block.code, asked[0]):
         return None
     name, column, dates = found
@@ -139,4 +174,5 @@ rule = Rule(
     summary="code that reads a named CSV or JSON file of ISO dates for a request that names one month (\"what did I "
             "spend on groceries in March?\") and uses no month (no name, number, `.month` or date slice) has its rows "
             "narrowed to that month right after the plain statement or loop that loads them, unless the request "
-            "compares, takes a share or asks per month")
+            "compares, takes a share or asks per month; a test for the month's first day (`df[\"date\"] == \"2024-03-01\"`) "
+            "is made a test of the month")
