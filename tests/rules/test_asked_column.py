@@ -91,3 +91,14 @@ def test_the_setting_switches_it_off(folder: Path) -> None:
     turn = make_turn("what's my average resting heart rate in health/resting_hr.csv?", asked_column=False)
     rule = next(r for r in RULES if r.name == "asked column")
     assert not rule.enabled(turn.engine)
+
+
+def test_a_superlative_names_what_it_measures(folder: Path) -> None:
+    (folder / "rain_gauge.csv").write_text("date,temp_c,rain_mm\n2024-03-01,9.7,2.1\n2024-03-02,7.0,11.6\n2024-03-03,8.1,0.0\n")
+    code = 'import pandas as pd\ndf = pd.read_csv("rain_gauge.csv")\nprint(df.loc[df["temp_c"].idxmax(), "date"])'
+    b = block(code)
+    verdict = asked_column.check(make_turn("which day in rain_gauge.csv was the wettest?"), b)
+    assert verdict is not None and "temp_c → rain_mm" in verdict.warning
+    out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "2024-03-02"
+    assert asked_column.check(make_turn("which day in rain_gauge.csv was the hottest?"), block(code)) is None  # temp_c it is

@@ -35,9 +35,19 @@ def _tokens(text: str) -> set[str]:
     return {w.lower().removesuffix("s") for w in words if len(w) > 1}
 
 
+# What a superlative measures: asked which day in March was "the wettest", the 0.5B model took the
+# day with the highest temp_c (ho36).
+_MEASURES = {"wettest": "rain rainfall precipitation precip", "driest": "rain rainfall precipitation precip",
+             "rainiest": "rain rainfall precipitation precip", "hottest": "temp temperature", "coldest": "temp temperature",
+             "warmest": "temp temperature", "coolest": "temp temperature", "windiest": "wind", "sunniest": "sun sunshine",
+             "heaviest": "weight", "lightest": "weight", "tallest": "height", "shortest": "height length duration",
+             "cheapest": "price cost", "priciest": "price cost", "dearest": "price cost"}
+_SUPERLATIVE = re.compile(r"\b(" + "|".join(_MEASURES) + r")\b", re.I)
+
+
 def asked_words(request: str) -> list[str]:
     """The words naming what is to be averaged, summed or compared: ["resting", "heart", "rate"]."""
-    found: list[str] = []
+    found: list[str] = [w for m in _SUPERLATIVE.finditer(request) for w in _MEASURES[m.group(1).lower()].split()]
     for m in _ASKED.finditer(request):
         words = m.group(1).split()
         while words and words[0].lower() in _LEADING:
@@ -139,6 +149,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="asked column", setting="asked_column", check=check,
     summary="asked for the average, total, highest... of something that names exactly one column of the CSV files "
-            "the request names (\"average resting heart rate\": resting_bpm), Python code that uses no such column but "
+            "the request names (\"average resting heart rate\": resting_bpm; \"the wettest day\": rain_mm), Python code that uses no such column but "
             "one column the request does not name (hrv_ms) has that column swapped for the asked one before it runs, "
             "and the person is told")
