@@ -244,3 +244,15 @@ def test_a_reply_that_says_back_the_description_of_a_chart_is_dropped() -> None:
     turn = make_turn(msgs[0]["content"], reply("The hottest day was 2024-06-14; the chart shows what they show."),
                      runs=(ran("plt.savefig('g.png')", "Hottest: 2024-06-14\n"),))
     assert not answers.repeats_a_note(turn)
+
+
+def test_an_answer_for_each_group_that_names_one_of_them_is_asked_again() -> None:
+    table = "route\nHill climb    11.95\nPark loop      5.33\nRiverside      8.33\nName: km, dtype: float64\n"
+    asked = "runs.csv is my running diary. what's the average distance of a run on each route I do?"
+    run = ran("print(df.groupby('route')['km'].mean())", table)
+    turn = make_turn(asked, reply("The average distance of a run on each route is 11.95 km."), runs=(run,))
+    assert answers.cut_short(turn) and answers.rule.discard(turn)
+    whole = make_turn(asked, reply("Hill climb: 11.95 km, Park loop: 5.33 km, Riverside: 8.33 km."), runs=(run,))
+    assert not answers.cut_short(whole)
+    one = make_turn("what's the average distance of my runs?", reply("11.95 km."), runs=(run,))  # not each
+    assert not answers.cut_short(one)

@@ -263,6 +263,23 @@ def _fewer_than_asked(request: str, output: str, said: str) -> bool:
     return 0 < named < n
 
 
+_EACH = re.compile(r"\b(?:each|every|per)\s+[a-z]", re.I)
+_ROW = re.compile(r"^\s*([A-Za-z][^\d:=]*?)\s*[:=\s]\s*-?\d[\d,]*(?:\.\d+)?\s*\S{0,4}\s*$")
+
+
+def _one_of_each(request: str, output: str, said: str) -> bool:
+    """Asked for something for each group, the code printed a row per group ("Hill climb 11.95" ...) and
+    the answer names fewer of them than it printed: "The average distance of a run on each route is 11.95
+    km." over three routes (ho37)."""
+    if not _EACH.search(instruction(request)):
+        return False
+    rows = [m.group(1) for ln in output.splitlines() if (m := _ROW.match(ln)) and not ln.lstrip().startswith("Name:")]
+    if len(rows) < 2:
+        return False
+    named = sum(1 for r in rows if f" {_plain(r)} " in f" {said} ")
+    return named < len(rows)
+
+
 def cut_short(turn: Turn) -> bool:
     """A question whose last run printed a short list of results, answered with its first line alone:
     asked which of nine games suit five players, the code printed all nine and the 0.5B model answered
@@ -278,7 +295,7 @@ def cut_short(turn: Turn) -> bool:
     if not (len(lines) >= 2 and len(set(lines)) > 1):
         return False
     said, first = _plain(str(reply.get("content", ""))), lines[0]
-    if _fewer_than_asked(turn.request, last.output, said):
+    if _fewer_than_asked(turn.request, last.output, said) or _one_of_each(turn.request, last.output, said):
         return True
     from oi_local.core.rules.top_rows import first_row
 
@@ -311,6 +328,6 @@ rule = Rule(
             "quoted word only the worked examples have), or answers a question "
             "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
             "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
-            "nothing of the failed run before it, or gives only the first line of a short printed list (or, asked for \"the 3 biggest\", names fewer of the 3 printed lines), or that says back a long "
+            "nothing of the failed run before it, or gives only the first line of a short printed list (or, asked for \"the 3 biggest\", names fewer of the 3 printed lines; asked for each group, names fewer of the groups printed), or that says back a long "
             "stretch of the request itself, is dropped and asked for once more; the second time such an answer "
             "gives way to the code's last output (said plainly to have failed, when it did)")
