@@ -80,3 +80,14 @@ def test_in_the_loop_both_are_printed(tmp_path, monkeypatch) -> None:
         assert out[-1]["content"] == "2 photos, 200 bytes." and model.calls == 4
     finally:
         interp.reset()
+
+
+def test_still_one_number_after_the_ask_ends_saying_so() -> None:
+    asked = "pull out every order over 250 euros into big_orders.csv. how many were there and what do they come to together?"
+    turn = make_turn(asked, reply("9 rows saved."), runs=(ran(CODE, "9 rows saved\n"),))
+    assert two_numbers.finish(turn) is None and two_numbers.follow_up(turn) is not None
+    turn.runs.append(ran(CODE, "Total orders: 9\n"))
+    assert two_numbers.finish(turn) == ('This is not done: I asked two things, "how many were there" and '
+                                        '"what do they come to together", and the code printed one number.')
+    turn.runs.append(ran(CODE, "9 orders, 5739.12 euros\n"))
+    assert two_numbers.finish(turn) is None

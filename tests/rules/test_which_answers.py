@@ -103,3 +103,14 @@ def test_the_amount_asked_beside_the_thing(request_text: str, amount: str | None
 ])
 def test_a_name_left_alone(request_text: str, output: str) -> None:
     assert which_answers.follow_up(make_turn(request_text, reply("North."), runs=(ran(CODE, output),))) is None
+
+
+def test_still_a_number_after_the_ask_ends_saying_so() -> None:
+    asked = "draw the temperature from greenhouse.csv as a line chart? also, which day was the hottest?"
+    turn = make_turn(asked, reply("The hottest day was on 30.20 C."), runs=(ran(CODE, "The hottest day was on 30.20 C.\n"),))
+    assert which_answers.finish(turn) is None  # not asked yet
+    assert which_answers.follow_up(turn) is not None
+    turn.runs.append(ran(CODE, "The hottest day was on 30.20 C.\n30.2\n"))
+    assert which_answers.finish(turn) == 'This is not done: I asked which day, and the code printed only "The hottest day was on 30.20 C. 30.2".'
+    turn.runs.append(ran(CODE, "2024-06-14 30.2\n"))
+    assert which_answers.finish(turn) is None

@@ -60,7 +60,19 @@ def follow_up(turn: Turn) -> Ask | None:
     return Ask(NOTE.format(first=f'"{two[0]}"', second=f'"{two[1]}"'), code_retry(turn.engine, 41))
 
 
+def finish(turn: Turn) -> str | None:
+    """Asked for both and still one number printed: the turn says the second was not worked out (asked how
+    many orders and what they come to, the 0.5B model printed the count twice and answered "Total orders: 9")."""
+    last = turn.runs[-1] if turn.runs else None
+    if not turn.counts["two numbers"] or last is None or last.failed or last.interrupted \
+            or not _one_number(last.output, instruction(turn.request)):
+        return None
+    two = asked_two(turn.request)
+    return f'This is not done: I asked two things, "{two[0]}" and "{two[1]}", and the code printed one number.' if two else None
+
+
 rule = Rule(
-    name="two numbers", setting="check_answers", follow_up=follow_up,
+    name="two numbers", setting="check_answers", follow_up=follow_up, finish=finish,
     summary="a question that asks for two amounts (\"how many ... and how much space ...\") whose last clean run "
-            "printed one number (alone or on one short labelled line) is asked once for code that prints both")
+            "printed one number (alone or on one short labelled line) is asked once for code that prints both, and says "
+            "it is not done if the last run still printed one")

@@ -94,8 +94,24 @@ def follow_up(turn: Turn) -> Ask | None:
     return Ask(NAME_NOTE.format(asked=asked, amount=amount, printed=printed, thing=thing), code_retry(turn.engine, 31))
 
 
+def finish(turn: Turn) -> str | None:
+    """Asked for the thing and still a number printed: the turn says the thing was not found (asked which
+    day was the hottest, the 0.5B model printed the temperature twice, ho37)."""
+    last = turn.runs[-1] if turn.runs else None
+    found = asked_thing(turn.request) if turn.counts["which"] else None
+    if found is None or last is None or last.failed or last.interrupted:
+        return None
+    printed = last.output.strip()
+    lines = [ln.strip() for ln in printed.splitlines() if ln.strip()]
+    if not lines or len(printed) > 2 * MAX_BARE or (found[1] in _WHEN and _DATE.search(printed)):
+        return None
+    if all(_BARE.fullmatch(ln) or _labelled_number(ln, turn.request) for ln in lines):
+        return f'This is not done: I asked {found[0]}, and the code printed only "{" ".join(printed.split())}".'
+    return None
+
+
 rule = Rule(
-    name="which answers", setting="check_answers", follow_up=follow_up,
+    name="which answers", setting="check_answers", follow_up=follow_up, finish=finish,
     summary="a question that asks which thing or who (\"which file is the largest?\"), whose last clean run printed "
             "only a number, or which also asks an amount (\"and its total\") and printed only a name, is asked once for "
-            "code that prints the thing with its value")
+            "code that prints the thing with its value, and says it is not done if the last run still printed only a number")
