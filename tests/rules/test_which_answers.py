@@ -41,6 +41,7 @@ def test_what_is_asked_for(request_text: str, thing: str) -> None:
     ("Which file in the data folder is the largest?", "feb.log 16500\n"),  # the name is printed
     ("what's the total of sales.csv?", "123.5\n"),  # a number is asked for
     ("what year was the oldest book written?", "1818\n"),
+    ("and what would it be if we left out the lowest score?", "72.21\n"),  # no thing asked
     ("What is 3 + 4?", "7\n"),
     ("Copy the biggest file into backup", "16500\n"),  # not a question
 ])

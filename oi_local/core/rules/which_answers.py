@@ -22,7 +22,10 @@ NOTE = ("(Not answered yet: I asked {asked}, and the code printed only {printed}
 ASKED = re.compile(r"\b(?:which|what)\s+(?:(?:one|ones)\s+of\s+\w+\s+|(?:of\s+the\s+)?)?([a-z][a-z-]{2,})\b|\bwho\b", re.I)
 _NOT_THINGS = {"is", "are", "was", "were", "does", "did", "do", "the", "of", "time", "number", "amount", "total", "sum",
                "average", "percentage", "percent", "size", "value", "price", "cost", "count", "age", "length", "result",
-               "answer", "difference", "ratio", "score", "rate", "temperature", "distance", "speed", "weight", "year"}
+               "answer", "difference", "ratio", "score", "rate", "temperature", "distance", "speed", "weight", "year",
+               # "and what would it be if ...": a verb, not a thing (asked which "would", the model printed the same average)
+               "would", "could", "should", "will", "can", "might", "may", "must", "shall", "happens", "happened", "if",
+               "about", "else"}
 _BARE = re.compile(r"[-+\d.,:%\s$€£]+")
 _NUMBERS = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # the amount asked beside the thing: "and how many", "and what's its total", "and the average rainfall"
