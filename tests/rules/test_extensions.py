@@ -63,10 +63,12 @@ def test_a_whole_folder_copied_copies_only_the_named_endings(camera: Path) -> No
     (camera / "camera" / "old").mkdir()
     (camera / "camera" / "old" / "d.JPEG").write_bytes(b"x")
     (camera / "camera" / "old" / "e.mov").write_bytes(b"x")
-    code = 'import shutil\nshutil.copytree("camera/", "camera_backup/")\nprint("copied")'
+    code = 'import shutil\nshutil.copytree("camera/", "camera_backup/")\nprint("copied")  # the .jpg and .jpeg files'
     b = block(code)
     verdict = extensions.check(make_turn("copy all the .jpg and .jpeg files from camera/ into a new folder camera_backup"), b)
     assert verdict is not None and run(b.code) == "copied"
+    said = 'import shutil\nshutil.copytree("camera/", "said/")\nprint("copied the .jpg files")'  # only said, not done
+    assert extensions.narrowed(said, [".jpg"]) is not None
     got = sorted(str(p.relative_to(camera / "camera_backup")) for p in (camera / "camera_backup").rglob("*") if p.is_file())
     assert got == ["B.JPG", "a.jpg", "c.jpeg", "old/d.JPEG"]
     kept = 'import shutil\nshutil.copytree("camera", "b", ignore=shutil.ignore_patterns("*.mp4"))'

@@ -27,11 +27,17 @@ def named_endings(request: str) -> list[str]:
 def narrowed(code: str, endings: list[str]) -> str | None:
     """The code with its plain listings narrowed to `endings`; None when there is none, or the code
     looks at endings itself."""
-    if _LOOKS.search(code) or any(e in code.lower() for e in endings):
-        return None
     try:
         tree = ast.parse(code)
     except SyntaxError:
+        return None
+    # What is only printed ("copied all .conf files") or a comment looks at no ending: names and other strings do.
+    printed = {id(c) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id == "print" for c in ast.walk(n)}
+    strings = [str(n.value).lower() for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+               and id(n) not in printed]
+    names = [n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(tree) if isinstance(n, (ast.Attribute, ast.Name))]
+    if any(_LOOKS.search(x) for x in names + strings) or any(e in x for e in endings for x in strings):
         return None
     wanted = repr(tuple(endings))
     edits = []
