@@ -27,3 +27,13 @@ def test_the_same_run_after_a_file_was_rewritten_runs_again() -> None:
     turn = make_turn("Fix split_bill.py", runs=(failed("python3 split_bill.py", "boom", lang="shell"),
                                                  ran("print(open('split_bill.py').read())", "x")))
     assert repeated_code.check(turn, block("python3 split_bill.py", lang="shell")) is not None
+
+
+def test_the_last_output_sent_back_as_code_is_not_run() -> None:
+    search = "from pathlib import Path\nfor p in Path('project').rglob('*'):\n    print(p.name)"
+    turn = make_turn("Find every file under project/ with a TODO", runs=(ran(search, "routes.py\napp.py\nsetup.md\n"),))
+    verdict = repeated_code.check(turn, block("routes.py\napp.py\nsetup.md"))
+    assert verdict is not None and verdict.repeated
+    assert repeated_code.check(turn, block("print('routes.py')")) is None  # code
+    after_failure = make_turn("x", runs=(failed("print(1/0)", "ZeroDivisionError"),))
+    assert repeated_code.check(after_failure, block("ZeroDivisionError")) is None

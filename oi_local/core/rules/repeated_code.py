@@ -1,7 +1,9 @@
 """Repeated code: small models re-send code that already ran instead of answering. It is not run
 again: the turn ends with a request for a plain answer, or after a failure, a fresh sampled answer
 or a fix ask (the rules with `after_repeat`). Running it again after other code changed a file is
-the usual check of a fix (`python3 split_bill.py` after rewriting split_bill.py), so that runs."""
+the usual check of a fix (`python3 split_bill.py` after rewriting split_bill.py), so that runs.
+So is a block that is the last run's output sent back as code ("routes.py", "app.py", one per line,
+after a search printed those names: a NameError, and the two tries after it failed too, ho36)."""
 from __future__ import annotations
 
 from oi_local.core.rules.base import Rule, Verdict
@@ -16,7 +18,17 @@ def _writes(run: Run) -> bool:
         return False
 
 
+def echoed(turn: Turn, block: Block) -> bool:
+    """The block is the last run's printed lines said back: each of its lines is one of them."""
+    last = turn.runs[-1] if turn.runs else None
+    lines = [ln.strip() for ln in block.code.splitlines() if ln.strip()]
+    printed = {ln.strip() for ln in (last.output if last else "").splitlines() if ln.strip()}
+    return bool(lines) and last is not None and not last.failed and all(ln in printed for ln in lines)
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
+    if echoed(turn, block):
+        return Verdict(repeated=True)
     same = [i for i, r in enumerate(turn.runs) if (r.lang, r.code.strip()) == (block.lang, block.code.strip())]
     if not same or any(_writes(r) for r in turn.runs[same[-1] + 1:]):
         return None
@@ -26,4 +38,5 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="repeated code", setting="stop_repeats", check=check,
     summary="code that already ran this turn is not run again unless other code changed a file since: a failure is "
-            "retried afresh or the fix asked for again where those rules apply, else the model is asked once for a plain answer")
+            "retried afresh or the fix asked for again where those rules apply, else the model is asked once for a plain answer; "
+            "so is a block that only says back the last run's printed lines")
