@@ -239,7 +239,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if keys and m.group(1) not in keys:
             inner = _nested_key(m.group(1), request, base)
             return f"Note: there is no key '{m.group(1)}'. The keys are: {', '.join(repr(k) for k in keys)}." + (
-                f" {inner}" if inner else "")
+                f"\n{inner}" if inner else "")  # a line of its own: the honest end quotes the keys line alone
         return None
     if _STR_MATH.search(output):
         advice = ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "

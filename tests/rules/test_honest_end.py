@@ -257,3 +257,12 @@ def test_an_answer_from_another_field_after_a_missing_one_ends_with_a_note() -> 
     assert honest_end.finish(make_turn(asked, OUT, reply("12"), runs=(total, ran("print(12)", "12\n")))) is None
     said = reply("There is no salary column in staff.csv; it has hours_per_week.")
     assert honest_end.finish(make_turn("average salary in staff.csv?", OUT, said, runs=(tried, other))) is None
+
+
+def test_a_missing_key_said_plainly_leaves_out_where_it_is_nested() -> None:
+    note = ("Note: there is no key 'qty'. The keys are: 'order_id', 'status', 'items'.\n"
+            "'qty' is in the 'items' list of each record (its keys: 'product', 'qty'): walk it too.")
+    run = failed("print(order['qty'])", "KeyError: 'qty'", note)
+    turn = make_turn("What are the orders in orders.json worth?", OUT, reply("Stopped."), runs=(run,))
+    assert honest_end.finish(turn) == ("This is not done: the last run failed with KeyError: 'qty': there is no field 'qty' "
+                                       "in the data (its fields are 'order_id', 'status', 'items').")
