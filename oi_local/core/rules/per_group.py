@@ -71,18 +71,13 @@ def _group(request: str, word: str | None, table: dict[str, list[str]]) -> str |
 def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
     """(file, group column, the number column the request names or None, "largest"/"smallest") when the
     request asks for the most or least per group of a named CSV whose group column repeats."""
-    from oi_local.core.hints import mentioned_paths
-    from oi_local.core.rules.asked_column import SUFFIXES, _numeric, _table, _tokens
+    from oi_local.core.rules.asked_column import _numeric, _tokens
 
     m = ASKS.search(request)
-    if m is None or _ONE.search(request):
+    found = _named_group(request, cwd, m.group(1)) if m is not None and not _ONE.search(request) else None
+    if m is None or found is None:
         return None
-    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and p.suffix.lower() in SUFFIXES]
-    if len(files) != 1:
-        return None
-    table = _table(files[0])
-    group = _group(request, m.group(1), table)
-    values = [v for v in table.get(group or "", []) if v]
+    file, table, group, values = found
     period = _PERIODS.get((m.group(1) or "").lower())
     if group is None and period:  # "which month": the month of the one date column
         dates = [c for c, v in table.items() if v and all(re.match(r"\d{4}-\d\d-\d\d", x) for x in v if x)]
@@ -101,30 +96,38 @@ def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
     extreme = _EXTREME.get(m.group(2).lower(), "largest")
     if period and group not in [c for c in table if _tokens(m.group(1)) & _tokens(c)]:
         group = f"{group}[:{period}]"  # the period's characters of the date column
-    return os.path.relpath(files[0], cwd.resolve()), group, numbers[0] if len(numbers) == 1 else None, extreme
+    return file, group, numbers[0] if len(numbers) == 1 else None, extreme
 
 
 def per_each(request: str, cwd: Path, code: str = "") -> tuple[str, str, str | None] | None:
     """(file, group column, the number column the request names or None) when the request asks for an
     amount for each group of a named CSV whose group column repeats ("the average distance on each route")."""
-    from oi_local.core.hints import mentioned_paths
-    from oi_local.core.rules.asked_column import SUFFIXES, _numeric, _table, _tokens
+    from oi_local.core.rules.asked_column import _numeric, _tokens
 
     m = _EACH.search(request)
-    if m is None:
+    found = _named_group(request, cwd, m.group(1)) if m is not None else None
+    if found is None:
         return None
-    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and p.suffix.lower() in SUFFIXES]
-    if len(files) != 1:
-        return None
-    table = _table(files[0])
-    group = _group(request, m.group(1), table)
-    values = [v for v in table.get(group or "", []) if v]
+    file, table, group, values = found
     if group is None or _numeric(values) or len(set(values)) == len(values):
         return None
     numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & _tokens(request)]
     if not numbers:  # "the average distance" of a km column: the one number column the code reads
         numbers = [c for c, v in table.items() if c != group and _numeric(v) and re.search(rf"['\"]{re.escape(c)}['\"]", code)]
-    return os.path.relpath(files[0], cwd.resolve()), group, numbers[0] if len(numbers) == 1 else None
+    return file, group, numbers[0] if len(numbers) == 1 else None
+
+
+def _named_group(request: str, cwd: Path, word: str | None) -> tuple[str, dict[str, list[str]], str | None, list[str]] | None:
+    """(the one named CSV, its table, the group column `word` names or None, that column's values)."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.asked_column import SUFFIXES, _table
+
+    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and p.suffix.lower() in SUFFIXES]
+    if len(files) != 1:
+        return None
+    table = _table(files[0])
+    group = _group(request, word, table)
+    return os.path.relpath(files[0], cwd.resolve()), table, group, [v for v in table.get(group or "", []) if v]
 
 
 def _each(turn: Turn, block: Block) -> Verdict | None:
