@@ -56,3 +56,10 @@ def test_a_row_added_without_its_count_is_asked_afresh() -> None:
 
 def test_off_with_check_answers() -> None:
     assert written_numbers.rule not in active(make_turn("x", check_answers=False).engine, "check")
+
+
+def test_a_script_fixed_is_not_held_to_the_numbers_of_its_fault() -> None:
+    fixed = ('fixed = """scores = {"Ana": 78, "Ben": 92, "Cleo": 85, "Dev": 71}\nprint(sum(scores.values()) / len(scores))\n"""\n'
+             'with open("grades.py", "w") as f:\n    f.write(fixed)')
+    asked = "grades.py says the class average is 62.0, but every mark is between 71 and 92, so that can't be right. Fix it"
+    assert written_numbers.check(make_turn(asked), block(fixed)) is None

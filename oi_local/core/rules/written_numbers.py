@@ -15,6 +15,9 @@ from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
 
 NOTE = "(Write one ```python block that does what I asked, writing every number I gave into {file}: {numbers}.)"
 SHOWN = "Not run: the code writes {file} without {missing} from the request; asked afresh."
+# A script's numbers are not data to write: "grades.py says the average is 62.0, but every mark is between
+# 71 and 92" describes the fault (the fixed script was refused for leaving out 62.0, ho6-fix-grades-average).
+_CODE = {".py", ".sh", ".js", ".r", ".rb", ".pl", ".ps1", ".bat", ".html", ".css"}
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 
 
@@ -38,7 +41,8 @@ def _named_target(request: str, code: str) -> str | None:
     from oi_local.core.writes import changed_paths
 
     written = [p for p in dict.fromkeys(changed_paths("python", code))
-               if re.search(rf"(?<![\w/.-]){re.escape(os.path.basename(p))}(?![\w-])", request)]
+               if re.search(rf"(?<![\w/.-]){re.escape(os.path.basename(p))}(?![\w-])", request)
+               and os.path.splitext(p)[1].lower() not in _CODE]
     return written[0] if len(written) == 1 else None
 
 
