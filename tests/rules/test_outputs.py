@@ -312,3 +312,16 @@ def test_something_to_add_to_the_log_with_a_question_must_change_a_file(folder: 
         turn = started(request)
         turn.runs.append(ran("print(1)", "1"))
         assert outputs.problems(turn) == [], request
+
+
+def test_a_kind_of_file_is_not_a_name_to_make(folder: Path) -> None:
+    (folder / "website").mkdir()
+    (folder / "website" / "index.html").write_text("<p>hi</p>")
+    turn = started("please pack up the whole website folder into a tar.gz called website-backup.tar.gz")
+    import tarfile
+
+    with tarfile.open(folder / "website-backup.tar.gz", "w:gz") as t:
+        t.add(folder / "website", arcname="website")
+    turn.runs.append(ran("tar -czf website-backup.tar.gz website", ""))
+    turn.steps = 1
+    assert not any("tar.gz was not created" in p for p in outputs.problems(turn))

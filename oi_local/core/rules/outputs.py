@@ -43,6 +43,7 @@ TARGET = re.compile(
     r"(?:(?:a|an|the|new|file|folder|image|picture|png|csv|json|text|called|named)\s+){0,4}|"
     r"(?:put|store|stick|dump|place|collect|gather|save|write|keep)\s+"
     r"(?:(?!(?:that|which|where|whose|who|if|when|to|for|and|then|in)\b)[\w.'/-]+\s+){1,6}?in\s+(?:(?:a|the|new|file)\s+){0,2})" + _NAME, re.I)
+_KIND_ONLY = re.compile(r"(?:tar|zip|gz|7z|csv|tsv|json|png|jpe?g|gif|pdf|txt|md|xlsx?|docx?|html?|svg)(?:\.\w+)*", re.I)
 # Words of a request that changes files the user has: a turn that left every file as it was did not
 # do it (the 0.5B model's loop over `Path(".").glob("*.pdf")` for files in scans/ moved nothing, and
 # "The code ran without errors and printed nothing" ended the turn).
@@ -267,6 +268,8 @@ def problems(turn: Turn) -> list[str]:
     names_after, names_before = _by_name(after), _by_name(before)
     for name in dict.fromkeys(m.group(1).rstrip(".") for m in TARGET.finditer(request)):
         base = os.path.basename(name)
+        if _KIND_ONLY.fullmatch(base):
+            continue  # "into a tar.gz called website-backup.tar.gz": a kind of file, not its name
         if base in names_before or os.path.exists(os.path.join(root, name)):
             continue  # it was there already: an input, or a file to change
         elsewhere = [] if "/" in name else [  # a path asked for is the only place
