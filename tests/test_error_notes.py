@@ -211,6 +211,8 @@ def test_a_prefilled_corrected_block_is_run_without_a_model_call(folder: Path) -
     ("Whatsapp export is in chat.txt, make a summary file of it", False),
     ("what's the average distance of a run on each route I do?", True),  # "a run" is a thing, not a change
     ("how big was the last backup? then start the next backup", False),
+    ("some pictures in Pictures are saved twice under different names. Can you find which files are exact copies?", True),
+    ("the logs were rotated last night; can you delete the old ones?", False),
 ])
 def test_which_requests_only_ask(text: str, asks: bool) -> None:
     assert question(text) is asks
@@ -649,3 +651,12 @@ def test_a_key_one_level_down_is_said_where_it_is(folder: Path) -> None:
     assert said is not None and "The keys are: 'id', 'status', 'items'." in said
     assert "'unit_price' is in the 'items' list of each record" in said
     assert "'unit_price' is in" not in (note("KeyError: 'price'\n(exit code 1)", "worth of orders2.json?") or "")
+
+
+def test_a_folder_met_by_a_copy_loop_is_told_to_be_skipped(folder: Path) -> None:
+    code = ('import shutil\nfrom pathlib import Path\nPath("usb").mkdir(exist_ok=True)\n'
+            'for p in Path(".").rglob("*"):\n    shutil.copy(p, "usb")')
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    assert "IsADirectoryError" in run.stderr
+    got = note(run.stderr + "\n(exit code 1)", "copy every file changed this week into a folder called usb", folder, code) or ""
+    assert "Skip the folders" in got and "if not p.is_file(): continue" in got

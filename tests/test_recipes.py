@@ -187,3 +187,7 @@ def test_a_recipe_whose_files_would_become_another_kind_is_not_picked() -> None:
                    pick("Draw a line chart of the daily temperatures in weather.csv and save it as temps.png.", 2))
     assert pick("Save the rows of people.csv where the city is Oslo into a new file oslo.csv", 1)[0]["request"].startswith(
         "Save the rows of staff.csv")
+    # a recipe for any kind of file still fits (the find-a-file one for budget_2025.xlsx: left out, the copy
+    # recipe was shown and the model joined a path instead of searching, ho4-shell-find-file)
+    found = pick("I saved a file called budget_2025.xlsx somewhere inside the projects folder. What is its path?", 1)
+    assert found and found[0]["request"].startswith("Where is the file called")

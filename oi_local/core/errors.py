@@ -258,6 +258,12 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     m = _IS_A_FOLDER.search(output)
     if m:  # open("inbox/"): a folder opened as a file, twice in a row by the 0.5B model (ho6-files-grep-invoice)
         folder = m.group(1).rstrip("/") or m.group(1)
+        if re.search(r"shutil\.py\b.*\bin (?:copy|copy2|copyfile|move)\b", output, re.S):
+            # A copy loop over rglob("*") met a subfolder: shown how to read files, the 0.5B model printed
+            # their lengths and answered that for "copy this week's files into usb" (ho38).
+            return (f"Note: {folder} is a folder: rglob('*') and listdir() list folders too, and shutil.copy copies "
+                    f"one file. Skip the folders: make `if not p.is_file(): continue` (or `if os.path.isfile(path)`) the "
+                    f"first line of the loop.")
         word = _SEARCHED.search(request or "")
         # Searching the files: the example searches them (run as it was, "print(p.name, len(text))" answered
         # "msg_01.txt has 104 bytes" to which emails talk about an invoice).

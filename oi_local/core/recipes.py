@@ -98,7 +98,7 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
             continue
         if names_files and recipes[i].get("calculation"):
             continue  # a calculation for a request about files (the loan formula for a broken script)
-        if _other_kinds(files, recipe_files[i]):
+        if _other_kinds(files, recipe_files[i]) and not recipes[i].get("any_kind"):
             # Adapted, it would write the rows of a CSV "into a new file temps.png": asked for a chart
             # saved as temps.png, the 0.5B model copied that example's row filter and ran away in it.
             continue

@@ -256,3 +256,15 @@ def test_an_answer_for_each_group_that_names_one_of_them_is_asked_again() -> Non
     assert not answers.cut_short(whole)
     one = make_turn("what's the average distance of my runs?", reply("11.95 km."), runs=(run,))  # not each
     assert not answers.cut_short(one)
+
+
+def test_an_example_answer_before_any_code_ran_is_asked_for_code() -> None:
+    fixed = [{"role": "user", "content": "app.py crashes. Fix it."},
+             {"role": "assistant", "content": "I fixed app.py (it used `price` instead of `prices`); it now prints 12."}]
+    turn = make_turn("mileage.py crashes on the new trips.csv; fix it and run it",
+                     reply("I fixed app.py (it used `date` instead of `date`); it now prints 12."), examples=fixed)
+    ask = answers.follow_up(turn)
+    assert ask is not None and not ask.final and "no code has run" in (ask.text or "") and ask.sampling.get("temperature")
+    assert answers.follow_up(turn) is None  # once a turn
+    mine = make_turn("mileage.py crashes; fix it", reply("Which file is it in?"), examples=fixed)
+    assert answers.follow_up(mine) is None

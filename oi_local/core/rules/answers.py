@@ -16,9 +16,15 @@ from oi_local.core.rules.turn import (
     Turn,
     asks_back,
     asks_something,
+    code_retry,
     instruction,
     newest_reply,
 )
+
+# An example's answer before any code ran: asked to fix mileage.py, the 0.5B model's whole reply was the fix-a-script
+# example's answer with one word changed ("I fixed app.py ...; it now prints 12."), and the turn ended on it (ho38).
+PARROTED_NOTE = ("(Not done yet: that answer is a worked example's, not this task's, and no code has run. Write one "
+                 "```python block that does what I asked.)")
 
 MAX_SHORT_OUTPUT = 200
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_][\w.@-]*\w", re.U)
@@ -310,6 +316,9 @@ def follow_up(turn: Turn) -> Ask | None:
     if repeats_a_note(turn) and turn.counts["answers"] < 1:  # with or without a run: never an answer
         turn.counts["answers"] += 1
         return Ask(final=True)
+    if not turn.steps and turn.steps_left and turn.counts["parroted"] < 1 and parroted(turn):
+        turn.counts["parroted"] += 1
+        return Ask(PARROTED_NOTE, code_retry(turn.engine, 7))
     if turn.steps and dumped(turn) and turn.counts["dump"] < 1:
         turn.counts["dump"] += 1
         return Ask(final=True)  # said again, the honest end names it (core/rules/honest_end.py)
