@@ -334,7 +334,7 @@ def discard(turn: Turn) -> bool:
 rule = Rule(
     name="answers", setting="check_answers", follow_up=follow_up, discard=discard,
     summary="a final answer that copies one of the template's example answers word for word (or gives a number, a file name or a "
-            "quoted word only the worked examples have), or answers a question "
+            "quoted word only the worked examples have; before any code ran, it is asked for code instead), or answers a question "
             "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
             "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
             "nothing of the failed run before it, or gives only the first line of a short printed list (or, asked for \"the 3 biggest\", names fewer of the 3 printed lines; asked for each group, names fewer of the groups printed), or that says back a long "
