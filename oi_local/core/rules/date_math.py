@@ -33,17 +33,9 @@ def _column(side: ast.expr) -> tuple[ast.Subscript, str] | None:
 
 def date_columns(turn: Turn, code: str) -> set[str]:
     """The columns of the CSV files the turn reads whose values are all ISO dates."""
-    from oi_local.core.rules.asked_column import SUFFIXES, _table
-    from oi_local.core.rules.text_numbers import _csv_files
+    from oi_local.core.rules.text_numbers import _csv_files, columns_where
 
-    found = set()
-    for p in _csv_files(turn, code):
-        if p.is_file() and p.suffix.lower() in SUFFIXES:
-            for column, values in _table(p).items():
-                given = [v.strip() for v in values if v.strip()]
-                if len(given) >= 2 and all(_ISO.fullmatch(v) for v in given):
-                    found.add(column)
-    return found
+    return columns_where(_csv_files(turn, code), lambda v: bool(_ISO.fullmatch(v)))
 
 
 def as_dates(code: str, columns: set[str]) -> tuple[str, list[str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
@@ -72,8 +73,8 @@ def _number(text: str) -> bool:
         return False
 
 
-def numeric_columns(paths: list[Path]) -> set[str]:
-    """The columns of these CSV files whose values (two or more) are all numbers."""
+def columns_where(paths: list[Path], test: Callable[[str], bool]) -> set[str]:
+    """The columns of these CSV files whose values (two or more) all pass `test`."""
     from oi_local.core.rules.asked_column import SUFFIXES, _table
 
     found = set()
@@ -81,9 +82,14 @@ def numeric_columns(paths: list[Path]) -> set[str]:
         if p.is_file() and p.suffix.lower() in SUFFIXES:
             for column, values in _table(p).items():
                 given = [v for v in values if v]
-                if len(given) >= 2 and all(_number(v) for v in given):
+                if len(given) >= 2 and all(test(v) for v in given):
                     found.add(column)
     return found
+
+
+def numeric_columns(paths: list[Path]) -> set[str]:
+    """The columns of these CSV files whose values (two or more) are all numbers."""
+    return columns_where(paths, _number)
 
 
 def _csv_files(turn: Turn, code: str) -> list[Path]:
