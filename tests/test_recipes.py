@@ -3,8 +3,13 @@ models before the conversation. Real recipe file, a scripted model through the p
 from __future__ import annotations
 
 import ast
+import json
+import os
+import shutil
 import subprocess
 import sys
+import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -191,3 +196,193 @@ def test_a_recipe_whose_files_would_become_another_kind_is_not_picked() -> None:
     # recipe was shown and the model joined a path instead of searching, ho4-shell-find-file)
     found = pick("I saved a file called budget_2025.xlsx somewhere inside the projects folder. What is its path?", 1)
     assert found and found[0]["request"].startswith("Where is the file called")
+
+
+# Everyday shapes, each asked in other words than its recipe's: the recipe comes first.
+@pytest.mark.parametrize("request_text, expected", [
+    ("rename the files in my scans folder so there are no spaces in the names, use underscores",
+     "In the recordings folder, replace the spaces"),
+    ("Change all the file names in the tracks folder to lower case", "Make the names of the files in the podcasts"),
+    ("Put the prefix draft_ in front of the names of all the .docx files in the essays folder", 'Add "2023_" to the front'),
+    ("Organise the files in the downloads folder into subfolders by file extension", "Tidy the unsorted folder"),
+    ("Sort the pictures in the phone folder into folders by year", "Move the files in the camera folder into one subfolder per year"),
+    ("Which files in the documents folder have been modified during the past week?", "Which files in the homework folder"),
+    ("Gather every .mp3 from the music folder and all its subfolders into a single folder called playlist",
+     "Copy all the .pdf files from the papers folder"),
+    ("Count the files in each subfolder of the archive folder and their total size", "For each subfolder of the clients folder"),
+    ('For every .log file in the server folder, count the lines that contain both "GET" and "404"', "For each .log file in the logs"),
+    ("What was my total income and total spending in transactions.csv? Negative amounts are payments",
+     "How much money came in and how much went out"),
+    ("How many entries in visits.csv fall on a weekend? Dates are in dd/mm/yyyy format", "How many of the shifts in rota.csv"),
+    ("Work out the revenue per region from sales.csv, where revenue is quantity times unit price",
+     "For each shop in shop_orders.csv"),
+    ("Export the records in events.json dated after 2023-06-30 to a CSV called late_events.csv", "Write the bookings in bookings.json"),
+    ('How many "blue pens" were sold in total according to sales.json, and in how many orders?', "In deliveries.json"),
+    ("Are there any usernames that appear twice in accounts.csv?", "Which email addresses appear more than once"),
+    ("Remove the duplicate rows from contacts.csv but keep the header", "Make each row of guests.csv appear only once"),
+    ("Merge all the CSV files in the exports folder into one combined.csv with a single header", "Combine all the .csv files"),
+    ("What's the mean salary per department in staff.csv?", "What is the average length of the fish of each species"),
+    ("Make a bar graph of the average temperature per month from weather.csv and save it to temps.png", "Draw a bar chart"),
+    ("Count the commits per author in this repo over the last month", "How many commits did each author make"),
+    ("Which files were modified in the git history during the last 10 days?", "Which files were changed in this git repository"),
+    ("Which day of the week was 1 January 2000?", "What day of the week is"),
+    ("How many days until 25 December 2026 from 1 March 2026?", "How many days are there between"),
+    # keywords added to older recipes: the smallest too, the lines of any text file
+    ("Which product in stock.json has the lowest count?", "Which country in countries.json has the largest area?"),
+    ("how many lines are in notes.txt?", "How many lines does app.log have?"),
+])
+def test_an_everyday_request_gets_its_recipe_first(request_text: str, expected: str) -> None:
+    chosen = pick(request_text, 2)
+    assert chosen and _requests(chosen)[0].startswith(expected), _requests(chosen)
+
+
+def _recipe(start: str) -> dict:
+    recipes = yaml.safe_load((bundled("templates") / "recipes.yaml").read_text())
+    found = [r for r in recipes if r["request"].startswith(start)]
+    assert len(found) == 1, start
+    return found[0]
+
+
+def _run(recipe: dict, cwd: Path) -> str:
+    shell = (recipe.get("language") or "python") == "shell"
+    cmd = ["bash", "-c", recipe["code"]] if shell else [sys.executable, "-c", recipe["code"]]
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def test_the_renaming_recipes_change_only_the_names(tmp_path: Path) -> None:
+    _write(tmp_path, {"recordings/band practice.m4a": "a", "recordings/solo.m4a": "b",
+                      "podcasts/Episode One.MP3": "c", "podcasts/two.mp3": "d"})
+    assert "band practice.m4a -> band_practice.m4a" in _run(_recipe("In the recordings folder"), tmp_path)
+    _run(_recipe("Make the names of the files in the podcasts"), tmp_path)
+    assert _files(tmp_path) == ["podcasts/episode one.mp3", "podcasts/two.mp3",
+                                "recordings/band_practice.m4a", "recordings/solo.m4a"]
+    # Adapted to the user's prefix, extension and folder, it still runs; a second run adds nothing.
+    _write(tmp_path, {"archive/a.txt": "", "archive/old_b.txt": "", "archive/c.csv": ""})
+    prefix = adapt(_recipe('Add "2023_" to the front'), 'Add "old_" to the start of every .txt file name in the archive folder')
+    _run(prefix, tmp_path)
+    _run(prefix, tmp_path)
+    assert _files(tmp_path / "archive") == ["c.csv", "old_a.txt", "old_b.txt"]
+
+
+def test_the_sorting_recipes_move_each_file_into_its_subfolder(tmp_path: Path) -> None:
+    _write(tmp_path, {"unsorted/a.pdf": "", "unsorted/B.PDF": "", "unsorted/c.jpg": "", "unsorted/README": "",
+                      "camera/x.jpg": "", "camera/y.jpg": ""})
+    _run(_recipe("Tidy the unsorted folder"), tmp_path)
+    assert _files(tmp_path / "unsorted") == ["jpg/c.jpg", "other/README", "pdf/B.PDF", "pdf/a.pdf"]
+    os.utime(tmp_path / "camera/x.jpg", (datetime(2021, 6, 1).timestamp(),) * 2)
+    os.utime(tmp_path / "camera/y.jpg", (datetime(2023, 6, 1).timestamp(),) * 2)
+    _run(_recipe("Move the files in the camera folder"), tmp_path)
+    assert _files(tmp_path / "camera") == ["2021/x.jpg", "2023/y.jpg"]
+
+
+def test_the_recently_changed_files_recipe_leaves_out_older_ones(tmp_path: Path) -> None:
+    _write(tmp_path, {"homework/new.txt": "", "homework/maths/new2.txt": "", "homework/old.txt": ""})
+    month_ago = time.time() - 30 * 24 * 60 * 60
+    os.utime(tmp_path / "homework/old.txt", (month_ago, month_ago))
+    out = _run(_recipe("Which files in the homework folder"), tmp_path)
+    assert out.split() == ["homework/maths/new2.txt", "homework/new.txt"]
+
+
+def test_the_copy_from_subfolders_recipe_keeps_both_of_two_same_names(tmp_path: Path) -> None:
+    _write(tmp_path, {"papers/a.pdf": "1", "papers/2023/a.pdf": "2", "papers/2023/b.pdf": "3", "papers/notes.txt": ""})
+    _run(_recipe("Copy all the .pdf files from the papers folder"), tmp_path)
+    assert _files(tmp_path / "all_pdfs") == ["a.pdf", "b.pdf", "papers_a.pdf"]  # the second a.pdf, named by its folder
+    assert len(_files(tmp_path / "papers")) == 4  # copied, not moved
+
+
+def test_the_subfolder_recipe_counts_files_and_bytes(tmp_path: Path) -> None:
+    _write(tmp_path, {"clients/acme/a.txt": "12345", "clients/acme/old/b.txt": "123", "clients/bolt/c.txt": "1",
+                      "clients/top.txt": "ignored"})
+    (tmp_path / "clients/empty").mkdir()
+    out = _run(_recipe("For each subfolder of the clients folder"), tmp_path)
+    assert out.splitlines() == ["acme 2 files 8 bytes", "bolt 1 files 1 bytes", "empty 0 files 0 bytes"]
+
+
+def test_the_two_word_log_recipe_counts_per_file(tmp_path: Path) -> None:
+    _write(tmp_path, {"logs/api.log": "ERROR timeout db\nERROR disk\nINFO timeout\nERROR timeout x\n",
+                      "logs/web.log": "INFO ok\n", "logs/skip.txt": "ERROR timeout\n"})
+    assert _run(_recipe("For each .log file in the logs"), tmp_path).splitlines() == ["api.log 2", "web.log 0"]
+
+
+def test_the_csv_recipes_print_the_right_numbers(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "ledger.csv": "date,amount\n2024-01-02,1200.50\n2024-01-03,-45.25\n2024-01-09,-100\n2024-01-10,30\n",
+        "rota.csv": "date,hours\n06/01/2024,8\n07/01/2024,6\n08/01/2024,8\n13/01/2024,4\n",
+        "shop_orders.csv": "shop,quantity,price\nNorth,2,3.50\nSouth,1,10\nNorth,4,0.25\n",
+        "signups.csv": "name,email\nAna,ana@x.org\nBo,bo@x.org\nAna B,ana@x.org \nCy,cy@x.org\n",
+        "catches.csv": "species,length\npike,60\nperch,20\npike,70\nperch,25\n",
+    })
+    assert "in: 1230.5 out: 145.25 net: 1085.25" in _run(_recipe("How much money came in"), tmp_path)
+    assert "3 of 4 on a weekend" in _run(_recipe("How many of the shifts in rota.csv"), tmp_path)
+    assert _run(_recipe("For each shop in shop_orders.csv"), tmp_path).splitlines() == ["North 8.0", "South 10.0"]
+    assert "1 repeated: {'ana@x.org': 2}" in _run(_recipe("Which email addresses appear"), tmp_path)
+    assert _run(_recipe("What is the average length of the fish"), tmp_path).splitlines() == ["perch 22.5", "pike 65.0"]
+
+
+def test_the_csv_recipes_that_write_keep_one_header(tmp_path: Path) -> None:
+    _write(tmp_path, {"guests.csv": "name,diet\nAl,veg\nBea,none\nAl,veg\nAl,fish\n",
+                      "monthly/jan.csv": "day,amount\n1,5\n2,6\n", "monthly/feb.csv": "day,amount\n1,7\n"})
+    assert "4 rows -> 3" in _run(_recipe("Make each row of guests.csv"), tmp_path)
+    assert (tmp_path / "guests.csv").read_text().splitlines() == ["name,diet", "Al,veg", "Bea,none", "Al,fish"]
+    assert "3 rows written" in _run(_recipe("Combine all the .csv files"), tmp_path)
+    assert (tmp_path / "year.csv").read_text().splitlines() == ["day,amount", "1,7", "1,5", "2,6"]  # feb, jan: by name
+
+
+def test_the_json_recipes_read_a_list_inside_an_object(tmp_path: Path) -> None:
+    bookings = {"bookings": [{"name": "Ida", "date": "2024-02-28"}, {"name": "Jo", "date": "2024-03-01", "room": 4},
+                             {"name": "Kim", "date": "2024-05-10"}]}
+    deliveries = [{"product": "oat milk", "quantity": 6}, {"product": "tea", "quantity": 2},
+                  {"product": "oat milk", "quantity": 12}]
+    _write(tmp_path, {"bookings.json": json.dumps(bookings), "deliveries.json": json.dumps(deliveries)})
+    assert "2 rows written" in _run(_recipe("Write the bookings in bookings.json"), tmp_path)
+    assert (tmp_path / "recent_bookings.csv").read_text().splitlines() == ["name,date,room", "Jo,2024-03-01,4", "Kim,2024-05-10,"]
+    assert "2 deliveries, 18 units" in _run(_recipe("In deliveries.json"), tmp_path)
+
+
+def test_the_chart_recipe_saves_a_png_without_a_window(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    _write(tmp_path, {"grades.csv": "name,class,score\nA,7b,60\nB,7a,80\nC,7b,70\n"})
+    out = _run(_recipe("Draw a bar chart"), tmp_path)
+    assert "{'7a': 80.0, '7b': 65.0}" in out and "saved class_scores.png" in out
+    assert (tmp_path / "class_scores.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_git_recipes_count_commits_and_changed_files(tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("no git")
+
+    def commit(author: str, when: str, name: str) -> None:
+        with open(tmp_path / name, "a") as f:
+            f.write(author + when + "\n")
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        for cmd in (["git", "add", "-A"], ["git", "-c", f"user.name={author}", "-c", "user.email=x@y", "commit", "-qm", name]):
+            subprocess.run(cmd, cwd=tmp_path, env=env, check=True, capture_output=True)
+
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    commit("Old", "2023-01-01T10:00:00", "old.txt")
+    commit("Ann", "2024-06-01T10:00:00", "a.txt")
+    commit("Ann", "2024-06-02T10:00:00", "b.txt")
+    commit("Bob", "2024-06-03T10:00:00", "a.txt")
+    assert _run(_recipe("How many commits did each author make"), tmp_path).split() == ["2", "Ann", "1", "Bob"]
+    now = time.strftime("%Y-%m-%dT%H:%M:%S")
+    commit("Cy", now, "a.txt")
+    commit("Cy", now, "c.txt")
+    commit("Cy", now, "a.txt")
+    assert _run(_recipe("Which files were changed in this git repository"), tmp_path).split() == ["2", "a.txt", "1", "c.txt"]
+
+
+def test_the_date_calculations(tmp_path: Path) -> None:
+    assert _run(_recipe("What day of the week is"), tmp_path).strip() == "Friday"
+    assert _run(_recipe("How many days are there between"), tmp_path).strip() == "171"
