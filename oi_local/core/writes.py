@@ -83,8 +83,13 @@ _WH_ASKED = re.compile(r"\b(?:how\s+(?:many|much|often|long)|which|what|who|when
 _DID = re.compile(r"\b(did|does|do)\s+((?:the\s+|my\s+|our\s+)?\w+(?:\s+\w+)??)\s+\w+", re.I)
 
 
+# Irregular ones too: "who made the most commits in 2024?" was read as making something, and the
+# recipe that turns a folder into a repository was picked over the one that counts commits per author.
+_PAST = re.compile(r"\b(?:\w+ed|made|wrote|written|kept|ran|put)\b", re.I)
+
+
 def _past_asked(text: str) -> str:
-    return _WH_ASKED.sub(lambda m: _DID.sub(r"\1 \2 ", re.sub(r"\b\w+ed\b", " ", m.group())), text)
+    return _WH_ASKED.sub(lambda m: _DID.sub(r"\1 \2 ", _PAST.sub(" ", m.group())), text)
 
 
 def question(request: str) -> bool:

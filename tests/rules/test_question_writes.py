@@ -141,6 +141,10 @@ def test_a_past_form_in_a_wh_question_tells_what_happened() -> None:
     assert question("how many nights did the photo backup fail, and how many new files did it copy in total?")
     assert question("which files did the script rename?")
     assert not question("what did you change? please fix it")
+    # and an irregular past form
+    assert question("in the garden-app git repo, who made the most commits in 2024, and how many?")
+    assert question("which of the scripts were written by Ana?")
+    assert not question("who made this mess? tidy the folder up")
 
 
 def test_code_that_makes_a_file_the_turn_found_missing_is_not_run_for_a_question() -> None:
