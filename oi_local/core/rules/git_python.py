@@ -12,7 +12,7 @@ from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.paths import named_repo
-from oi_local.core.rules.turn import Block, Turn
+from oi_local.core.rules.turn import Block, Turn, rewrite
 
 NOTE = "Changed before it ran: git runs in the repository {repo} (git -C {repo}); the working folder is not one."
 _RUNNERS = frozenset("run check_output check_call call Popen getoutput getstatusoutput system popen".split())
@@ -69,12 +69,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     edits = _edits(tree, repo)
     if not edits:
         return None
-    lines = code.splitlines(keepends=True)
-    for line, start, end, new in sorted(edits, reverse=True):  # from the end, so offsets hold
-        text = lines[line - 1]
-        raw = text.encode()  # ast offsets count bytes
-        lines[line - 1] = (raw[:start] + new.encode() + raw[end:]).decode()
-    block.message["content"] = "".join(lines)
+    block.message["content"] = rewrite(code, edits)
     return Verdict(warning=NOTE.format(repo=repo))
 
 
