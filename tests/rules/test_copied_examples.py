@@ -198,3 +198,14 @@ def test_a_hidden_try_and_dropped_examples_stay_out_for_the_rest_of_the_chat(fol
         assert any('"department"' in str(m["content"]) for m in interp.build_prompt())
     finally:
         interp.close()
+
+
+def test_how_a_file_is_read_is_not_a_copied_word() -> None:
+    examples = [{"role": "user", "content": 'For each .log file in the logs folder, how many lines contain both "ERROR" and "timeout"?'},
+                {"role": "assistant", "content": '```python\nfor p in sorted(Path("logs").glob("*.log")):\n'
+                                                 '    with open(p, errors="ignore", encoding="latin-1") as f:\n'
+                                                 '        print(p.name, sum(1 for line in f if "ERROR" in line))\n```'}]
+    code = ('for p in sorted(Path(".").glob("*.csv")):\n    with open(p, errors="ignore", encoding="latin-1") as f:\n'
+            '        print(p.name, sum(1 for line in f if "ERROR" in line))')
+    turn = make_turn("how many lines of the csv files here mention the word Sales?", examples=examples, recipes=2)
+    assert copied_examples.copied(turn, block(code)) == ["ERROR"]  # the picked value still counts; the options do not

@@ -32,6 +32,12 @@ _DATA_CALLS = {"glob", "rglob", "fnmatch", "endswith", "startswith", "get", "ope
                "rename", "remove", "unlink", "mkdir", "makedirs", "to_csv", "to_json", "savefig", "groupby", "sort_values"}
 
 
+# How a file is read, not what is picked from it: asked which log had the most ERROR lines about a
+# timeout, the recipe's `open(p, errors="ignore")` was refused as a copied word and the retry lost the
+# ERROR condition (ho38).
+_OPTIONS = frozenset({"errors", "encoding", "newline", "mode", "orient", "how", "engine"})
+
+
 def _literals(code: str) -> set[str]:
     """The code's quoted words where they pick data: a key (`r["department"]`), a value compared
     (`== "Sales"`), a name or pattern given to a file or data call (`glob("*.png")`). Printed words
@@ -50,7 +56,7 @@ def _literals(code: str) -> set[str]:
             f = node.func
             name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
             if name in _DATA_CALLS:
-                picked += [*node.args, *(k.value for k in node.keywords)]
+                picked += [*node.args, *(k.value for k in node.keywords if k.arg not in _OPTIONS)]
     found = set()
     for expr in picked:
         for n in ast.walk(expr):
