@@ -47,3 +47,23 @@ def test_a_with_left_out_is_put_back(tmp_path, monkeypatch) -> None:
     assert 'with open("errors.txt", "w") as f:' in b.code
     subprocess.run([sys.executable, "-c", b.code], check=True, cwd=tmp_path)
     assert (tmp_path / "errors.txt").read_text() == "ERROR a\nERROR b\n"
+
+
+def test_a_return_with_no_function_stops_the_run(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "contacts.csv").write_text("name,email\nAna,a@x\nBen,b@x\nAnn,a@x\n")
+    code = ('import csv\nfrom collections import Counter\nwith open("contacts.csv", newline="") as f:\n'
+            '    data = list(csv.DictReader(f))\n    if not data:\n        print("contacts.csv is empty")\n        return\n'
+            'counts = Counter(r["email"] for r in data)\nprint({e: n for e, n in counts.items() if n > 1})\n')
+    b = block(code)
+    verdict = syntax_slips.check(make_turn("which emails are in contacts.csv twice?"), b)
+    assert verdict is not None and "raise SystemExit" in verdict.warning
+    assert "        raise SystemExit\n" in b.code and "return" not in b.code
+    out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout == "{'a@x': 2}\n"
+    (tmp_path / "contacts.csv").write_text("name,email\n")
+    out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout == "contacts.csv is empty\n"  # it stops there
+    # in a function, a return is fine; code with a function and a stray return is left alone
+    assert syntax_slips.check(make_turn("x"), block("def f():\n    return 1\nprint(f())")) is None
+    assert syntax_slips.check(make_turn("x"), block("def f():\n    pass\nif True:\n    return 1")) is None

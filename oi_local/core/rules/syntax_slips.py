@@ -4,6 +4,7 @@ A factorial written `100!`: asked how many digits 100! has, the 0.5B model wrote
 that is not `!=` is written `math.factorial(n)` (and `import math` added).
 A `with` left out: `open("errors.txt", "w") as f:` on a line of its own (ho32-log-errors: the
 SyntaxError's retry dropped the file the request asked for); such a line gets its `with`.
+A `return` where there is no function stops the run (`raise SystemExit`).
 Made only when the code does not compile as written and does after; the person is told."""
 from __future__ import annotations
 
@@ -46,11 +47,23 @@ def _withs(code: str) -> tuple[str, list[str]]:
     return _NO_WITH.sub(r"\1with \2", code), [f"`with` put before {f}" for f in found[:3]]
 
 
+_RETURN = re.compile(r"(?m)^(\s+)return\b[^\n]*$")
+
+
+def _returns(code: str) -> tuple[str, list[str]]:
+    """A `return` in code with no function: asked which emails were in contacts.csv twice, the 0.5B
+    model wrote `if not data: print("not found"); return` at the top level, a SyntaxError in three
+    runs (ho38). It stops the run there instead (`raise SystemExit`)."""
+    if re.search(r"^\s*(?:async\s+)?def\s", code, re.M) or not _RETURN.search(code):
+        return code, []
+    return _RETURN.sub(r"\1raise SystemExit", code), ["a `return` outside a function became `raise SystemExit`"]
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or compiles(block.code):
         return None
     new, told = block.code, []
-    for repair in (_factorials, _withs):
+    for repair in (_factorials, _withs, _returns):
         new, said = repair(new)
         told += said
     if not told or new == block.code or not compiles(new):
@@ -62,5 +75,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="syntax slips", setting="repair_slips", check=check,
     summary="code that does not compile because it writes a factorial as `100!` has each `n!` written "
-            "`math.factorial(n)` (and `import math` added), and a line `open(\"a.txt\", \"w\") as f:` gets its `with`, "
+            "`math.factorial(n)` (and `import math` added), a line `open(\"a.txt\", \"w\") as f:` gets its `with`, "
+            "and a `return` in code with no function stops the run (`raise SystemExit`), "
             "before it runs, when it compiles so; the person is told")
