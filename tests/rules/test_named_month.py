@@ -86,3 +86,19 @@ def test_a_test_for_the_months_first_day_tests_the_month(folder: Path) -> None:
     assert named_month.check(make_turn("total for March 2024 in expenses.csv?"), b) is not None and printed(b.code) == "67.75"
     b = block(rows)  # the first of the month asked for
     assert named_month.check(make_turn("what did I spend on 1 March 2024? see expenses.csv"), b) is None or "startswith" not in b.code
+
+
+def test_a_test_for_another_day_of_the_month_not_asked_for_tests_the_month(folder: Path) -> None:
+    (folder / "members.json").write_text(json.dumps([
+        {"name": "Ana", "expires": "2024-07-20"}, {"name": "Ben", "expires": "2024-07-03"},
+        {"name": "Cy", "expires": "2024-08-20"}]))
+    code = ('import json\nitems = json.load(open("members.json"))\n'
+            'rows = [b for b in items if b["expires"] == "2024-07-20"]\nprint([b["name"] for b in rows])')
+    assert printed(code) == "['Ana']"  # as the model wrote it: the first record's day
+    b = block(code)
+    verdict = named_month.check(make_turn("who in members.json runs out in July 2024?"), b)
+    assert verdict is not None and "b['expires'] == '2024-07-20' → b[\"expires\"].startswith('2024-07')" in verdict.warning
+    assert printed(b.code) == "['Ana', 'Ben']"
+    for asked in ("who in members.json runs out on 20 July 2024?", "who in members.json runs out on 2024-07-20?"):
+        b = block(code)
+        assert named_month.check(make_turn(asked), b) is None or "startswith" not in b.code, asked

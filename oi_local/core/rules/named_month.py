@@ -114,9 +114,12 @@ def uses_month(code: str, month: int) -> bool:
 FIRST_DAY = "Changed before it ran: {changes} (the request asks for the whole month, not its first day)."
 
 
-def whole_month(code: str, column: str, month: int) -> tuple[str, list[str]]:
-    """`code` with the date column compared to the month's first day (`df["date"] == "2024-03-01"`, asked
-    about March 2024: the 0.5B model averaged that one day's rain, ho36) made a test of the month."""
+def whole_month(code: str, column: str, month: int, request: str = "") -> tuple[str, list[str]]:
+    """`code` with the date column compared to one day of the month the request does not name
+    (`df["date"] == "2024-03-01"`, asked about March 2024: the 0.5B model averaged that one day's rain,
+    ho36; `b["expires"] == "2024-07-20"`, the first record's date, asked who runs out in July 2024, ho38)
+    made a test of the month."""
+    said = _PATHISH.sub(" ", request)
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -129,8 +132,12 @@ def whole_month(code: str, column: str, month: int) -> tuple[str, list[str]]:
         left, right = n.left, n.comparators[0]
         if not (isinstance(left, ast.Subscript) and isinstance(left.slice, ast.Constant) and left.slice.value == column
                 and isinstance(right, ast.Constant) and isinstance(right.value, str)
-                and re.fullmatch(rf"\d{{4}}-{month:02d}-01", right.value)):
+                and re.fullmatch(rf"\d{{4}}-{month:02d}-\d\d", right.value)):
             continue
+        day = int(right.value[8:])
+        if right.value in request or re.search(rf"\b0?{day}(?:st|nd|rd|th)?\b", said) \
+                or day == 1 and re.search(r"\bfirst\b", said):
+            continue  # that day is asked for
         owner = left.value
         text = ast.get_source_segment(code, left) or ""
         accessor = "" if isinstance(owner, ast.Name) and owner.id in rows else ".str"
@@ -147,8 +154,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if asked is None or OTHER_ROWS.search(_PATHISH.sub(" ", turn.request)):
         return None
     found = date_column(turn.request, Path.cwd())
-    if found is not None and not re.search(r"\b(?:1st|first|0?1)\b", _PATHISH.sub(" ", turn.request)):
-        whole, changes = whole_month(block.code, found[1], asked[0])
+    if found is not None:
+        whole, changes = whole_month(block.code, found[1], asked[0], turn.request)
         if changes:
             block.message["content"] = whole
             return Verdict(warning=FIRST_DAY.format(changes="; ".join(changes)))
@@ -174,5 +181,5 @@ rule = Rule(
     summary="code that reads a named CSV or JSON file of ISO dates for a request that names one month (\"what did I "
             "spend on groceries in March?\") and uses no month (no name, number, `.month` or date slice) has its rows "
             "narrowed to that month right after the plain statement or loop that loads them, unless the request "
-            "compares, takes a share or asks per month; a test for the month's first day (`df[\"date\"] == \"2024-03-01\"`) "
-            "is made a test of the month")
+            "compares, takes a share or asks per month; a test for one day of the month that the request does not name "
+            "(`df[\"date\"] == \"2024-03-01\"`) is made a test of the month")
