@@ -386,3 +386,196 @@ def test_the_git_recipes_count_commits_and_changed_files(tmp_path: Path) -> None
 def test_the_date_calculations(tmp_path: Path) -> None:
     assert _run(_recipe("What day of the week is"), tmp_path).strip() == "Friday"
     assert _run(_recipe("How many days are there between"), tmp_path).strip() == "171"
+
+
+# The second batch: everyday shapes the library still missed, each asked in other words than its recipe's.
+@pytest.mark.parametrize("request_text, expected", [
+    ("what's the oldest file in my archive folder?", "Which file in the attic folder was changed longest ago"),
+    ("list everything in the projects folder sorted by size, largest first", "List the files in the shelf folder"),
+    ("remove the files in the tmp folder that haven't been modified in 60 days", "Delete the files in the spool folder"),
+    ("zip up the photos folder into photos_backup.zip, including subfolders", "Zip the moodboard folder"),
+    ("put the .pdf files from the receipts folder into receipts_2024.zip", "Make a zip file tax_papers.zip"),
+    ("unzip backup.zip into a folder called restored", "Unpack parcel.zip"),
+    ("count the files in the desktop folder by extension", "How many files of each kind"),
+    ("find the empty directories under the projects folder", "Which folders inside the workshop folder are empty?"),
+    ("which city in cities.csv has the largest population? show the whole row", "Which hike in hikes.csv"),
+    ("what are the 3 cheapest products in catalog.csv?", "What are the 5 most expensive dishes"),
+    ("can you sort scores.csv by score from highest to lowest and save it", "Sort the rows of rainfall.csv"),
+    ("what share of the votes did each party get in election.csv, as a percentage?", "What percentage of all the votes"),
+    ("how many orders per status are there in orders.csv? give me a breakdown", "How many incidents of each type"),
+    ("how many unique values are in the country column of visitors.csv", "Which different genres"),
+    ("save the rows of products.csv where the price is over 20 into expensive.csv", "Save the rows of flats.csv"),
+    ("list the names of the students in scores.csv who scored below 50", "Which pupils in spelling_quiz.csv"),
+    ("which rows in events.csv have a date between 2024-01-01 and 2024-03-31?", "Which entries in checkins.csv"),
+    ("what are the totals per month in expenses.csv?", "What were the monthly totals"),
+    ("convert the distance column in runs.csv from km to miles and add it as a new column", "Add a column km to walks.csv"),
+    ("plot the closing price over time from stock_prices.csv as a line chart and save it as prices.png", "Draw a line chart"),
+    ("list all the tags used across the posts in posts.json and how often each is used", "Which skills do the people"),
+    ("which users in users.json don't have a phone number", "Which records in roster.json"),
+    ("sort the products in products.json by price and save them back", "Sort the plants in plants_db.json"),
+    ("change the price of the item with id 3 in items.json to 9.99", "In stockroom.json, set the quantity"),
+    ("how many tasks in tasks.json are there for each status?", "How many tickets in helpdesk.json"),
+    ('how often does the word "whale" appear in moby.txt? any case', 'How many times does the word "otter"'),
+    ("what are the 20 most frequent words in speech.txt", "What are the 10 most common words"),
+    ("show me the 3rd line of todo.txt", "What does line 7 of recital.txt say?"),
+    ("what is the longest line in poem.txt", "Which line of lyrics.txt is the longest?"),
+    ("show me all lines in journal.txt that mention python, ignoring case", "Which lines of logbook.txt"),
+    ('replace every "colour" with "color" in report.txt', "In letter.txt, replace every"),
+    ("how old is someone born on 12 May 1990?", "How old is someone born on"),
+    ("what date will it be 90 days after 3 may 2025?", "What date is 45 days after"),
+    ("what's the percentage increase from 1200 to 1500?", "By what percentage did it go up"),
+    ("how many kilometres is 26.2 miles?", "Convert 26.2 miles to kilometres."),
+])
+def test_a_second_batch_request_gets_its_recipe_first(request_text: str, expected: str) -> None:
+    chosen = pick(request_text, 2)
+    assert chosen and _requests(chosen)[0].startswith(expected), _requests(chosen)
+
+
+def test_second_batch_requests_that_must_not_move() -> None:
+    # Requests the new recipes could have taken: a bare conversion goes to the calculation, not the CSV column
+    # recipe; a question that says not to delete is not shown the deletion; a plain total keeps its recipe.
+    assert _requests(pick("convert 5 miles to km", 1))[0].startswith("Convert 26.2 miles")
+    website = _requests(pick("which files in website/ are older than 2024? I want to tidy out the old junk but "
+                             "don't delete anything yet", 2))
+    assert not any(r.startswith("Delete the files in the spool") for r in website), website
+    assert _requests(pick("What is the total of the amount column in sales.csv?", 1))[0].startswith("How much money came in")
+    # "second" is not an ordinal of the line-number recipe here
+    assert not any(r.startswith("What does line 7") for r in _requests(pick("How many seconds are there in 3 days?", 2)))
+
+
+def _ago(path: Path, days: float) -> None:
+    when = time.time() - days * 24 * 60 * 60
+    os.utime(path, (when, when))
+
+
+def test_the_second_batch_folder_recipes(tmp_path: Path) -> None:
+    _write(tmp_path, {"attic/new.txt": "n", "attic/old.txt": "o", "attic/mid.txt": "m",
+                      "shelf/small.txt": "1", "shelf/big.txt": "12345", "shelf/mid.txt": "123",
+                      "spool/fresh.tmp": "", "spool/stale.tmp": "", "spool/sub/stale2.tmp": "",
+                      "storeroom/a.PDF": "", "storeroom/b.pdf": "", "storeroom/c.jpg": "", "storeroom/README": "",
+                      "workshop/full/x.txt": "x"})
+    for name, days in (("attic/new.txt", 1), ("attic/old.txt", 400), ("attic/mid.txt", 30),
+                       ("spool/stale.tmp", 45), ("spool/sub/stale2.tmp", 45)):
+        _ago(tmp_path / name, days)
+    (tmp_path / "workshop/empty1").mkdir()
+    (tmp_path / "workshop/full/empty2").mkdir()
+    assert _run(_recipe("Which file in the attic folder"), tmp_path).startswith("oldest: old.txt last modified")
+    assert [line.split()[0] for line in _run(_recipe("List the files in the shelf folder"), tmp_path).splitlines()] == \
+        ["big.txt", "mid.txt", "small.txt"]
+    assert _run(_recipe("Delete the files in the spool folder"), tmp_path).splitlines() == ["deleted spool/stale.tmp"]
+    assert _files(tmp_path / "spool") == ["fresh.tmp", "sub/stale2.tmp"]  # a subfolder's files are left alone
+    assert _run(_recipe("How many files of each kind"), tmp_path).splitlines() == [".pdf 2", "(none) 1", ".jpg 1"]
+    assert _run(_recipe("Which folders inside the workshop folder"), tmp_path).splitlines() == \
+        ["empty: workshop/empty1", "empty: workshop/full/empty2"]
+
+
+def test_the_zip_recipes_pack_and_unpack(tmp_path: Path) -> None:
+    import zipfile
+
+    _write(tmp_path, {"moodboard/a.png": "a", "moodboard/2024/b.png": "b", "paperwork/tax.pdf": "t",
+                      "paperwork/notes.txt": "n", "paperwork/bill.pdf": "b"})
+    _run(_recipe("Zip the moodboard folder"), tmp_path)
+    with zipfile.ZipFile(tmp_path / "moodboard.zip") as z:
+        assert sorted(z.namelist()) == ["moodboard/2024/b.png", "moodboard/a.png"]
+    assert "2 files in tax_papers.zip" in _run(_recipe("Make a zip file tax_papers.zip"), tmp_path)
+    with zipfile.ZipFile(tmp_path / "tax_papers.zip") as z:
+        assert sorted(z.namelist()) == ["bill.pdf", "tax.pdf"]
+    (tmp_path / "moodboard.zip").rename(tmp_path / "parcel.zip")
+    out = _run(_recipe("Unpack parcel.zip"), tmp_path)
+    assert "extracted moodboard/a.png" in out
+    assert (tmp_path / "unpacked/moodboard/2024/b.png").read_text() == "b"
+
+
+def test_the_second_batch_csv_questions(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "hikes.csv": "name,km\nRidge,12.5\nLake,4\nSummit,21.1\n",
+        "bistro_menu.csv": "dish,price\nsoup,4.5\nsteak,22\nsalad,7\nfish,18.5\nbread,2\npie,9\ncake,6\n",
+        "incidents.csv": "day,type\n1,fall\n2,burn\n3,fall \n4,cut\n5,fall\n",
+        "ballots.csv": "candidate,votes\nAda,30\nBo,10\nAda,20\nCy,40\n",
+        "albums.csv": "title,genre\nA,jazz\nB,rock\nC,jazz\nD, folk\n",
+        "spelling_quiz.csv": "name,score\nAmy,48\nBen,50\nCal,12.5\n",
+        "checkins.csv": "date,place\n2024-03-31,gym\n2024-04-01,pool\n2024-04-30,park\n2024-05-01,gym\n",
+        "outgoings.csv": "date,amount\n2024-01-05,10.5\n2024-02-01,3\n2024-01-30,4.25\n",
+    })
+    out = _run(_recipe("Which hike in hikes.csv"), tmp_path).splitlines()
+    assert out == ["highest: {'name': 'Summit', 'km': '21.1'}", "lowest: {'name': 'Lake', 'km': '4'}"]
+    assert _run(_recipe("What are the 5 most expensive dishes"), tmp_path).split("\n")[:5] == \
+        ["steak 22", "fish 18.5", "pie 9", "salad 7", "cake 6"]
+    assert _run(_recipe("How many incidents of each type"), tmp_path).splitlines() == ["fall 3", "burn 1", "cut 1"]
+    assert _run(_recipe("What percentage of all the votes"), tmp_path).splitlines() == \
+        ["Ada 50.0 50.0%", "Cy 40.0 40.0%", "Bo 10.0 10.0%"]
+    assert _run(_recipe("Which different genres"), tmp_path).strip() == "3 different: ['folk', 'jazz', 'rock']"
+    assert _run(_recipe("Which pupils in spelling_quiz.csv"), tmp_path).strip() == "2 names: ['Amy', 'Cal']"
+    out = _run(_recipe("Which entries in checkins.csv"), tmp_path)
+    assert "'pool'" in out and "'park'" in out and "gym" not in out and out.splitlines()[-1] == "2 rows"
+    assert _run(_recipe("What were the monthly totals"), tmp_path).splitlines() == ["2024-01 14.75", "2024-02 3.0"]
+
+
+def test_the_second_batch_csv_changes_keep_the_header(tmp_path: Path) -> None:
+    _write(tmp_path, {"rainfall.csv": "town,mm\nA,3.5\nB,12\nC,0\n",
+                      "flats.csv": "street,sqm,rent\nOak,55,700\nElm,72,950\nAsh,60,800\nYew,101,1400\n",
+                      "walks.csv": "route,miles\nloop,3\ncoast,10.5\n"})
+    assert "3 rows sorted" in _run(_recipe("Sort the rows of rainfall.csv"), tmp_path)
+    assert (tmp_path / "rainfall.csv").read_text().splitlines() == ["town,mm", "B,12", "A,3.5", "C,0"]
+    assert "2 rows saved to roomy_flats.csv" in _run(_recipe("Save the rows of flats.csv"), tmp_path)
+    assert (tmp_path / "roomy_flats.csv").read_text().splitlines() == ["street,sqm,rent", "Elm,72,950", "Yew,101,1400"]
+    _run(_recipe("Add a column km to walks.csv"), tmp_path)
+    assert (tmp_path / "walks.csv").read_text().splitlines() == ["route,miles,km", "loop,3,4.8", "coast,10.5,16.9"]
+
+
+def test_the_line_chart_recipe_sorts_the_dates_and_saves_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    _write(tmp_path, {"weighins.csv": "date,weight\n2024-03-08,80.1\n2024-03-01,81.5\n2024-03-15,79.9\n"})
+    out = _run(_recipe("Draw a line chart"), tmp_path)
+    assert "3 points from 2024-03-01 to 2024-03-15" in out and "saved weight_trend.png" in out
+    assert (tmp_path / "weight_trend.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_second_batch_json_recipes(tmp_path: Path) -> None:
+    crew = [{"name": "Ann", "skills": ["rope", "first aid"]}, {"name": "Bo", "skills": ["rope"]}, {"name": "Cy"}]
+    roster = {"people": [{"name": "Ann", "phone": "123"}, {"name": "Bo", "phone": ""}, {"name": "Cy"}]}
+    plants = {"garden": "north", "plants": [{"name": "fern", "height": 40}, {"name": "oak", "height": 900},
+                                            {"name": "moss", "height": 2}]}
+    stock = [{"id": 11, "quantity": 1}, {"id": "12", "quantity": 3}]
+    helpdesk = {"tickets": [{"priority": "high"}, {"priority": "low"}, {"priority": "high"}, {}]}
+    _write(tmp_path, {"crew.json": json.dumps(crew), "roster.json": json.dumps(roster), "plants_db.json": json.dumps(plants),
+                      "stockroom.json": json.dumps(stock), "helpdesk.json": json.dumps(helpdesk)})
+    assert _run(_recipe("Which skills do the people"), tmp_path).splitlines()[1:] == ["rope 2", "first aid 1"]
+    out = _run(_recipe("Which records in roster.json"), tmp_path)
+    assert out.splitlines()[-1] == "2 of 3 have no phone" and "'Bo'" in out and "'Cy'" in out
+    assert _run(_recipe("Sort the plants in plants_db.json"), tmp_path).strip() == "[900, 40, 2]"
+    saved = json.loads((tmp_path / "plants_db.json").read_text())
+    assert saved["garden"] == "north" and [p["name"] for p in saved["plants"]] == ["oak", "fern", "moss"]
+    assert "1 record(s) changed" in _run(_recipe("In stockroom.json, set the quantity"), tmp_path)
+    assert json.loads((tmp_path / "stockroom.json").read_text()) == [{"id": 11, "quantity": 1}, {"id": "12", "quantity": 40}]
+    assert _run(_recipe("How many tickets in helpdesk.json"), tmp_path).splitlines() == ["high 2", "low 1", "None 1"]
+
+
+def test_the_second_batch_text_recipes(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "field_diary.txt": "An otter. Otters play; OTTER again!\nno otter-like thing? otter\n",
+        "novella.txt": "The cat. the dog, THE end; a cat's toy\n",
+        "recital.txt": "".join(f"verse {i}\n" for i in range(1, 10)),
+        "lyrics.txt": "short\nthe longest line here\nmid line\n",
+        "logbook.txt": "Rain today\nsunny\nheavy RAIN and wind\ndrained\n",
+        "letter.txt": "Dear Mr Smyth,\nThanks, Mr Smyth. Mr Smythe\n",
+    })
+    assert _run(_recipe('How many times does the word "otter"'), tmp_path).strip() == "otter appears 4 times"
+    assert _run(_recipe("What are the 10 most common words"), tmp_path).splitlines()[:2] == ["the 3", "cat 1"]
+    assert _run(_recipe("What does line 7 of recital.txt"), tmp_path).strip() == "line 7: verse 7"
+    assert _run(_recipe("Which line of lyrics.txt"), tmp_path).strip() == "line 2 has 21 characters: the longest line here"
+    assert _run(_recipe("Which lines of logbook.txt"), tmp_path).splitlines() == \
+        ["1 Rain today", "3 heavy RAIN and wind", "4 drained", "3 lines contain rain"]
+    assert _run(_recipe("In letter.txt, replace every"), tmp_path).strip() == "replaced 3 times"
+    assert (tmp_path / "letter.txt").read_text() == "Dear Mr Smith,\nThanks, Mr Smith. Mr Smithe\n"
+
+
+def test_the_second_batch_calculations(tmp_path: Path) -> None:
+    from datetime import date
+
+    today = date.today()
+    age = today.year - 1987 - ((today.month, today.day) < (11, 9))
+    assert _run(_recipe("How old is someone born on"), tmp_path).strip() == f"age: {age} on {today}"
+    assert _run(_recipe("What date is 45 days after"), tmp_path).strip() == "2025-03-20 Thursday"
+    assert _run(_recipe("By what percentage did it go up"), tmp_path).strip() == "+15.00%"
+    assert _run(_recipe("Convert 26.2 miles to kilometres."), tmp_path).strip() == "26.2 miles = 42.165 km"

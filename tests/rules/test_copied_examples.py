@@ -173,7 +173,8 @@ def test_a_hidden_try_and_dropped_examples_stay_out_for_the_rest_of_the_chat(fol
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from scripted import scripted_interpreter
 
-    copied = ('import csv\nrows = [r for r in csv.DictReader(open("frost_log.csv")) if r["department"] == "Sales"]\n'
+    # the field of the example this request picks (rows with a number over a limit, saved to a new file)
+    copied = ('import csv\nrows = [r for r in csv.DictReader(open("frost_log.csv")) if float(r["sqm"]) > 60]\n'
               'print(len(rows))')
     own = ('import csv\nrows = [r for r in csv.DictReader(open("frost_log.csv")) if float(r["low_f"]) < 30]\n'
            'csv.DictWriter(open("cold.csv", "w", newline=""), ["date", "low_f", "notes"]).writerows(rows)\nprint(len(rows))')
@@ -184,18 +185,18 @@ def test_a_hidden_try_and_dropped_examples_stay_out_for_the_rest_of_the_chat(fol
     try:
         interp.chat(request, display=False)
         first = model.prompts[0]
-        assert any('"department"' in str(m["content"]) for m in first)  # a worked example the request picked
+        assert any('"sqm"' in str(m["content"]) for m in first)  # a worked example the request picked
         last_of_turn = model.prompts[2]
         interp.chat("and below 25?", display=False)
         second_turn = model.prompts[3]
         assert second_turn[:len(last_of_turn)] == last_of_turn  # the next turn goes on from there
-        assert not any('"department"' in str(m["content"]) for m in second_turn)
+        assert not any('"sqm"' in str(m["content"]) for m in second_turn)
         assert "Not run" not in str(second_turn)  # the hidden try stays hidden
         assert interp.messages[-1]["content"] == "0 rows." and any("Not run" in str(m["content"]) for m in interp.messages)
         interp.reset()  # a new chat has its examples again
         model.replies = ["Done."] * 3
         interp.messages = [{"role": "user", "type": "message", "content": request}]
-        assert any('"department"' in str(m["content"]) for m in interp.build_prompt())
+        assert any('"sqm"' in str(m["content"]) for m in interp.build_prompt())
     finally:
         interp.close()
 
