@@ -206,6 +206,10 @@ def test_a_recipe_whose_files_would_become_another_kind_is_not_picked() -> None:
     ("Put the prefix draft_ in front of the names of all the .docx files in the essays folder", 'Add "2023_" to the front'),
     ("Organise the files in the downloads folder into subfolders by file extension", "Tidy the unsorted folder"),
     ("Sort the pictures in the phone folder into folders by year", "Move the files in the camera folder into one subfolder per year"),
+    ("put my photos in the snaps folder into a folder for each year, the date is in the file name",
+     "Move the files in the camera folder into one subfolder per year"),
+    ("how many hours did the team log on saturdays and sundays in log.csv? dates are day/month/year",
+     "How many of the shifts in rota.csv were on a Saturday or Sunday?"),
     ("Which files in the documents folder have been modified during the past week?", "Which files in the homework folder"),
     ("Gather every .mp3 from the music folder and all its subfolders into a single folder called playlist",
      "Copy all the .pdf files from the papers folder"),
@@ -278,13 +282,15 @@ def test_the_renaming_recipes_change_only_the_names(tmp_path: Path) -> None:
 
 def test_the_sorting_recipes_move_each_file_into_its_subfolder(tmp_path: Path) -> None:
     _write(tmp_path, {"unsorted/a.pdf": "", "unsorted/B.PDF": "", "unsorted/c.jpg": "", "unsorted/README": "",
-                      "camera/x.jpg": "", "camera/y.jpg": ""})
+                      "camera/x.jpg": "", "camera/y.jpg": "", "camera/IMG_20190704_1200.jpg": ""})
     _run(_recipe("Tidy the unsorted folder"), tmp_path)
     assert _files(tmp_path / "unsorted") == ["jpg/c.jpg", "other/README", "pdf/B.PDF", "pdf/a.pdf"]
     os.utime(tmp_path / "camera/x.jpg", (datetime(2021, 6, 1).timestamp(),) * 2)
     os.utime(tmp_path / "camera/y.jpg", (datetime(2023, 6, 1).timestamp(),) * 2)
+    # the year a name gives comes first (its file was changed in 2023)
+    os.utime(tmp_path / "camera/IMG_20190704_1200.jpg", (datetime(2023, 6, 1).timestamp(),) * 2)
     _run(_recipe("Move the files in the camera folder"), tmp_path)
-    assert _files(tmp_path / "camera") == ["2021/x.jpg", "2023/y.jpg"]
+    assert _files(tmp_path / "camera") == ["2019/IMG_20190704_1200.jpg", "2021/x.jpg", "2023/y.jpg"]
 
 
 def test_the_recently_changed_files_recipe_leaves_out_older_ones(tmp_path: Path) -> None:
@@ -313,7 +319,8 @@ def test_the_subfolder_recipe_counts_files_and_bytes(tmp_path: Path) -> None:
 def test_the_two_word_log_recipe_counts_per_file(tmp_path: Path) -> None:
     _write(tmp_path, {"logs/api.log": "ERROR timeout db\nERROR disk\nINFO timeout\nERROR timeout x\n",
                       "logs/web.log": "INFO ok\n", "logs/skip.txt": "ERROR timeout\n"})
-    assert _run(_recipe("For each .log file in the logs"), tmp_path).splitlines() == ["api.log 2", "web.log 0"]
+    assert _run(_recipe("For each .log file in the logs"), tmp_path).splitlines() == [
+        "{'api.log': 2, 'web.log': 0}", "total: 2 most: api.log"]
 
 
 def test_the_csv_recipes_print_the_right_numbers(tmp_path: Path) -> None:
@@ -353,10 +360,10 @@ def test_the_json_recipes_read_a_list_inside_an_object(tmp_path: Path) -> None:
 
 def test_the_chart_recipe_saves_a_png_without_a_window(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    _write(tmp_path, {"grades.csv": "name,class,score\nA,7b,60\nB,7a,80\nC,7b,70\n"})
+    _write(tmp_path, {"quiz_rounds.csv": "name,team,score\nA,7b,60\nB,7a,80\nC,7b,70\n"})
     out = _run(_recipe("Draw a bar chart"), tmp_path)
-    assert "{'7a': 80.0, '7b': 65.0}" in out and "saved class_scores.png" in out
-    assert (tmp_path / "class_scores.png").read_bytes()[:4] == b"\x89PNG"
+    assert "{'7a': 80.0, '7b': 65.0}" in out and "saved team_scores.png" in out
+    assert (tmp_path / "team_scores.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_the_git_recipes_count_commits_and_changed_files(tmp_path: Path) -> None:
@@ -525,10 +532,10 @@ def test_the_second_batch_csv_changes_keep_the_header(tmp_path: Path) -> None:
 
 def test_the_line_chart_recipe_sorts_the_dates_and_saves_a_png(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    _write(tmp_path, {"weighins.csv": "date,weight\n2024-03-08,80.1\n2024-03-01,81.5\n2024-03-15,79.9\n"})
+    _write(tmp_path, {"reservoir.csv": "date,level\n2024-03-08,80.1\n2024-03-01,81.5\n2024-03-15,79.9\n"})
     out = _run(_recipe("Draw a line chart"), tmp_path)
-    assert "3 points from 2024-03-01 to 2024-03-15" in out and "saved weight_trend.png" in out
-    assert (tmp_path / "weight_trend.png").read_bytes()[:4] == b"\x89PNG"
+    assert "3 points from 2024-03-01 to 2024-03-15" in out and "saved reservoir_level.png" in out
+    assert (tmp_path / "reservoir_level.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_the_second_batch_json_recipes(tmp_path: Path) -> None:
