@@ -206,6 +206,8 @@ def test_a_recipe_whose_files_would_become_another_kind_is_not_picked() -> None:
     ("Put the prefix draft_ in front of the names of all the .docx files in the essays folder", 'Add "2023_" to the front'),
     ("Organise the files in the downloads folder into subfolders by file extension", "Tidy the unsorted folder"),
     ("Sort the pictures in the phone folder into folders by year", "Move the files in the camera folder into one subfolder per year"),
+    ("keep just the first row per email address in members.csv and write it to members_clean.csv",
+     "Keep only the first row for each phone number in callers.csv"),
     ("put my photos in the snaps folder into a folder for each year, the date is in the file name",
      "Move the files in the camera folder into one subfolder per year"),
     ("how many hours did the team log on saturdays and sundays in log.csv? dates are day/month/year",
@@ -586,3 +588,23 @@ def test_the_second_batch_calculations(tmp_path: Path) -> None:
     assert _run(_recipe("What date is 45 days after"), tmp_path).strip() == "2025-03-20 Thursday"
     assert _run(_recipe("By what percentage did it go up"), tmp_path).strip() == "+15.00%"
     assert _run(_recipe("Convert 26.2 miles to kilometres."), tmp_path).strip() == "26.2 miles = 42.165 km"
+
+
+def test_the_first_row_per_key_recipe_keeps_the_first_of_each(tmp_path: Path) -> None:
+    _write(tmp_path, {"callers.csv": "name,phone\nAna,555-1\nBen,555-2\nAnn,555-1 \n"})
+    out = _run(_recipe("Keep only the first row for each phone"), tmp_path)
+    assert out.strip() == "3 rows, 2 kept in callers_unique.csv"
+    assert (tmp_path / "callers_unique.csv").read_text().splitlines() == ["name,phone", "Ana,555-1", "Ben,555-2"]
+
+
+def test_a_sum_of_the_requests_own_numbers_gets_no_files_example_and_months_do_not_pick() -> None:
+    fuel = "My car uses 6.4 litres of petrol per 100 km. Petrol costs 1.89 per litre. How much for a 575 km trip?"
+    assert not any(_slots_files(r) for r in pick(fuel, 2))
+    chosen = _requests(pick("What date will it be 100 days after 17 March 2025?", 2))
+    assert chosen and chosen[0].startswith("What date is 45 days after"), chosen
+
+
+def _slots_files(recipe: dict) -> list[str]:
+    from oi_local.core.recipes import _slots
+
+    return _slots(recipe["request"])["file"]

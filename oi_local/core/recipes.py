@@ -23,6 +23,9 @@ _STOP = frozenset(
     "current named called has have had was were here if when where why about "
     "want need like just also only get give tell show put use using first time times number numbers "
     "long big no not they them their".split()
+    # Month names say when, not what kind of task: "100 days after 17 March" got the days-between
+    # example for its "14 March", and the 0.5B model printed a weekday.
+    + "january february march april may june july august september october november december".split()
 )
 MIN_SCORE = 2.5  # below this the best recipe shares only common words with the request
 OTHER_MODE = 0.5  # score kept by a recipe that makes something for a request that asks (or the other way)
@@ -64,6 +67,12 @@ def _folders(source: str) -> list[bool]:
 
 
 @lru_cache(maxsize=4)
+def _files(source: str) -> list[list[str]]:
+    """The files each recipe's request names (worked out once, not for each request)."""
+    return [_slots(r["request"])["file"] for r in _index(source)[0]]
+
+
+@lru_cache(maxsize=4)
 def _asks(source: str) -> list[bool]:
     """Which recipes answer a question (the others make or change something)."""
     from oi_local.core.writes import question
@@ -77,14 +86,15 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
     `allow` lets through, when given."""
     if n <= 0 or not request.strip():
         return []
+    from oi_local.core.writes import question
+
     recipes, bags, idf, recipe_kinds = _index(source)
     asked = words(request)
     kinds = _file_kinds(request)
     names_files = any(v for k, v in _slots(request).items() if k != "quoted")
     files = _slots(request)["file"]
-    recipe_files = [_slots(r["request"])["file"] for r in recipes]
-    from oi_local.core.writes import question
-
+    recipe_files = _files(source)
+    given = len(re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request))
     asking, asks = question(request), _asks(source)
     folders = _slots(request)["folder"]
     recipe_folders = _folders(source)
@@ -98,6 +108,10 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
             continue
         if names_files and recipes[i].get("calculation"):
             continue  # a calculation for a request about files (the loan formula for a broken script)
+        if not names_files and recipe_files[i] and given >= 2:
+            # A file's example for a sum of the numbers the request gives: asked what 575 km cost at
+            # 6.4 l per 100 km, the fuel-spending CSV example came first.
+            continue
         if _other_kinds(files, recipe_files[i]) and not recipes[i].get("any_kind"):
             # Adapted, it would write the rows of a CSV "into a new file temps.png": asked for a chart
             # saved as temps.png, the 0.5B model copied that example's row filter and ran away in it.

@@ -210,3 +210,13 @@ def test_how_a_file_is_read_is_not_a_copied_word() -> None:
             '        print(p.name, sum(1 for line in f if "ERROR" in line))')
     turn = make_turn("how many lines of the csv files here mention the word Sales?", examples=examples, recipes=2)
     assert copied_examples.copied(turn, block(code)) == ["ERROR"]  # the picked value still counts; the options do not
+
+
+
+def test_a_plural_in_the_request_knows_the_word() -> None:
+    examples = [{"role": "assistant", "content": '```python\nprint(sum(float(r["amount"]) for r in rows))\n```'}]
+    code = 'import csv\nrows = list(csv.DictReader(open("expenses_march.csv")))\nprint(sum(float(r["amount"]) for r in rows))'
+    turn = make_turn("Can you add up the amounts in expenses_march.csv for me?", examples=examples, recipes=2)
+    assert copied_examples.copied(turn, block(code)) == []
+    turn = make_turn("Can you add up the costs in expenses_march.csv for me?", examples=examples, recipes=2)
+    assert copied_examples.copied(turn, block(code)) == ["amount"]

@@ -188,3 +188,13 @@ def test_code_that_makes_the_missing_file_a_question_names_is_not_run(folder: Pa
                    ("what is in freelance/out.csv? make it if it is not there",
                     "with open('freelance/out.csv', 'w') as f:\n    f.write('x')")]:
         assert question_writes.check(make_turn(req), block(c)) is None, req
+
+
+
+def test_a_folder_made_under_the_name_of_a_missing_file_the_request_names_is_refused(folder: Path) -> None:
+    code = 'import os\nif not os.path.exists("expenses_march.csv"):\n    os.makedirs("expenses_march.csv")\nprint(1)'
+    turn = make_turn("Can you add up the amounts in expenses_march.csv for me?")
+    verdict = question_writes.check(turn, block(code))
+    assert verdict is not None and "expenses_march.csv" in (verdict.note or verdict.warning)
+    assert question_writes.check(turn, block('from pathlib import Path\nPath("expenses_march.csv").mkdir()')) is not None
+    assert question_writes.check(turn, block('import os\nos.makedirs("reports", exist_ok=True)')) is None

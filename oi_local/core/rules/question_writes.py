@@ -82,6 +82,38 @@ def _named_missing(turn: Turn, block: Block) -> list[str]:
             and re.search(rf"(?<![\w/.-]){re.escape(p)}(?![\w/-])", words)]
 
 
+def _dirs_named_as_files(turn: Turn, block: Block) -> list[str]:
+    """Folders the code makes under the name of a file the request names that is not there: asked to
+    add up expenses_march.csv (not there), the 0.5B model wrote `os.makedirs("expenses_march.csv")`,
+    then failed to open it (ho6-honest-missing-file)."""
+    import ast
+    import re
+
+    if block.lang != "python":
+        return []
+    try:
+        tree = ast.parse(block.code)
+    except SyntaxError:
+        return []
+    found = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call):
+            continue
+        f = n.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if name in ("makedirs", "mkdir") and n.args and isinstance(n.args[0], ast.Constant):
+            path = n.args[0].value
+        elif name == "mkdir" and isinstance(f, ast.Attribute) and isinstance(f.value, ast.Call) and f.value.args \
+                and isinstance(f.value.args[0], ast.Constant):
+            path = f.value.args[0].value  # Path("x.csv").mkdir()
+        else:
+            continue
+        if isinstance(path, str) and re.search(r"\.[A-Za-z][A-Za-z0-9]{1,4}$", path) and not Path(path).exists() \
+                and re.search(rf"(?<![\w/.-]){re.escape(path)}(?![\w/-])", turn.request):
+            found.append(path)
+    return found
+
+
 def _asked_for(request: str, path: str) -> bool:
     """The request asks for this file to be made ("save it as out/summary.csv", "create notes.txt")."""
     import re
@@ -96,7 +128,8 @@ def _asked_for(request: str, path: str) -> bool:
 def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.writes import changed_existing, question, removes_any
 
-    made = [p for p in dict.fromkeys(_made_missing(turn, block) + _named_missing(turn, block))
+    made = [p for p in dict.fromkeys(_made_missing(turn, block) + _named_missing(turn, block)
+                                     + _dirs_named_as_files(turn, block))
             if not _asked_for(turn.request, p)][:5]
     if made:  # a file the request reads, found missing: made empty, it hides that (question or not)
         return refuse(turn, MADE.format(paths=", ".join(made)), MADE_WARNING.format(paths=", ".join(made)))
@@ -115,4 +148,5 @@ rule = Rule(
             "delete a file that exists, or that deletes, moves or renames any file, is not auto-run: shown and "
             "confirmed, or, where no one can confirm, not run and the request asked afresh once (the try hidden, "
             "the reason named); so is code that makes a file a run of the turn found missing, or that a question "
-            "names and that is not there, when the request does not ask for it to be made")
+            "names and that is not there (or a folder under the name of such a file: `os.makedirs(\"expenses_march.csv\")`), "
+            "when the request does not ask for it to be made")
