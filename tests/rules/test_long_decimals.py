@@ -18,7 +18,8 @@ def output(text: str) -> dict[str, str]:
 @pytest.mark.parametrize("request_text, places", [
     ("average, to two decimal places", 2), ("to 2dp please", 2), ("give it to 1 decimal", 1),
     ("to three decimals", 3), ("as a whole number", 0), ("what is the average?", None),
-    ("the 2 biggest files and their sizes", None),
+    ("the 2 biggest files and their sizes", None), ("How much will the fuel cost? Round to cents.", 2),
+    ("to the nearest penny", 2), ("how many cents is a dollar?", None),
 ])
 def test_the_decimals_a_request_asks_for(request_text: str, places: int | None) -> None:
     assert long_decimals.asked_decimals(request_text) == places
@@ -69,3 +70,9 @@ def test_in_the_loop_the_rounded_value_follows_the_answer(tmp_path: Path, monkey
         assert interp.messages[-1]["content"] == "It is 58.43333333333333."
     finally:
         interp.close()
+
+
+def test_asked_to_round_to_cents_three_decimals_are_rounded() -> None:
+    request = "My car uses 6.4 litres per 100 km at 1.89 a litre. What does a 575 km trip cost? Round to cents."
+    turn = make_turn(request, output("69.552\n"), reply("69.552 is 69.552."), runs=(ran(CODE, "69.552\n"),))
+    assert long_decimals.finish(turn) == "Rounded to two decimals: 69.552 is 69.55."

@@ -21,7 +21,11 @@ NAMES = {0: "no decimals", 1: "one decimal", 2: "two decimals", 3: "three decima
 
 def asked_decimals(request: str) -> int | None:
     """The decimals the request asks for ("to 2 decimal places", "two decimals", "a whole number")."""
+    from oi_local.core.rules.rounding import CENTS
+
     m = _ASKED.search(request)
+    if CENTS.search(request) and not m:
+        return 2
     if m:
         word = m.group(1).lower()
         return int(word) if word.isdigit() else _WORDS[word]

@@ -62,9 +62,15 @@ _ANY_FORMAT = re.compile(r"(\{[^{}\n]*:[,_]?)\.(\d)f\}|%\.(\d)f")
 PLACES_NOTE = "Rounding set to {n} decimals before it ran, as the request asks (the code rounded to {had})."
 
 
+# "Round to cents" asks for two (the fuel cost was answered 69.552)
+CENTS = re.compile(r"\b(?:to|in|nearest)\s+(?:the\s+)?(?:nearest\s+)?(?:cents?|pence|penny|pennies)\b", re.I)
+
+
 def asked_places(request: str) -> int | None:
     """The number of decimals the request asks for, or None."""
     found = {int(_PLACE_WORDS.get(m.group(1).lower(), m.group(1))) for m in PLACES.finditer(request)}
+    if CENTS.search(request):
+        found.add(2)
     return found.pop() if len(found) == 1 else None
 
 
