@@ -306,7 +306,7 @@ def test_the_recently_changed_files_recipe_leaves_out_older_ones(tmp_path: Path)
 def test_the_copy_from_subfolders_recipe_keeps_both_of_two_same_names(tmp_path: Path) -> None:
     _write(tmp_path, {"papers/a.pdf": "1", "papers/2023/a.pdf": "2", "papers/2023/b.pdf": "3", "papers/notes.txt": ""})
     _run(_recipe("Copy all the .pdf files from the papers folder"), tmp_path)
-    assert _files(tmp_path / "all_pdfs") == ["a.pdf", "b.pdf", "papers_a.pdf"]  # the second a.pdf, named by its folder
+    assert _files(tmp_path / "gathered") == ["a.pdf", "b.pdf", "papers_a.pdf"]  # the second a.pdf, named by its folder
     assert len(_files(tmp_path / "papers")) == 4  # copied, not moved
 
 
@@ -608,3 +608,21 @@ def _slots_files(recipe: dict) -> list[str]:
     from oi_local.core.recipes import _slots
 
     return _slots(recipe["request"])["file"]
+
+
+@pytest.mark.parametrize("request_text, expected", [
+    ("What is the 60th Fibonacci number, if the first and second are both 1?", "What is the 40th Fibonacci number"),
+    ("Move all the PDF files in this folder into a new subfolder called pdfs.", "Move all the .png images"),
+    ("What is the grand total of all orders in orders.json (price times quantity for every item)?",
+     "What do all the invoices in invoices.json add up to"),
+    ("What's the median monthly rent in flats.csv?", "What is the median price in listings.csv?"),
+])
+def test_whole_suite_requests_keep_their_recipe(request_text: str, expected: str) -> None:
+    # each lost its example to a newer recipe's generic keyword, folder name or other action
+    chosen = _requests(pick(request_text, 2))
+    assert chosen and chosen[0].startswith(expected), chosen
+
+
+def test_the_median_recipe_prints_the_median(tmp_path: Path) -> None:
+    _write(tmp_path, {"listings.csv": "name,price\na,100\nb,300\nc,\nd,200\ne,250\n"})
+    assert _run(_recipe("What is the median price"), tmp_path).strip() == "4 prices, median: 225.0"

@@ -22,7 +22,7 @@ _STOP = frozenset(
     "there what which who how many much all every each new one two some any file files folder "
     "current named called has have had was were here if when where why about "
     "want need like just also only get give tell show put use using first time times number numbers "
-    "long big no not they them their".split()
+    "long big no not they them their both".split()
     # Month names say when, not what kind of task: "100 days after 17 March" got the days-between
     # example for its "14 March", and the 0.5B model printed a weekday.
     + "january february march april may june july august september october november december".split()
@@ -39,8 +39,29 @@ def _stem(word: str) -> str:
 
 
 def words(text: str) -> set[str]:
-    """The words that tell what kind of task a text asks for (numbers say nothing about that)."""
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and not w.isdigit()}
+    """The words that tell what kind of task a text asks for (numbers say nothing about that, nor the
+    "s" of "what's")."""
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP and not w.isdigit() and len(w) > 1}
+
+
+# What is done to files: an example that does another thing to them misleads ("Move the PDF files
+# into pdfs" got the example that copies nested PDFs into one folder, and the copy ran).
+_ACTIONS = {
+    "copy": re.compile(r"\b(?:cop(?:y|ies|ied|ying)|duplicate|back\s*up)\b", re.I),
+    "move": re.compile(r"\bmov(?:e|es|ed|ing)\b", re.I),
+    "delete": re.compile(r"\b(?:delet\w*|remov\w*|get\s+rid)\b", re.I),
+    "rename": re.compile(r"\brenam\w*\b", re.I),
+}
+
+
+def actions(text: str) -> frozenset[str]:
+    first = text.split("\n\n")[0]
+    return frozenset(a for a, rx in _ACTIONS.items() if rx.search(first))
+
+
+@lru_cache(maxsize=4)
+def _actions(source: str) -> list[frozenset[str]]:
+    return [actions(r["request"]) for r in _index(source)[0]]
 
 
 @lru_cache(maxsize=4)
@@ -96,6 +117,7 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
     recipe_files = _files(source)
     given = len(re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request))
     asking, asks = question(request), _asks(source)
+    doing, does = actions(request), _actions(source)
     folders = _slots(request)["folder"]
     recipe_folders = _folders(source)
     scored = []
@@ -123,15 +145,19 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
             # takeaways, the 0.5B model wrote the rows to takeaways.json (the CSV-to-JSON example, tied
             # with the spending one) and answered "25 rows written."
             score *= OTHER_MODE
+        if doing and does[i] and not doing & does[i]:
+            score *= OTHER_MODE
         if score >= MIN_SCORE:
-            scored.append((-score, i))
+            # a tie goes to the example about a folder's files for a request about a folder (and the
+            # other way): "every .log file in the server folder" tied with one about build.log
+            scored.append((-score, bool(folders) != recipe_folders[i], i))
     scored.sort()
     # Further picks only when nearly as close as the best: a weak second example misleads. And only
     # when they share a word with the request that the best does not: asked "How many lines are in
     # server.log?", the 0.5B model shown "How many lines does app.log have?" and "How many lines in
     # build.log contain the word WARNING?" copied the WARNING filter; the second added only a condition.
-    best = asked & bags[scored[0][1]] if scored else set()
-    return [recipes[i] for k, (neg, i) in enumerate(scored[:n])
+    best = asked & bags[scored[0][2]] if scored else set()
+    return [recipes[i] for k, (neg, _, i) in enumerate(scored[:n])
             if k == 0 or (-neg >= 0.6 * -scored[0][0] and not asked & bags[i] <= best)]
 
 

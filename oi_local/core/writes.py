@@ -64,9 +64,12 @@ def unnegated(text: str) -> str:
 # "can i add ..." still asks.
 # After "a", "each", "my" ... a word is a thing, not a change: "the average distance of a run on each route"
 # (read as a change, the question's answer "route" was never checked, ho37).
+# "What do all the invoices add up to?" sums; it adds nothing (read as a change, the invoices example
+# counted half and another came first).
 # A verb after "are", "was", "been" ... says what happened, not what to do: "some pictures are saved twice ...
 # Can you find which files are exact copies?" (read as a change, it ended "no file ... was changed", ho38).
-_NOT_VERBS = re.compile(r"\b(?:a|an|the|each|every|per|my|your|our|their|its)\s+[\w-]+|"
+_NOT_VERBS = re.compile(r"\badd(?:s|ed|ing)?\s+up\b|"
+                        r"\b(?:a|an|the|each|every|per|my|your|our|their|its)\s+[\w-]+|"
                         r"\b(?:is|are|was|were|been|being)\s+(?:(?:\w+ly|all|also|not|already)\s+)?[a-z]+(?:ed|en)\b|"
                         r"[\w.-]*/[\w./-]*|\b[\w-]+\.[A-Za-z]\w{0,4}\b|"
                         r"\b(?:which|what|whose|how\s+many|how\s+much)\s+\w+|"

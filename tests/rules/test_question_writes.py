@@ -141,6 +141,8 @@ def test_a_past_form_in_a_wh_question_tells_what_happened() -> None:
     assert question("how many nights did the photo backup fail, and how many new files did it copy in total?")
     assert question("which files did the script rename?")
     assert not question("what did you change? please fix it")
+    assert question("What do all the invoices in invoices.json add up to?")
+    assert not question("add a line to notes.txt and tell me how many lines it has")
     # and an irregular past form
     assert question("in the garden-app git repo, who made the most commits in 2024, and how many?")
     assert question("which of the scripts were written by Ana?")
