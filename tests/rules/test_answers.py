@@ -268,3 +268,26 @@ def test_an_example_answer_before_any_code_ran_is_asked_for_code() -> None:
     assert answers.follow_up(turn) is None  # once a turn
     mine = make_turn("mileage.py crashes; fix it", reply("Which file is it in?"), examples=fixed)
     assert answers.follow_up(mine) is None
+
+
+def test_a_which_answer_with_the_amount_but_not_the_printed_name_is_asked_again_then_gives_way() -> None:
+    output = "Longest chapter: 03_storm.txt, 210 words\n"
+    request = "Which chapter in book/ is the longest in words, and how many words is it?"
+    turn = make_turn(request, reply("The longest chapter in words is 210 words."), runs=(ran("print(x)", output),))
+    assert answers.unnamed(turn)
+    ask = answers.follow_up(turn)
+    assert ask is not None and ask.final and answers.rule.discard(turn)
+    for said in ("03_storm.txt is the longest, with 210 words.", "Chapter 3 (storm): 210 words."):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.unnamed(turn), said
+    top = make_turn("Who sold the most in sales.csv, and how much?", reply("The most was 1931.83."),
+                    runs=(ran("print(x)", "Priya 1931.83\n"),))
+    assert not answers.unnamed(top)  # a line's first word may be a label ("Total: 5"): not taken for the name
+    named = make_turn("Who sold the most in sales.csv, and how much?", reply("The most was 1931.83."),
+                      runs=(ran("print(x)", "Top seller: Priya with 1931.83\n"),))
+    assert answers.unnamed(named)
+    # not a which-question, or a label only: left alone
+    assert not answers.unnamed(make_turn("How many words are in book/?", reply("There are 210 words."),
+                                         runs=(ran("print(x)", "Total words in Book: 210\n"),)))
+    assert not answers.unnamed(make_turn("Which month was wettest?", reply("It rained 93.5 mm."),
+                                         runs=(ran("print(x)", "rainfall: 93.5 mm\n"),)))

@@ -213,6 +213,31 @@ def contradicted(turn: Turn) -> bool:
     return bool(numbers) and bool(told) and not any(_same_number(a, b) for a in numbers for b in told)
 
 
+_NAMED = re.compile(r"[\w-]*(?:\d[A-Za-z_]|[A-Za-z]\d|_|\.[A-Za-z])[\w.-]*|[A-Z][a-z]+")
+
+
+def unnamed(turn: Turn) -> bool:
+    """A which-question answered with the printed amount but not the printed thing: over "Longest chapter:
+    03_storm.txt, 210 words", the 0.5B model answered "The longest chapter in words is 210 words." (ho39).
+    The thing is a token of the output the request does not have that looks like a name (a file name, a
+    code, a capitalised word that is not the line's first); the answer says none of the output's other words."""
+    from oi_local.core.rules.which_answers import asked_thing
+
+    found = _results(turn)
+    output = turn.runs[-1].output if turn.runs else ""
+    if not found or asked_thing(turn.request) is None or len(output.strip().splitlines()) > 3:
+        return False
+    printed, said = found
+    words = {t for t in printed if _number(t) is None}
+    firsts = {ln.split()[0].rstrip(":,").lower() for ln in output.splitlines() if ln.split()}
+    shapes = [m.group(0).lower() for m in _NAMED.finditer(output)]
+    names = {t for t in words if t not in firsts and any(t in shape for shape in shapes)}
+    def parts(tokens: set[str]) -> set[str]:  # "03_storm.txt" is said by "storm"
+        return {p for t in tokens for p in re.split(r"[._@-]", t) if len(p) >= 3} | tokens
+
+    return bool(names) and not parts(words) & parts(said)
+
+
 def blind_to_failure(turn: Turn) -> bool:
     """The last run failed and the newest reply says nothing of it (no "error", "could not", "not
     found", ...: honest_end.admits, in words the request does not use itself): a small model makes up a result over a traceback."""
@@ -322,13 +347,14 @@ def follow_up(turn: Turn) -> Ask | None:
     if turn.steps and dumped(turn) and turn.counts["dump"] < 1:
         turn.counts["dump"] += 1
         return Ask(final=True)  # said again, the honest end names it (core/rules/honest_end.py)
-    wrong = parroted(turn) or ungrounded(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
+    wrong = (parroted(turn) or ungrounded(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
+             or unnamed(turn))
     return Ask(final=True) if turn.steps and wrong else None
 
 
 def discard(turn: Turn) -> bool:
     return (parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
-            or contradicted(turn))
+            or contradicted(turn) or unnamed(turn))
 
 
 rule = Rule(
@@ -337,6 +363,6 @@ rule = Rule(
             "quoted word only the worked examples have; before any code ran, it is asked for code instead), or answers a question "
             "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
             "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
-            "nothing of the failed run before it, or gives only the first line of a short printed list (or, asked for \"the 3 biggest\", names fewer of the 3 printed lines; asked for each group, names fewer of the groups printed), or that says back a long "
+            "nothing of the failed run before it, or gives only the first line of a short printed list (or, asked for \"the 3 biggest\", names fewer of the 3 printed lines; asked for each group, names fewer of the groups printed; asked which thing, names none of the printed words, only its amount), or that says back a long "
             "stretch of the request itself, is dropped and asked for once more; the second time such an answer "
             "gives way to the code's last output (said plainly to have failed, when it did)")
