@@ -588,6 +588,9 @@ def test_the_second_batch_calculations(tmp_path: Path) -> None:
     assert _run(_recipe("What date is 45 days after"), tmp_path).strip() == "2025-03-20 Thursday"
     assert _run(_recipe("By what percentage did it go up"), tmp_path).strip() == "+15.00%"
     assert _run(_recipe("Convert 26.2 miles to kilometres."), tmp_path).strip() == "26.2 miles = 42.165 km"
+    # the interest paid in all is the payments less the loan (ho39: the 0.5B model multiplied the yearly rate)
+    assert _run(_recipe("What is the monthly payment on a 150000 loan"), tmp_path).splitlines() == [
+        "monthly payment: 750.94", "total interest: 75280.61"]
 
 
 def test_the_first_row_per_key_recipe_keeps_the_first_of_each(tmp_path: Path) -> None:
