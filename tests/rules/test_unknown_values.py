@@ -99,3 +99,12 @@ def test_a_path_inside_a_call_on_one_side_is_not_a_compared_value(folder: Path) 
     assert unknown_values.compared(code) == []
     assert unknown_values.check(make_turn("which files in my notes folder changed in the last 3 days?"), block(code)) is None
     assert unknown_values.compared('print([r for r in rows if r["kind"] in ("alpha", "beta")])') == ["alpha", "beta"]
+
+
+def test_a_follow_up_that_names_no_file_is_checked_against_the_file_pandas_reads(folder: Path) -> None:
+    (folder / "loans.csv").write_text("member,book,borrowed,returned\nAna Silva,Dune,2025-01-06,\nTom,Emma,2025-01-02,2025-01-09\n")
+    code = 'import pandas as pd\ndf = pd.read_csv("loans.csv")\nprint(df[df["returned"] == "Not Returned"])'
+    verdict = unknown_values.check(make_turn("Which of their books haven't been returned yet?"), block(code))
+    assert verdict is not None and '"Not Returned"' in verdict.note and "loans.csv" in verdict.note
+    fine = 'import pandas as pd\ndf = pd.read_csv("loans.csv")\nprint(df[df["member"] == "Ana Silva"])'
+    assert unknown_values.check(make_turn("Which of her books haven't been returned yet?"), block(fine)) is None
