@@ -660,3 +660,25 @@ def test_a_folder_met_by_a_copy_loop_is_told_to_be_skipped(folder: Path) -> None
     assert "IsADirectoryError" in run.stderr
     got = note(run.stderr + "\n(exit code 1)", "copy every file changed this week into a folder called usb", folder, code) or ""
     assert "Skip the folders" in got and "if not p.is_file(): continue" in got
+
+
+def test_a_header_read_by_a_loop_over_the_files_lines_comes_with_the_loop_started_at_line_two(folder: Path) -> None:
+    (folder / "expenses.csv").write_text("date,category,amount\n2025-07-01,rent,950.00\n2025-07-02,food,31.50\n")
+    code = ('total = 0.0\nwith open("expenses.csv") as f:\n    for line in f:\n'
+            '        day, category, amount = line.strip().split(",")\n        total += float(amount)\n'
+            'print(f"Total spent: {total:.2f}")\n')
+    error = "Traceback (most recent call last):\nValueError: could not convert string to float: 'amount'\n(exit code 1)"
+    got = note(error, "", None, code) or ""
+    fixed = got.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "for line in list(f)[1:]:" in fixed
+    ran = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=folder)
+    assert ran.stdout.strip() == "Total spent: 981.50"
+    # csv.reader rows, and open() in the loop itself, are started at line two too
+    for walk in ('import csv\nwith open("expenses.csv") as f:\n    for r in csv.reader(f):\n        print(float(r[2]))\n',
+                 'for line in open("expenses.csv"):\n    print(float(line.split(",")[2]))\n'):
+        fixed = (note(error, "", None, walk) or "").split("```python\n", 1)[1].split("```", 1)[0]
+        ran = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=folder)
+        assert ran.stdout.split() == ["950.0", "31.5"], fixed
+    # a line skipped already, or two loops over the file: no code is offered
+    two = code.replace('print(f"Total', 'with open("expenses.csv") as g:\n    for line in g:\n        pass\nprint(f"Total')
+    assert "```python" not in (note(error, "", None, two) or "")

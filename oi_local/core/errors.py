@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from oi_local.core.blank_lines import BLANK, blanks_skipped
+from oi_local.core.header_skip import skipped
 from oi_local.core.pycheck import folder_files, likely_file, rewrite
 
 MAX_FILES = 200  # folder entries looked at
@@ -362,8 +363,11 @@ def _header_note(value: str, code: str, base: Path) -> str | None:
         cells = [c.strip() for c in re.split(r"[,;\t]", header)]
         plain = re.sub(r"\\[nrt]", "", value).strip()  # the error quotes 'pages\n' with its newline escaped
         if plain == header or plain in cells:
-            return (f"Note: {plain!r} is from the first line of {f}, its header ({', '.join(cells)}), not a value. "
-                    f"Skip that line: read the rows with csv.DictReader and use the column names, for example:\n"
+            said = f"Note: {plain!r} is from the first line of {f}, its header ({', '.join(cells)}), not a value. "
+            fixed = skipped(code, f)
+            if fixed is not None and len(code) <= MAX_CODE:  # the walk started at the second line
+                return said + f"Skip that line; the code would be:\n```python\n{fixed.strip()}\n```"
+            return (said + f"Skip that line: read the rows with csv.DictReader and use the column names, for example:\n"
                     f"import csv\nwith open({f!r}, newline='') as f:\n    rows = list(csv.DictReader(f))\n"
                     f"values = [float(r[{cells[-1]!r}]) for r in rows]")
     return None
