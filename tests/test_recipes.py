@@ -236,6 +236,12 @@ def test_a_recipe_whose_files_would_become_another_kind_is_not_picked() -> None:
     # keywords added to older recipes: the smallest too, the lines of any text file
     ("Which product in stock.json has the lowest count?", "Which country in countries.json has the largest area?"),
     ("how many lines are in notes.txt?", "How many lines does app.log have?"),
+    ("Put all the .txt letters in the letters folder into one file, oldest first (names begin with the date), "
+     "each letter's name on a line above it", "Merge the .md entries in the journal folder"),
+    ("Duplicate menu.txt as menu_summer.txt and change every 'soup' to 'salad' in the new one, don't touch the original",
+     "Copy flyer.txt to flyer_final.txt"),
+    ("Make a spreadsheet (csv) from orders.json: a row per order with the id, the customer's name and what the order "
+     "comes to, qty times price over its items", "Turn jobs.json into jobs.csv"),
 ])
 def test_an_everyday_request_gets_its_recipe_first(request_text: str, expected: str) -> None:
     chosen = pick(request_text, 2)
@@ -629,3 +635,25 @@ def test_whole_suite_requests_keep_their_recipe(request_text: str, expected: str
 def test_the_median_recipe_prints_the_median(tmp_path: Path) -> None:
     _write(tmp_path, {"listings.csv": "name,price\na,100\nb,300\nc,\nd,200\ne,250\n"})
     assert _run(_recipe("What is the median price"), tmp_path).strip() == "4 prices, median: 225.0"
+
+
+def test_the_merge_with_names_recipe_writes_each_name_above_its_text_in_order(tmp_path: Path) -> None:
+    _write(tmp_path, {"journal/2025-02-01 ski.md": "Snow.\n", "journal/2024-12-30 party.md": "Fun.\n\n"})
+    out = _run(_recipe("Merge the .md entries in the journal folder"), tmp_path)
+    assert out.startswith("2 entries")
+    assert (tmp_path / "journal_all.md").read_text() == "2024-12-30 party.md\nFun.\n\n2025-02-01 ski.md\nSnow.\n\n"
+
+
+def test_the_copy_and_replace_recipe_changes_the_copy_only(tmp_path: Path) -> None:
+    _write(tmp_path, {"flyer.txt": "draft one\nstill a draft\n"})
+    out = _run(_recipe("Copy flyer.txt to flyer_final.txt"), tmp_path)
+    assert out.strip() == "flyer_final.txt: 2 replaced; flyer.txt unchanged"
+    assert (tmp_path / "flyer_final.txt").read_text() == "final one\nstill a final\n"
+    assert (tmp_path / "flyer.txt").read_text() == "draft one\nstill a draft\n"
+
+
+def test_the_nested_json_to_csv_recipe_adds_up_each_records_lines(tmp_path: Path) -> None:
+    _write(tmp_path, {"jobs.json": '{"jobs": [{"number": 7, "date": "2025-01-02", "client": {"name": "Hart, Mills"}, '
+                                   '"lines": [{"hours": 2, "rate": 40}, {"hours": 1.5, "rate": 30}]}]}'})
+    assert _run(_recipe("Turn jobs.json into jobs.csv"), tmp_path).strip() == "1 rows written to jobs.csv"
+    assert (tmp_path / "jobs.csv").read_text().splitlines() == ["number,date,client,total", '7,2025-01-02,"Hart, Mills",125.0']

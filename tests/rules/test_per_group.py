@@ -135,3 +135,18 @@ def test_an_amount_for_each_group_worked_out_over_every_row_is_asked_afresh(fold
 def test_each_left_alone(folder: Path, request_text: str, code: str) -> None:
     (folder / "runs.csv").write_text(RUNS)
     assert per_group.check(make_turn(request_text), block(code)) is None
+
+
+def test_an_amount_given_as_one_column_times_another_adds_up_their_product(folder: Path) -> None:
+    (folder / "sales.csv").write_text("date,seller,product,quantity,unit_price\n2025-01-02,Priya,mug,3,9.5\n"
+                                      "2025-01-03,Jonas,lamp,1,40\n2025-01-04,Priya,lamp,1,40\n2025-01-05,Jonas,mug,2,9.5\n")
+    code = 'import pandas as pd\ndf = pd.read_csv("sales.csv")\nprint(df.loc[df["quantity"].idxmax(), "seller"])'
+    request = "Who on the team brought in the most money in sales.csv, and how much was it? Revenue is quantity times unit price."
+    verdict = per_group.check(make_turn(request), block(code))
+    assert verdict is not None and verdict.ask is not None
+    way = re.search(r"\((\(df\[.*?\.sum\(\))\)", verdict.ask.text or "")
+    assert way is not None, verdict.ask.text
+    import pandas as pd
+
+    totals = eval(way.group(1), {"df": pd.read_csv("sales.csv")})
+    assert totals.idxmax() == "Priya" and totals.max() == 68.5

@@ -108,3 +108,13 @@ def test_a_follow_up_that_names_no_file_is_checked_against_the_file_pandas_reads
     assert verdict is not None and '"Not Returned"' in verdict.note and "loans.csv" in verdict.note
     fine = 'import pandas as pd\ndf = pd.read_csv("loans.csv")\nprint(df[df["member"] == "Ana Silva"])'
     assert unknown_values.check(make_turn("Which of her books haven't been returned yet?"), block(fine)) is None
+
+
+def test_a_date_the_request_names_in_words_is_known_as_code_writes_it(folder: Path) -> None:
+    (folder / "bills.json").write_text('[{"id": 1, "due": "2024-05-20", "paid": false}]')
+    code = ('import json\nbills = json.load(open("bills.json"))\n'
+            'print([b["id"] for b in bills if b["due"] < "2024-06-01" and not b["paid"]])')
+    assert unknown_values.check(make_turn("which bills in bills.json were due before 1 June 2024?"), block(code)) is None
+    assert unknown_values.check(make_turn("which bills in bills.json were due before June 1st, 2024?"), block(code)) is None
+    other = code.replace("2024-06-01", "2023-06-01")  # a date nobody said is still asked about
+    assert unknown_values.check(make_turn("which bills in bills.json were due before 1 June 2024?"), block(other)) is not None

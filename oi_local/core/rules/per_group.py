@@ -54,6 +54,19 @@ _LABEL = re.compile(r"(?:^|_|\b)(?:id|no|nr|num|year|month|day|week|zip|code|pho
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d|^\d{1,2}/\d{1,2}/\d{2,4}$")
 
 
+_TIMES = re.compile(r"\btimes\b|\bmultipl\w*|\s[x×*]\s", re.I)
+PRODUCT = "add up {a!r} times {b!r} ((df[{a!r}] * df[{b!r}]).groupby({series}).{what}())"
+
+
+def _how(column: str, by: str, mean: bool) -> str:
+    """What to work out per group: a column's sum or mean, or of two columns' product ("a*b")."""
+    if "*" in column:
+        a, b = column.split("*", 1)
+        series = by if by.startswith("df[") else f"df[{by}]"
+        return PRODUCT.format(a=a, b=b, series=series, what="mean" if mean else "sum")
+    return (MEAN if mean else SUM).format(column=column, by=by)
+
+
 def _group(request: str, word: str | None, table: dict[str, list[str]]) -> str | None:
     """The column the request groups by: the one "which <word>" names, or for "who" the first column of
     text (not numbers, not dates)."""
@@ -93,6 +106,8 @@ def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
     if not numbers and _AMOUNT.search(request):  # "which category did i spend the most on": the one number column
         numbers = [c for c, v in table.items() if c != group and _numeric(v) and not _LABEL.search(c)]
         numbers = numbers if len(numbers) == 1 else []
+    if len(numbers) == 2 and _TIMES.search(request):  # "revenue is quantity times unit price": their product
+        numbers = [f"{numbers[0]}*{numbers[1]}"]
     extreme = _EXTREME.get(m.group(2).lower(), "largest")
     if period and group not in [c for c in table if _tokens(m.group(1)) & _tokens(c)]:
         group = f"{group}[:{period}]"  # the period's characters of the date column
@@ -166,11 +181,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         column_of, n = date.groups()
         word = next((w for w, k in _PERIODS.items() if k == int(n) and re.search(rf"\bwhich\s+{w}\b", turn.request, re.I)), "date")
         by = f"df[{column_of!r}].str[:{n}]"
-        how = (MEAN if ASKED.search(turn.request) else SUM).format(column=column, by=by) if column \
+        how = _how(column, by, bool(ASKED.search(turn.request))) if column \
             else f"count the rows (df[{column_of!r}].str[:{n}].value_counts())"
         group = word
     else:
-        how = (MEAN if ASKED.search(turn.request) else SUM).format(column=column, by=repr(group)) if column \
+        how = _how(column, repr(group), bool(ASKED.search(turn.request))) if column \
             else COUNT.format(group=group)
     ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how), code_retry(turn.engine, 23), hide=True)
     return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)

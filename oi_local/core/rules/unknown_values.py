@@ -83,6 +83,16 @@ def _finds_nothing(pattern: str, known: str) -> bool:
         return False
 
 
+def _said_dates(turn: Turn) -> set[str]:
+    """The dates the requests name, as code writes them: "due before 1 June 2024" is "2024-06-01" (and
+    the month "2024-06"). A cutoff the person names need not be in the data."""
+    from oi_local.core.dates import named_dates
+
+    text = "\n".join(str(m.get("content", "")) for m in turn.engine.messages if m.get("role") == "user")
+    days = {f"{n.year:04d}-{n.month:02d}-{n.day:02d}" for n in named_dates(text) if n.year}
+    return days | {d[:7] for d in days}
+
+
 def unknown(turn: Turn, block: Block) -> tuple[list[str], list[str]]:
     """(the compared values nothing here has, the named files and folders), or ([], [])."""
     from oi_local.core.hints import mentioned_paths
@@ -98,7 +108,8 @@ def unknown(turn: Turn, block: Block) -> tuple[list[str], list[str]]:
     known = known_text(turn)
     if opened and not named:
         known += "\n".join(f"{p}\n" + p.read_text(encoding="utf-8", errors="replace")[:1_000_000] for p in opened).lower()
-    gone = [v for v in values if v.strip().lower() not in known]
+    said = _said_dates(turn)
+    gone = [v for v in values if v.strip().lower() not in known and v.strip() not in said]
     gone += [p for p in found if _finds_nothing(p, known)]
     base = Path.cwd().resolve()
     paths = [p.resolve() for p in named or opened]

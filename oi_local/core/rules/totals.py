@@ -1,0 +1,53 @@
+"""Totals: asked how many minutes they listened to one show in 2024, the code printed each episode's
+minutes, twelve lines, and the 0.5B model answered with the first ("The episode with id 8 was 18
+minutes long."); asked how many ERROR lines in the .log files mention a timeout, it printed a count per
+file and answered with two of them (ho38). A how-many or how-much question that asks for no
+breakdown (each, per, by ...) and one amount, whose last clean run printed several lines of numbers and
+no total, is asked once for code that adds them up and prints the total."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction
+
+NOTE = ("(Not answered yet: I asked {asked}, which is one total, and the code printed {n} separate values. Write one "
+        "```python block that works out that one total from them and prints it with its label, and anything else I asked.)")
+_ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?!,;]{0,40}", re.I)
+# a breakdown asked for: "for each file", "per month", "by category", "broken down", "separately", "list"
+_BREAKDOWN = re.compile(r"\b(?:each|every|per|by|broken\s+down|breakdown|separately|individually|respectively|list|"
+                        r"apiece|show\s+me\s+(?:all|the))\b", re.I)
+_SUMMED = re.compile(r"\b(?:total|sum|all|overall|altogether|combined|together|count|in\s+all|grand)\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
+MIN_LINES, MAX_LINES = 2, 60
+
+
+def separate_values(output: str) -> int:
+    """How many lines of a short output each give a value (and no total), or 0 when it is not such a list."""
+    lines = [ln for ln in output.splitlines() if ln.strip()]
+    if not (MIN_LINES <= len(lines) <= MAX_LINES) or any(_SUMMED.search(ln) for ln in lines):
+        return 0
+    with_numbers = [ln for ln in lines if _NUMBER.search(ln)]
+    return len(lines) if len(with_numbers) == len(lines) and len(set(lines)) > 1 else 0
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    if not (turn.steps and turn.steps_left) or turn.counts["totals"] >= 1 or asks_back(turn.engine):
+        return None
+    last = turn.runs[-1] if turn.runs else None
+    own = instruction(turn.request)
+    asked = _ASKED.search(own)
+    if last is None or last.failed or last.interrupted or asked is None or _BREAKDOWN.search(own):
+        return None
+    n = separate_values(last.output)
+    if not n:
+        return None
+    turn.counts["totals"] += 1
+    return Ask(NOTE.format(asked=f'"{asked.group(0).strip()}"', n=n), code_retry(turn.engine, 43))
+
+
+rule = Rule(
+    name="totals", setting="check_answers", follow_up=follow_up,
+    summary="a how-many or how-much question that asks one amount and no breakdown (each, per, by, list ...), whose last "
+            "clean run printed several lines of numbers and no total, is asked once for code that works out "
+            "the one total and prints it")

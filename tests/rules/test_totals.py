@@ -1,0 +1,31 @@
+"""Totals: one amount asked, several values printed and no total: asked once for the total."""
+from __future__ import annotations
+
+from oi_local.core.rules import totals
+
+from .handmade import make_turn, ran, reply
+
+PER_FILE = "gateway.log 9\nscheduler.log 3\nworker.log 5\n"
+
+
+def test_several_values_for_one_amount_are_asked_to_be_added_up() -> None:
+    turn = make_turn("how many ERROR lines in the .log files in logs/ mention a timeout? and which log has the most?",
+                     reply("gateway.log has 9."), runs=(ran("print(n)", PER_FILE),))
+    ask = totals.follow_up(turn)
+    assert ask is not None and "3 separate values" in str(ask.text) and '"how many ERROR lines in the .log files' in str(ask.text)
+    assert totals.follow_up(turn) is None  # once a turn
+    episodes = "#8 18\n#63 50\n#44 18\n"
+    turn = make_turn("how many minutes did I spend on Deep Field in 2024, and how many episodes was that?",
+                     reply("The episode with id 8 was 18 minutes long."), runs=(ran("print(x)", episodes),))
+    assert totals.follow_up(turn) is not None
+
+
+def test_a_breakdown_asked_or_a_total_printed_is_left_alone() -> None:
+    for request, output in (("how many ERROR lines does each log file in logs/ have?", PER_FILE),
+                            ("how many lines per file are there in logs/?", PER_FILE),
+                            ("how many ERROR lines are in logs/?", PER_FILE + "total 17\n"),
+                            ("how many ERROR lines are in logs/?", "17\n"),
+                            ("which log has the most ERROR lines?", PER_FILE),
+                            ("how many files are in logs/?", "gateway.log\nscheduler.log\n")):
+        turn = make_turn(request, reply("9"), runs=(ran("print(n)", output),))
+        assert totals.follow_up(turn) is None, request
