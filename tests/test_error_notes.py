@@ -682,3 +682,21 @@ def test_a_header_read_by_a_loop_over_the_files_lines_comes_with_the_loop_starte
     # a line skipped already, or two loops over the file: no code is offered
     two = code.replace('print(f"Total', 'with open("expenses.csv") as g:\n    for line in g:\n        pass\nprint(f"Total')
     assert "```python" not in (note(error, "", None, two) or "")
+
+
+def test_a_date_compared_with_text_dates_is_compared_as_text(folder: Path) -> None:
+    (folder / "todo.json").write_text('{"tasks": [{"title": "tax", "due": "2025-03-01", "done": false},'
+                                      ' {"title": "car", "due": "2025-04-01", "done": false}]}')
+    code = ('import json\nimport datetime\nwith open("todo.json") as f:\n    tasks = json.load(f)\n'
+            'today = datetime.datetime(2025, 3, 10)\nlate = [t["title"] for t in tasks["tasks"] if t["due"] < today]\n'
+            'print(len(late), late)\n')
+    error = ("Traceback (most recent call last):\nTypeError: '<' not supported between instances of 'str' and "
+             "'datetime.datetime'\n(exit code 1)")
+    got = note(error, "", None, code) or ""
+    fixed = got.split("```python\n", 1)[1].split("```", 1)[0]
+    assert 't["due"] < today.strftime("%Y-%m-%d")' in fixed
+    ran = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=folder)
+    assert ran.stdout.strip() == "1 ['tax']", ran.stderr
+    # the file's dates are not YYYY-MM-DD: no code
+    (folder / "todo.json").write_text('{"tasks": [{"title": "tax", "due": "01/03/2025", "done": false}]}')
+    assert "```python" not in (note(error, "", None, code) or "")

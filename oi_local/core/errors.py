@@ -28,7 +28,8 @@ MAX_JSON = 2_000_000  # bytes: a larger JSON file is not read for a note
 _NAME = re.compile(r"NameError: name '(\w+)' is not defined")
 _STR_MATH = re.compile(
     r"TypeError: (?:can't multiply sequence by non-int of type '\w+'|unsupported operand type\(s\) for .*'str'|"
-    r"can only concatenate str \(not \"(?:int|float)\"\) to str|'<|>' not supported between instances of 'str' and '(?:int|float)')")
+    r"can only concatenate str \(not \"(?:int|float)\"\) to str|'[<>]=?' not supported between instances of 'str' and "
+    r"'(?:int|float)'|'[<>]=?' not supported between instances of '(?:int|float)' and 'str')")
 _INT_OF_DECIMAL = re.compile(r"ValueError: invalid literal for int\(\) with base 10: '-?\d*\.\d+'")
 _FILE_OBJ = re.compile(r"TypeError: expected string or bytes-like object, got '_io\.\w+'")
 _STR_INDEX = re.compile(r"TypeError: string indices must be integers")
@@ -256,6 +257,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         return _rows_note(code, base)
     if _DICTS_COMPARED.search(output):
         return _dicts_note(output, request, code, base)
+    if _DATE_TEXT_COMPARED.search(output):
+        dated = _date_text_note(code, base)
+        if dated:
+            return dated
     m = _IS_A_FOLDER.search(output)
     if m:  # open("inbox/"): a folder opened as a file, twice in a row by the 0.5B model (ho6-files-grep-invoice)
         folder = m.group(1).rstrip("/") or m.group(1)
@@ -332,6 +337,42 @@ _SEARCHED = re.compile(r"\b(?:talks?|talking|mentions?|mentioning|contains?|cont
                        r"|\b(?:has|have|with)\s+(?:an?\s+|the\s+word\s+)?['\"`]?([A-Za-z][\w-]{2,30})['\"`]?\s+in\s+(?:it|them)\b", re.I)
 _DICTS_COMPARED = re.compile(r"TypeError: '[<>]=?' not supported between instances of 'dict' and 'dict'")
 _ROWS_SHOWN = re.compile(r"Values on that line:.*?\b(\w+) = \[\{")
+
+
+_DATE_TEXT_COMPARED = re.compile(r"TypeError: '[<>]=?' not supported between instances of "
+                                 r"'(?:str|datetime\.date(?:time)?)' and '(?:str|datetime\.date(?:time)?)'")
+_ISO_DAY = re.compile(r"\b\d{4}-\d\d-\d\d\b")
+
+
+def _date_text_note(code: str, base: Path) -> str | None:
+    """A date (`today = datetime(2025, 3, 10)`) compared with a file's text dates ("2025-03-01"): asked which
+    tasks were overdue, the 0.5B model met the TypeError three times (ho39). Where the files the code opens
+    write their dates as YYYY-MM-DD, text compares in date order: the date side becomes its text."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    def is_date(v: ast.expr) -> bool:
+        f = v.func if isinstance(v, ast.Call) else None
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        return name in ("datetime", "date", "now", "today")
+    dates = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and is_date(n.value)
+             for t in n.targets if isinstance(t, ast.Name)}
+    edits = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Lt, ast.Gt, ast.LtE, ast.GtE)):
+            sides = [n.left, n.comparators[0]]
+            named = [x for x in sides if isinstance(x, ast.Name) and x.id in dates]
+            if len(named) == 1:
+                x = named[0]
+                edits.append((x.lineno, x.col_offset, x.end_col_offset or 0, f'{x.id}.strftime("%Y-%m-%d")'))
+    files = [m.group(1) for m in _QUOTED_TABLE.finditer(code)] + re.findall(r"""['"]([^'"\n]+\.json)['"]""", code)
+    iso = next((f for f in files if (base / f).is_file() and _ISO_DAY.search((base / f).read_text(errors="replace")[:100_000])), None)
+    if not edits or iso is None or len(code) > MAX_CODE:
+        return None
+    fixed = rewrite(code, edits)
+    return (f"Note: the dates in {iso} are text (YYYY-MM-DD) and cannot be compared with a date; text dates of that "
+            f"form compare in date order, so compare text with text. The code would be:\n```python\n{fixed.strip()}\n```")
 
 
 def _dicts_note(output: str, request: str, code: str, base: Path) -> str:

@@ -67,3 +67,14 @@ def test_a_return_with_no_function_stops_the_run(tmp_path, monkeypatch) -> None:
     # in a function, a return is fine; code with a function and a stray return is left alone
     assert syntax_slips.check(make_turn("x"), block("def f():\n    return 1\nprint(f())")) is None
     assert syntax_slips.check(make_turn("x"), block("def f():\n    pass\nif True:\n    return 1")) is None
+
+
+def test_an_options_value_quoted_inside_its_string_joins_it() -> None:
+    from oi_local.core.rules import syntax_slips
+
+    code = ('import subprocess\nout = subprocess.run(["git", "log", "--since="2024-01-01", "--format=%an"], '
+            'capture_output=True, text=True)\nprint(out.returncode)')
+    b = block(code)
+    verdict = syntax_slips.check(make_turn("who made the most commits in 2024?"), b)
+    assert verdict is not None and '"--since=2024-01-01"' in b.code and "--format=%an" in b.code
+    compile(b.code, "<t>", "exec")

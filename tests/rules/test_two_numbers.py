@@ -91,3 +91,10 @@ def test_still_one_number_after_the_ask_ends_saying_so() -> None:
                                         '"what do they come to together", and the code printed one number.')
     turn.runs.append(ran(CODE, "9 orders, 5739.12 euros\n"))
     assert two_numbers.finish(turn) is None
+
+
+def test_one_number_said_twice_is_one_number() -> None:
+    request = ("from orders.csv, pull out every order over 250 euros into big_orders.csv. how many were there and what "
+               "do they come to together?")
+    turn = make_turn(request, reply("9 rows -> 9"), runs=(ran("print(len(data), 'rows ->', len(data))", "9 rows -> 9\n"),))
+    assert two_numbers.follow_up(turn) is not None

@@ -4,7 +4,8 @@ A factorial written `100!`: asked how many digits 100! has, the 0.5B model wrote
 that is not `!=` is written `math.factorial(n)` (and `import math` added).
 A `with` left out: `open("errors.txt", "w") as f:` on a line of its own (ho32-log-errors: the
 SyntaxError's retry dropped the file the request asked for); such a line gets its `with`.
-A `return` where there is no function stops the run (`raise SystemExit`).
+A `return` where there is no function stops the run (`raise SystemExit`). An option's value quoted inside
+its string (`"--since="2024-05-01"`) joins it.
 Made only when the code does not compile as written and does after; the person is told."""
 from __future__ import annotations
 
@@ -59,11 +60,26 @@ def _returns(code: str) -> tuple[str, list[str]]:
     return _RETURN.sub(r"\1raise SystemExit", code), ["a `return` outside a function became `raise SystemExit`"]
 
 
+# "--since="2024-05-01": an option's value quoted inside the option's own string
+_OPTION = re.compile(r"""(["'])(--?[\w-]+=)\1([^"'\s,()\[\]]+)\1""")
+
+
+def _options(code: str) -> tuple[str, list[str]]:
+    """A command-line option whose value is quoted inside the option's string: asked who made the most
+    commits, the 0.5B model wrote `["git", "log", "--since="2024-05-01", ...]`, a SyntaxError, three times
+    in one turn (ho38). The value joins the option (`"--since=2024-05-01"`)."""
+    found = [m.group(0) for m in _OPTION.finditer(code)]
+    if not found:
+        return code, []
+    joined = r"\1\2\3\1"
+    return _OPTION.sub(joined, code), [f"{f} → {_OPTION.sub(joined, f)}" for f in found[:3]]
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or compiles(block.code):
         return None
     new, told = block.code, []
-    for repair in (_factorials, _withs, _returns):
+    for repair in (_factorials, _withs, _returns, _options):
         new, said = repair(new)
         told += said
     if not told or new == block.code or not compiles(new):
@@ -76,5 +92,6 @@ rule = Rule(
     name="syntax slips", setting="repair_slips", check=check,
     summary="code that does not compile because it writes a factorial as `100!` has each `n!` written "
             "`math.factorial(n)` (and `import math` added), a line `open(\"a.txt\", \"w\") as f:` gets its `with`, "
-            "and a `return` in code with no function stops the run (`raise SystemExit`), "
+            "a `return` in code with no function stops the run (`raise SystemExit`), and an option's value quoted "
+            "inside its string (`\"--since=\"2024-05-01\"`) joins it (`\"--since=2024-05-01\"`), "
             "before it runs, when it compiles so; the person is told")

@@ -38,7 +38,8 @@ def _one_number(output: str, request: str = "") -> bool:
     if _ONE_NUMBER.fullmatch(text):
         return True
     given = set(_NUMBERS.findall(request))
-    return len(text) <= MAX_LABELLED and "\n" not in text and len([n for n in _NUMBERS.findall(text) if n not in given]) == 1
+    # "9 rows -> 9": one number said twice is one number
+    return len(text) <= MAX_LABELLED and "\n" not in text and len({n for n in _NUMBERS.findall(text) if n not in given}) == 1
 
 
 def asked_two(request: str) -> tuple[str, str] | None:
