@@ -161,6 +161,17 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
                 return AGAIN, _take(turn, ask)
             yield from _final_answer(turn)
             return END, None
+        if verdict.answer:  # a sentence in a code fence (the fence is prefilled): the model's answer, not code
+            del engine.messages[next(i for i, m in enumerate(engine.messages) if m is msg)]
+            yield from _say(engine, block.code.strip())
+            ask = _follow_up(turn)
+            if ask is None:
+                return END, None
+            if ask.final:
+                engine.messages.pop()
+                yield from _final_answer(turn, nudge=ask.text)
+                return END, None
+            return AGAIN, _take(turn, ask)
         if verdict.note:  # shown before the confirmation, and fed back to the model
             _store_output(engine, verdict.note)
             turn.notes.append(verdict.note)

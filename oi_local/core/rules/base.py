@@ -31,6 +31,7 @@ class Verdict:
     again: bool = False  # not run; the model is asked again
     repeated: bool = False  # code that already ran: dropped; a follow-up or the final answer
     ask: "Ask | None" = None  # not run; the loop makes this request instead
+    answer: bool = False  # not code: the block's text is the model's answer (said in a code fence)
 
 
 @dataclass(frozen=True)

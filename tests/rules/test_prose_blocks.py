@@ -1,0 +1,30 @@
+"""Prose blocks: a sentence in a Python fence is the model's answer, not code to run."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from oi_local.core.rules import prose_blocks
+
+
+def test_what_reads_as_a_sentence() -> None:
+    for text in ("orders_export.csv does not have it.", "There is no delivery date in the file.",
+                 "The total is 42.50, and March was the busiest month."):
+        assert prose_blocks.is_prose(text), text
+    for text in ("print('hi')", "x = 3", "ls -la", "total += 1", "import os", "hello", "for x in y:",
+                 "The file: open(a)", "done = True", "a\nb\nc\nd e f g"):
+        assert not prose_blocks.is_prose(text), text
+
+
+def test_in_the_loop_the_sentence_is_the_answer_and_nothing_runs(tmp_path: Path, monkeypatch) -> None:
+    from scripted import scripted_interpreter
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "orders.csv").write_text("order_id,status\n1,delivered\n")
+    interp, model = scripted_interpreter(["```python\norders.csv has no delivery dates, so I cannot tell.\n```"])
+    try:
+        interp.chat("How many days do deliveries take on average? see orders.csv", display=False)
+        assert not [m for m in interp.messages if m["type"] in ("code", "console")]
+        said = [m["content"] for m in interp.messages if m["role"] == "assistant" and m["type"] == "message"]
+        assert said and said[0] == "orders.csv has no delivery dates, so I cannot tell."
+    finally:
+        interp.close()
