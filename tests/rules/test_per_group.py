@@ -150,3 +150,29 @@ def test_an_amount_given_as_one_column_times_another_adds_up_their_product(folde
 
     totals = eval(way.group(1), {"df": pd.read_csv("sales.csv")})
     assert totals.idxmax() == "Priya" and totals.max() == 68.5
+
+
+def test_with_no_filter_the_ask_comes_with_ready_code_that_answers(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    (folder / "sales.csv").write_text("date,seller,region,quantity,unit_price\n2025-01-02,Priya,North,3,9.5\n"
+                                      "2025-01-03,Jonas,South,1,40\n2025-01-04,Priya,South,1,40\n2025-01-05,Jonas,North,2,9.5\n")
+    code = 'import pandas as pd\ndf = pd.read_csv("sales.csv")\nprint(df.loc[df["quantity"].idxmax(), "seller"])'
+    request = "Who on the team brought in the most money in sales.csv, and how much was it? Revenue is quantity times unit price."
+    verdict = per_group.check(make_turn(request), block(code))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.ready
+    ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder)
+    assert out.stdout.splitlines()[-1] == "largest: Priya 68.5", out.stderr
+    # a request that narrows the rows (a region the file has, a year) gets the way in words only
+    for narrowed in ("Who brought in the most money in the North in sales.csv? Revenue is quantity times unit price.",
+                     "Who brought in the most money in sales.csv in 2025? Revenue is quantity times unit price."):
+        verdict = per_group.check(make_turn(narrowed), block(code))
+        assert verdict is not None and verdict.ask is not None and not verdict.ask.ready, narrowed
+    # counted per group, and the least
+    verdict = per_group.check(make_turn("which seller made the fewest sales in sales.csv?"), block(code))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.ready
+    ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder)
+    assert out.stdout.splitlines()[-1] in ("smallest: Priya 2", "smallest: Jonas 2"), out.stdout

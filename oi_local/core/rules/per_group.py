@@ -12,7 +12,10 @@ told to add up per month, the date's first 7 characters.
 Asked for an amount for each group ("what's the average distance of a run on each route I do?", with a
 route column that repeats), the 0.5B model averaged every row and answered "The average distance of a
 run on each route is 7.9 km." (ho37). Code that reads the named CSV without any grouping is not run and
-the request is asked afresh once, saying to work it out per group and print every group with its result."""
+the request is asked afresh once, saying to work it out per group and print every group with its result.
+Told the way in words, the 0.5B model still wrote `groupby('salesperson')['quantity'].apply(lambda x: x * x)`
+for revenue per salesperson (ho39): when the request narrows no rows, the ask comes with the pandas code
+that does it, as the reply's start where the back end allows."""
 from __future__ import annotations
 
 import os
@@ -20,7 +23,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, code_retry
+from oi_local.core.rules.turn import Block, Turn, block_prefix, code_retry
 
 NOTE = ("(Write one ```python block that does what I asked. In {file} each {group} is on several rows, so the "
         "{extreme} is not one row's value: first {how} per {group}, then take the {extreme} and print the {group} "
@@ -187,14 +190,71 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     else:
         how = _how(column, repr(group), bool(ASKED.search(turn.request))) if column \
             else COUNT.format(group=group)
+    ready = None if _filtered(turn.request, file, found[1]) else \
+        ready_code(file, found[1], column, extreme, bool(ASKED.search(turn.request)))
+    if ready is not None:  # the whole way is known: the model is given the code, not only told the way
+        block = f"```python\n{ready}\n```"
+        ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how) + READY.format(block=block),
+                  block_prefix(turn.engine, block), hide=True, ready=True)
+        return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)
     ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how), code_retry(turn.engine, 23), hide=True)
     return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)
+
+
+READY = " This block does it; reply with it.\n{block}"
+SHOWN_ROWS = 10  # groups printed before the answer's line
+
+
+def ready_code(file: str, group: str, column: str | None, extreme: str, mean: bool) -> str:
+    """Pandas code that works out the amount per group and prints the groups, then the one asked for:
+    `group` is a column or a date column's first characters ("date[:7]"); `column` a number column,
+    two of them multiplied ("quantity*unit_price"), or None to count rows."""
+    date = re.fullmatch(r"(.+)\[:(\d+)\]", group)
+    by = f"df[{date.group(1)!r}].astype(str).str[:{date.group(2)}]" if date else f"df[{group!r}]"
+    what = "mean" if mean else "sum"
+    if column is None:
+        values = f"{by}.value_counts()"
+    elif "*" in column:
+        a, b = column.split("*", 1)
+        values = f"(df[{a!r}] * df[{b!r}]).groupby({by}).{what}()"
+    else:
+        values = f"df[{column!r}].groupby({by}).{what}()"
+    smallest = extreme == "smallest"
+    return (f"import pandas as pd\ndf = pd.read_csv({file!r})\ntotals = {values}\n"
+            f"print(totals.sort_values(ascending={smallest}).head({SHOWN_ROWS}).round(2).to_string())\n"
+            f"best = totals.{'idxmin' if smallest else 'idxmax'}()\n"
+            f"print({extreme + ':'!r}, best, {'int(totals[best])' if column is None else 'round(float(totals[best]), 2)'})")
+
+
+_MONTH_WORDS = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I)
+
+
+def _filtered(request: str, file: str, group: str) -> bool:
+    """The request narrows the rows (a number or year, a month's name, or a value of one of the file's text
+    columns other than the group: "electricity", "in the North shop"), which the ready code would not do."""
+    from oi_local.core.rules.asked_column import _numeric, _table
+    from oi_local.core.rules.turn import instruction
+
+    own = instruction(request)
+    if re.search(r"\d", own.replace(file, "")) or _MONTH_WORDS.search(own):
+        return True
+    words = " " + " ".join(re.findall(r"[a-z0-9]+", own.lower())) + " "
+    table = _table(Path(file))
+    for column, values in table.items():
+        if column == group.split("[")[0] or _numeric(values):
+            continue
+        for v in {x.strip().lower() for x in values if len(x.strip()) >= 3}:
+            if f" {' '.join(re.findall(r'[a-z0-9]+', v))} " in words:
+                return True
+    return False
 
 
 rule = Rule(
     name="per group", setting="asked_column", check=check,
     summary="asked who or which <column> has the most or least of something in a CSV that repeats those names, "
             "code that takes the largest or smallest row without adding up per name is not run and the request is asked "
-            "afresh once, saying to add up (or count) per name first; so is one asked which month, year or day, "
+            "afresh once, saying to add up (or count) per name first (\"quantity times unit price\": their product), with "
+            "the pandas code that does it when the request narrows no rows (no number, month, or value of another "
+            "column); so is one asked which month, year or day, "
             "per that part of the CSV's one column of ISO dates, and one asked for an amount for each group (\"the average "
             "distance on each route\") whose code works out one number over every row")
