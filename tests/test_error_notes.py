@@ -700,3 +700,15 @@ def test_a_date_compared_with_text_dates_is_compared_as_text(folder: Path) -> No
     # the file's dates are not YYYY-MM-DD: no code
     (folder / "todo.json").write_text('{"tasks": [{"title": "tax", "due": "01/03/2025", "done": false}]}')
     assert "```python" not in (note(error, "", None, code) or "")
+
+
+def test_a_text_column_added_up_as_numbers_is_counted(folder: Path) -> None:
+    (folder / "loans.csv").write_text("member,book\nTom,The Hobbit\nAna,Dune\nAna,Circe\n")
+    code = ('import csv\nfrom collections import defaultdict\nbooks = defaultdict(int)\nwith open("loans.csv", newline="") as f:\n'
+            '    for r in csv.DictReader(f):\n        books[r["member"]] += int(r["book"])\nprint(max(books, key=books.get), dict(books))\n')
+    error = "Traceback (most recent call last):\nValueError: invalid literal for int() with base 10: 'The Hobbit'\n(exit code 1)"
+    got = note(error, "", None, code) or ""
+    assert "'The Hobbit' is a book from loans.csv" in got
+    fixed = got.split("```python\n", 1)[1].split("```", 1)[0]
+    ran = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=folder)
+    assert ran.stdout.strip() == "Ana {'Tom': 1, 'Ana': 2}", ran.stderr

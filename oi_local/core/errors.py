@@ -286,7 +286,8 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if blank:
             return blank
     m = _NOT_A_NUMBER.search(output)
-    header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)) if m else None
+    header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)
+              or _text_added_note(m.group(1), code, base)) if m else None
     if header:
         return header
     if _INT_OF_DECIMAL.search(output):
@@ -411,6 +412,39 @@ def _header_note(value: str, code: str, base: Path) -> str | None:
             return (said + f"Skip that line: read the rows with csv.DictReader and use the column names, for example:\n"
                     f"import csv\nwith open({f!r}, newline='') as f:\n    rows = list(csv.DictReader(f))\n"
                     f"values = [float(r[{cells[-1]!r}]) for r in rows]")
+    return None
+
+
+def _text_added_note(value: str, code: str, base: Path) -> str | None:
+    """A text column added up as numbers (`books[r["member"]] += int(r["book"])`): asked who borrowed the most
+    books, the 0.5B model met int('The Hobbit') (ho39). Each row is one of them: counting adds 1."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    edits, column = [], None
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.value, ast.Call)
+                and isinstance(n.value.func, ast.Name) and n.value.func.id in ("int", "float") and len(n.value.args) == 1):
+            continue
+        arg = n.value.args[0]
+        if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Constant) and isinstance(arg.slice.value, str):
+            column = arg.slice.value
+            edits.append((n.value.lineno, n.value.col_offset, n.value.end_col_offset or 0, "1"))
+    if len(edits) != 1 or column is None or len(code) > MAX_CODE:
+        return None
+    for m in _QUOTED_TABLE.finditer(code):
+        try:
+            with open(base / m.group(1), encoding="utf-8", errors="replace", newline="") as f:
+                import csv
+
+                rows = [r for _, r in zip(range(200), csv.DictReader(f))]
+        except OSError:
+            continue
+        if rows and value in {str(r.get(column, "")).strip() for r in rows}:
+            fixed = rewrite(code, edits)
+            return (f"Note: {value!r} is a {column} from {m.group(1)}, text, not a number. Each row is one {column}: "
+                    f"to count them, add 1 for each row. The code would be:\n```python\n{fixed.strip()}\n```")
     return None
 
 
