@@ -118,3 +118,12 @@ def test_a_date_the_request_names_in_words_is_known_as_code_writes_it(folder: Pa
     assert unknown_values.check(make_turn("which bills in bills.json were due before June 1st, 2024?"), block(code)) is None
     other = code.replace("2024-06-01", "2023-06-01")  # a date nobody said is still asked about
     assert unknown_values.check(make_turn("which bills in bills.json were due before 1 June 2024?"), block(other)) is not None
+
+
+def test_a_made_up_value_for_a_column_with_empty_cells_is_told_how_empty_reads(folder: Path) -> None:
+    (folder / "loans.csv").write_text("member,book,returned\nAna,Dune,\nTom,Emma,2025-01-09\nAna,Circe,\n")
+    code = 'import pandas as pd\ndf = pd.read_csv("loans.csv")\nprint(df[df["returned"] == "Not Returned"])'
+    verdict = unknown_values.check(make_turn("Which books in loans.csv haven't been returned yet?"), block(code))
+    assert verdict is not None and verdict.ask is not None
+    assert "returned is empty on 2 of its first 3 rows" in (verdict.ask.text or "") and ".isna()" in (verdict.ask.text or "")
+    assert (verdict.ask.text or "").endswith(")")

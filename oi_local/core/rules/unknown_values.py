@@ -126,8 +126,32 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     values = ", ".join(f'"{v}"' for v in gone[:3])
     are = "is" if len(gone) == 1 else "are"
     where = " or ".join(files[:3])
+    blank = _blank_column(block.code, gone, files)
     return Verdict(note=SHOWN.format(values=values, are=are, files=where),
-                   ask=Ask(NOTE.format(values=values, are=are, files=where), code_retry(turn.engine, 13), hide=True))
+                   ask=Ask(NOTE.format(values=values, are=are, files=where)[:-1] + blank + ")", code_retry(turn.engine, 13),
+                           hide=True))
+
+
+def _blank_column(code: str, gone: list[str], files: list[str]) -> str:
+    """Where the column compared with a value the data lacks has empty cells: asked which books were not
+    returned yet, the 0.5B model looked for "Not Returned" in a column left empty until a book comes back,
+    twice (ho39). The note says how an empty cell reads."""
+    from oi_local.core.rules.asked_column import _table
+
+    for value in gone:
+        m = re.search(r"""\[\s*['"]([^'"\n]+)['"]\s*\]\s*[!=]=\s*['"]""" + re.escape(value) + "['\"]", code)
+        if m is None:
+            continue
+        column = m.group(1)
+        for f in files:
+            if Path(f).suffix.lower() not in (".csv", ".tsv"):
+                continue
+            cells = _table(Path(f)).get(column)
+            empty = sum(1 for c in cells or [] if not c)
+            if empty:
+                return (f" In {f}, {column} is empty on {empty} of its first {len(cells or [])} rows: an empty cell is "
+                        f"where there is no value (with pandas `df[{column!r}].isna()`, with csv `r[{column!r}] == ''`).")
+    return ""
 
 
 rule = Rule(
