@@ -165,11 +165,22 @@ def test_with_no_filter_the_ask_comes_with_ready_code_that_answers(folder: Path)
     ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("```", 1)[0]
     out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder)
     assert out.stdout.splitlines()[-1] == "largest: Priya 68.5", out.stderr
-    # a request that narrows the rows (a region the file has, a year) gets the way in words only
-    for narrowed in ("Who brought in the most money in the North in sales.csv? Revenue is quantity times unit price.",
-                     "Who brought in the most money in sales.csv in 2025? Revenue is quantity times unit price."):
+    # a request that narrows the rows (a region the file has, a year, a month) has them narrowed so
+    for narrowed, last in (("Who brought in the most money in the North in sales.csv? Revenue is quantity times unit price.",
+                            "largest: Priya 28.5"),
+                           ("Who brought in the most money in sales.csv in 2024? Revenue is quantity times unit price.",
+                            "No rows of sales.csv are left once narrowed as asked."),
+                           ("Who sold the most in sales.csv in January 2025, and how much in total? Revenue is quantity "
+                            "times unit price.", "total: 127.5")):
         verdict = per_group.check(make_turn(narrowed), block(code))
-        assert verdict is not None and verdict.ask is not None and not verdict.ask.ready, narrowed
+        assert verdict is not None and verdict.ask is not None and verdict.ask.ready, narrowed
+        ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("```", 1)[0]
+        out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder)
+        assert out.stdout.splitlines()[-1] == last, out
+    # a narrowing these lines do not cover (a threshold) gets the way in words only
+    verdict = per_group.check(make_turn("Who made the most money from sales over 20 in sales.csv? revenue is quantity times "
+                                        "unit price"), block(code))
+    assert verdict is not None and verdict.ask is not None and not verdict.ask.ready
     # counted per group, and the least
     verdict = per_group.check(make_turn("which seller made the fewest sales in sales.csv?"), block(code))
     assert verdict is not None and verdict.ask is not None and verdict.ask.ready

@@ -14,8 +14,9 @@ route column that repeats), the 0.5B model averaged every row and answered "The 
 run on each route is 7.9 km." (ho37). Code that reads the named CSV without any grouping is not run and
 the request is asked afresh once, saying to work it out per group and print every group with its result.
 Told the way in words, the 0.5B model still wrote `groupby('salesperson')['quantity'].apply(lambda x: x * x)`
-for revenue per salesperson (ho39): when the request narrows no rows, the ask comes with the pandas code
-that does it, as the reply's start where the back end allows."""
+for revenue per salesperson (ho39): the ask comes with the pandas code that does it, as the reply's start
+where the back end allows, narrowed as the request narrows the rows (`filters`); none when it narrows them
+in a way the code cannot (a threshold: "orders over 250")."""
 from __future__ import annotations
 
 import os
@@ -23,7 +24,7 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, block_prefix, code_retry
+from oi_local.core.rules.turn import Block, Turn, block_prefix, code_retry, instruction
 
 NOTE = ("(Write one ```python block that does what I asked. In {file} each {group} is on several rows, so the "
         "{extreme} is not one row's value: first {how} per {group}, then take the {extreme} and print the {group} "
@@ -190,8 +191,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     else:
         how = _how(column, repr(group), bool(ASKED.search(turn.request))) if column \
             else COUNT.format(group=group)
-    ready = None if _filtered(turn.request, file, found[1]) else \
-        ready_code(file, found[1], column, extreme, bool(ASKED.search(turn.request)))
+    narrow = filters(turn.request, file, found[1])
+    ready = None if narrow is None else ready_code(file, found[1], column, extreme, bool(ASKED.search(turn.request)),
+                                                   narrow, bool(_TOTAL.search(instruction(turn.request))))
     if ready is not None:  # the whole way is known: the model is given the code, not only told the way
         block = f"```python\n{ready}\n```"
         ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how) + READY.format(block=block),
@@ -202,10 +204,12 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 READY = " This block does it; reply with it.\n{block}"
+_TOTAL = re.compile(r"\b(?:in\s+total|total|altogether|in\s+all|overall)\b", re.I)
 SHOWN_ROWS = 10  # groups printed before the answer's line
 
 
-def ready_code(file: str, group: str, column: str | None, extreme: str, mean: bool) -> str:
+def ready_code(file: str, group: str, column: str | None, extreme: str, mean: bool, narrow: list[str] | None = None,
+               total: bool = False) -> str:
     """Pandas code that works out the amount per group and prints the groups, then the one asked for:
     `group` is a column or a date column's first characters ("date[:7]"); `column` a number column,
     two of them multiplied ("quantity*unit_price"), or None to count rows."""
@@ -220,33 +224,64 @@ def ready_code(file: str, group: str, column: str | None, extreme: str, mean: bo
     else:
         values = f"df[{column!r}].groupby({by}).{what}()"
     smallest = extreme == "smallest"
-    return (f"import pandas as pd\ndf = pd.read_csv({file!r})\ntotals = {values}\n"
+    narrowed = "".join(f"{line}\n" for line in narrow or [])
+    whole = f"\nprint('total:', {'int(totals.sum())' if column is None else 'round(float(totals.sum()), 2)'})" \
+        if total and not mean else ""
+    rest = (f"totals = {values}\n"
             f"print(totals.sort_values(ascending={smallest}).head({SHOWN_ROWS}).round(2).to_string())\n"
             f"best = totals.{'idxmin' if smallest else 'idxmax'}()\n"
-            f"print({extreme + ':'!r}, best, {'int(totals[best])' if column is None else 'round(float(totals[best]), 2)'})")
+            f"print({extreme + ':'!r}, best, {'int(totals[best])' if column is None else 'round(float(totals[best]), 2)'})"
+            + whole)
+    if narrow:  # no row left is an answer too, said plainly
+        rest = (f"if df.empty:\n    print('No rows of {file} are left once narrowed as asked.')\nelse:\n"
+                + "".join(f"    {line}\n" for line in rest.splitlines()))
+    return f"import pandas as pd\ndf = pd.read_csv({file!r})\n{narrowed}{rest}".rstrip("\n")
 
 
-_MONTH_WORDS = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.I)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_WORDS = re.compile(r"\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b", re.I)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_ISO = re.compile(r"^\d{4}-\d\d(?:-\d\d)?")
 
 
-def _filtered(request: str, file: str, group: str) -> bool:
-    """The request narrows the rows (a number or year, a month's name, or a value of one of the file's text
-    columns other than the group: "electricity", "in the North shop"), which the ready code would not do."""
+def filters(request: str, file: str, group: str) -> list[str] | None:
+    """Pandas lines that narrow the rows as the request does: a value of one of the file's text columns other
+    than the group ("my electricity bill"), a year and a month's name of its one ISO date column ("in 2024",
+    "in March"). [] when it narrows none; None when it narrows in a way these do not cover (another number:
+    "orders over 250"), where no code is offered."""
     from oi_local.core.rules.asked_column import _numeric, _table
     from oi_local.core.rules.turn import instruction
 
-    own = instruction(request)
-    if re.search(r"\d", own.replace(file, "")) or _MONTH_WORDS.search(own):
-        return True
-    words = " " + " ".join(re.findall(r"[a-z0-9]+", own.lower())) + " "
+    own = instruction(request).replace(file, "")
     table = _table(Path(file))
+    lines: list[str] = []
+    words = " " + " ".join(re.findall(r"[a-z0-9]+", own.lower())) + " "
     for column, values in table.items():
-        if column == group.split("[")[0] or _numeric(values):
+        if column == group.split("[")[0] or _numeric(values) or (values and all(_ISO.match(v) for v in values if v)):
             continue
-        for v in {x.strip().lower() for x in values if len(x.strip()) >= 3}:
-            if f" {' '.join(re.findall(r'[a-z0-9]+', v))} " in words:
-                return True
-    return False
+        said = sorted({x.strip() for x in values if len(x.strip()) >= 3
+                       and f" {' '.join(re.findall(r'[a-z0-9]+', x.strip().lower()))} " in words})
+        if said:
+            lines.append(f"df = df[df[{column!r}].astype(str).str.strip().str.lower().isin({[x.lower() for x in said]!r})]")
+    years = sorted(set(_YEAR.findall(own)))
+    months = sorted({_MONTHS.index(m.group(1).lower()[:3]) + 1 for m in _MONTH_WORDS.finditer(own)
+                     if not re.fullmatch(r"(?i)may|mar", m.group(0)) or re.search(rf"\b{m.group(0)}\s+(?:\d|19|20)", own)
+                     or re.search(rf"\b(?:in|of|for|during)\s+{m.group(0)}\b", own, re.I)})
+    if re.sub(r"\b(?:19|20)\d\d\b", "", own).strip() and re.search(r"\d", re.sub(r"\b(?:19|20)\d\d\b", "", own)):
+        return None  # another number: a threshold or a count these lines do not cover
+    if years or months:
+        dates = [c for c, v in table.items() if v and all(_ISO.match(x) for x in v if x)]
+        if len(dates) != 1 or len(years) > 1 or len(months) > 1:
+            return None
+        column = dates[0]
+        if years and months:
+            lines.append(f"df = df[df[{column!r}].astype(str).str[:7] == {f'{years[0]}-{months[0]:02d}'!r}]")
+        elif years:
+            lines.append(f"df = df[df[{column!r}].astype(str).str[:4] == {years[0]!r}]")
+        else:
+            lines.append(f"df = df[df[{column!r}].astype(str).str[5:7] == {f'{months[0]:02d}'!r}]")
+    return lines
 
 
 rule = Rule(
@@ -254,7 +289,7 @@ rule = Rule(
     summary="asked who or which <column> has the most or least of something in a CSV that repeats those names, "
             "code that takes the largest or smallest row without adding up per name is not run and the request is asked "
             "afresh once, saying to add up (or count) per name first (\"quantity times unit price\": their product), with "
-            "the pandas code that does it when the request narrows no rows (no number, month, or value of another "
-            "column); so is one asked which month, year or day, "
+            "the pandas code that does it, narrowed as the request narrows the rows (a value of another text column, "
+            "a year or month of its date column; not another number); so is one asked which month, year or day, "
             "per that part of the CSV's one column of ISO dates, and one asked for an amount for each group (\"the average "
             "distance on each route\") whose code works out one number over every row")
