@@ -9,7 +9,7 @@ PER_FILE = "gateway.log 9\nscheduler.log 3\nworker.log 5\n"
 
 
 def test_several_values_for_one_amount_are_asked_to_be_added_up() -> None:
-    turn = make_turn("how many ERROR lines in the .log files in logs/ mention a timeout? and which log has the most?",
+    turn = make_turn("how many ERROR lines in the .log files in logs/ mention a timeout?",
                      reply("gateway.log has 9."), runs=(ran("print(n)", PER_FILE),))
     ask = totals.follow_up(turn)
     assert ask is not None and "3 separate values" in str(ask.text) and '"how many ERROR lines in the .log files' in str(ask.text)
@@ -26,6 +26,9 @@ def test_a_breakdown_asked_or_a_total_printed_is_left_alone() -> None:
                             ("how many ERROR lines are in logs/?", PER_FILE + "total 17\n"),
                             ("how many ERROR lines are in logs/?", "17\n"),
                             ("which log has the most ERROR lines?", PER_FILE),
+                            ("which region brought in the most money in sales.csv? and how much was it?",
+                             "East 5566.81\nNorth 2855.8\nSouth 6488.48\n"),
+                            ("how many ERROR lines mention a timeout, and which log has the most?", PER_FILE),
                             ("how many files are in logs/?", "gateway.log\nscheduler.log\n")):
         turn = make_turn(request, reply("9"), runs=(ran("print(n)", output),))
         assert totals.follow_up(turn) is None, request

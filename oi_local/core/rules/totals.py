@@ -1,8 +1,8 @@
 """Totals: asked how many minutes they listened to one show in 2024, the code printed each episode's
 minutes, twelve lines, and the 0.5B model answered with the first ("The episode with id 8 was 18
-minutes long."); asked how many ERROR lines in the .log files mention a timeout, it printed a count per
-file and answered with two of them (ho38). A how-many or how-much question that asks for no
-breakdown (each, per, by ...) and one amount, whose last clean run printed several lines of numbers and
+minutes long.", ho38). A how-many or how-much question that asks for no breakdown (each, per, by ...)
+and no which, who or most (there the amount is one of the rows printed: "which region brought in the
+most, and how much?"), whose last clean run printed several lines of numbers and
 no total, is asked once for code that adds them up and prints the total."""
 from __future__ import annotations
 
@@ -17,6 +17,9 @@ _ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?!,;]{0,40}", re.I)
 # a breakdown asked for: "for each file", "per month", "by category", "broken down", "separately", "list"
 _BREAKDOWN = re.compile(r"\b(?:each|every|per|by|broken\s+down|breakdown|separately|individually|respectively|list|"
                         r"apiece|show\s+me\s+(?:all|the))\b", re.I)
+# "which region brought in the most, and how much was it?": the amount is the top row's, one of those printed
+_WHICH = re.compile(r"\b(?:which|who|whose|what\s+\w+\s+(?:has|had|is|was))\b|\b(?:most|least|fewest|highest|lowest|"
+                    r"biggest|largest|smallest|top|best|worst|max(?:imum)?|min(?:imum)?)\b", re.I)
 _SUMMED = re.compile(r"\b(?:total|sum|all|overall|altogether|combined|together|count|in\s+all|grand)\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
 MIN_LINES, MAX_LINES = 2, 60
@@ -37,7 +40,7 @@ def follow_up(turn: Turn) -> Ask | None:
     last = turn.runs[-1] if turn.runs else None
     own = instruction(turn.request)
     asked = _ASKED.search(own)
-    if last is None or last.failed or last.interrupted or asked is None or _BREAKDOWN.search(own):
+    if last is None or last.failed or last.interrupted or asked is None or _BREAKDOWN.search(own) or _WHICH.search(own):
         return None
     n = separate_values(last.output)
     if not n:
@@ -48,6 +51,7 @@ def follow_up(turn: Turn) -> Ask | None:
 
 rule = Rule(
     name="totals", setting="check_answers", follow_up=follow_up,
-    summary="a how-many or how-much question that asks one amount and no breakdown (each, per, by, list ...), whose last "
+    summary="a how-many or how-much question that asks one amount and no breakdown (each, per, by, list ...) nor "
+            "which, who or most, whose last "
             "clean run printed several lines of numbers and no total, is asked once for code that works out "
             "the one total and prints it")
