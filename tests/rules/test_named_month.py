@@ -102,3 +102,21 @@ def test_a_test_for_another_day_of_the_month_not_asked_for_tests_the_month(folde
     for asked in ("who in members.json runs out on 20 July 2024?", "who in members.json runs out on 2024-07-20?"):
         b = block(code)
         assert named_month.check(make_turn(asked), b) is None or "startswith" not in b.code, asked
+
+
+def test_one_year_named_narrows_a_file_of_several_years(folder: Path) -> None:
+    (folder / "listens.json").write_text(json.dumps([
+        {"show": "Deep Field", "played": "2023-12-30", "minutes": 40}, {"show": "Deep Field", "played": "2024-01-02", "minutes": 18},
+        {"show": "Other", "played": "2024-02-02", "minutes": 5}, {"show": "Deep Field", "played": "2024-03-09", "minutes": 50}]))
+    code = 'import json\nplays = json.load(open("listens.json"))\nprint(sum(p["minutes"] for p in plays if p["show"] == "Deep Field"))'
+    b = block(code)
+    verdict = named_month.check(make_turn("how many minutes did I spend on Deep Field in 2024? listens.json"), b)
+    assert verdict is not None and "in 2024" in verdict.warning
+    assert printed(b.code) == "68"
+    # the code uses the year already, the request names two years or none, or says since: left alone
+    for request, c in (("how many minutes did I spend on Deep Field in 2024? listens.json",
+                        code.replace('if p["show"]', 'if p["played"][:4] == "2024" and p["show"]')),
+                       ("how many minutes did I spend on Deep Field in 2024 and 2023? listens.json", code),
+                       ("how many minutes did I spend on Deep Field since 2024? listens.json", code),
+                       ("how many minutes did I spend on Deep Field? listens.json", code)):
+        assert named_month.check(make_turn(request), block(c)) is None, request

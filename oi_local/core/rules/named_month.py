@@ -6,7 +6,8 @@ names one month (with its year, or of a year the file's dates have that month in
 CSV or JSON file has one column of ISO dates, and the code uses no month (no month name or number, no
 `.month`, no `strftime`, no date slice), the rows are narrowed to that month right after the plain
 statement or loop that loads them (as for named values, core/rules/named_values.py), and the code runs.
-Not for a request that compares, takes a share or asks per month."""
+Not for a request that compares, takes a share or asks per month. One year named with no month ("how many
+minutes did I listen in 2024?") narrows the rows to that year the same way, when the file has several."""
 from __future__ import annotations
 
 import ast
@@ -147,12 +148,47 @@ def whole_month(code: str, column: str, month: int, request: str = "") -> tuple[
     return (rewrite(code, edits) if edits else code), changes
 
 
+# "in 2024", "during 2023", "for 2025": one year asked about (not "since 2024" or "before 2023")
+_YEAR_ASKED = re.compile(r"\b(?:in|during|for|of|over)\s+((?:19|20)\d\d)\b", re.I)
+_YEAR_IN_CODE = re.compile(r"\.year\b|strftime|strptime|\[\s*:\s*4\s*\]|to_period|dt\.", re.I)
+CHANGED_YEAR = "Changed before it ran: the rows are narrowed to {column} in {year} first, as the request asks (the code used every year)."
+
+
+def named_year(request: str) -> str | None:
+    """The one year the request asks about ("how many minutes in 2024"), when it names no other year."""
+    said = _PATHISH.sub(" ", request)
+    asked = {m.group(1) for m in _YEAR_ASKED.finditer(said)}
+    return asked.pop() if len(asked) == 1 and set(re.findall(r"\b(?:19|20)\d\d\b", said)) == asked else None
+
+
+def _year_check(turn: Turn, block: Block) -> Verdict | None:
+    """A year named and no month: asked how many minutes of one show they listened to in 2024, the 0.5B
+    model added up every year's episodes (ho38). The rows are narrowed to the year, as for a month."""
+    year = named_year(turn.request)
+    found = date_column(turn.request, Path.cwd()) if year else None
+    if year is None or found is None or Path(found[0]).stem not in block.code:
+        return None
+    name, column, dates = found
+    if _YEAR_IN_CODE.search(block.code) or year in "\n".join(_data_strings(block.code)):
+        return None
+    if len({d.strip()[:4] for d in dates if d.strip()}) < 2 or year not in {d.strip()[:4] for d in dates}:
+        return None  # every row is of that year already, or none is: nothing to narrow
+    code = narrowed(block.code, [(name, column, year)], top_list(turn.request, name), starts=True)
+    if code is None:
+        return None
+    turn.counts["named month"] += 1
+    block.message["content"] = code
+    return Verdict(warning=CHANGED_YEAR.format(column=column, year=year))
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or turn.counts["named month"] >= 1:
         return None
     asked = named_month(turn.request)
-    if asked is None or OTHER_ROWS.search(_PATHISH.sub(" ", turn.request)):
+    if OTHER_ROWS.search(_PATHISH.sub(" ", turn.request)):
         return None
+    if asked is None:
+        return _year_check(turn, block)
     found = date_column(turn.request, Path.cwd())
     if found is not None:
         whole, changes = whole_month(block.code, found[1], asked[0], turn.request)
@@ -182,4 +218,5 @@ rule = Rule(
             "spend on groceries in March?\") and uses no month (no name, number, `.month` or date slice) has its rows "
             "narrowed to that month right after the plain statement or loop that loads them, unless the request "
             "compares, takes a share or asks per month; a test for one day of the month that the request does not name "
-            "(`df[\"date\"] == \"2024-03-01\"`) is made a test of the month")
+            "(`df[\"date\"] == \"2024-03-01\"`) is made a test of the month; so is one year named with no month "
+            "(\"in 2024\") for a file of several years, for code that uses no year")
