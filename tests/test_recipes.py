@@ -238,6 +238,7 @@ def test_a_recipe_whose_files_would_become_another_kind_is_not_picked() -> None:
     ("how many lines are in notes.txt?", "How many lines does app.log have?"),
     ("Put all the .txt letters in the letters folder into one file, oldest first (names begin with the date), "
      "each letter's name on a line above it", "Merge the .md entries in the journal folder"),
+    ("Looking at takings.csv, which was the busiest month, and what did it bring in?", "What were the monthly totals"),
     ("Duplicate menu.txt as menu_summer.txt and change every 'soup' to 'salad' in the new one, don't touch the original",
      "Copy flyer.txt to flyer_final.txt"),
     ("Make a spreadsheet (csv) from orders.json: a row per order with the id, the customer's name and what the order "
@@ -523,7 +524,7 @@ def test_the_second_batch_csv_questions(tmp_path: Path) -> None:
     assert _run(_recipe("Which pupils in spelling_quiz.csv"), tmp_path).strip() == "2 names: ['Amy', 'Cal']"
     out = _run(_recipe("Which entries in checkins.csv"), tmp_path)
     assert "'pool'" in out and "'park'" in out and "gym" not in out and out.splitlines()[-1] == "2 rows"
-    assert _run(_recipe("What were the monthly totals"), tmp_path).splitlines() == ["2024-01 14.75", "2024-02 3.0"]
+    assert _run(_recipe("What were the monthly totals"), tmp_path).splitlines() == ["2024-01 14.75", "2024-02 3.0", "highest: 2024-01 14.75"]
 
 
 def test_the_second_batch_csv_changes_keep_the_header(tmp_path: Path) -> None:

@@ -23,6 +23,9 @@ _STOP = frozenset(
     "current named called has have had was were here if when where why about "
     "want need like just also only get give tell show put use using first time times number numbers "
     "long big no not they them their both".split()
+    # "Looking at orders.csv, which month ...": how a request starts, not what it asks (it got the example whose
+    # dates "look like 25/12/2023")
+    + "look looks looking according".split()
     # Month names say when, not what kind of task: "100 days after 17 March" got the days-between
     # example for its "14 March", and the 0.5B model printed a weekday.
     + "january february march april may june july august september october november december".split()
