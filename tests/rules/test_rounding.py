@@ -69,3 +69,11 @@ def test_the_decimal_places_a_request_asks_for_are_the_ones_printed() -> None:
     b = block("open('avg.txt', 'w').write(str(round(a, 3)))")
     assert rounding.check(make_turn("write the average into avg.txt with 2 decimals"), b) is not None
     assert b.code == "open('avg.txt', 'w').write(str(round(a, 2)))"
+
+
+def test_a_round_with_no_places_gets_the_places_asked() -> None:
+    from oi_local.core.rules import rounding
+
+    b = block('prices = [2.0, 3.1]\nprint([round(p * 1.10) for p in prices])')
+    verdict = rounding.check(make_turn("raise every price in menu.json by 10%, rounded to cents"), b)
+    assert verdict is not None and "round(p * 1.10, 2)" in b.code

@@ -89,6 +89,13 @@ def to_places(code: str, n: int) -> tuple[str, set[int]]:
             if isinstance(k, ast.Constant) and type(k.value) is int and k.value != n and k.lineno == k.end_lineno:
                 had.add(k.value)
                 edits.append((k.lineno, k.col_offset, k.end_col_offset or k.col_offset, str(n)))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "round" \
+                and len(node.args) == 1 and not node.keywords and n > 0:
+            # round(x) keeps none: asked to raise prices "rounded to cents", round(price * 1.10) made 2.2 into 2
+            a = node.args[0]
+            if a.end_lineno == node.end_lineno:
+                had.add(0)
+                edits.append((a.end_lineno or a.lineno, a.end_col_offset or 0, a.end_col_offset or 0, f", {n}"))
     code = rewrite(code, edits) if edits else code
 
     def fmt(m: re.Match[str]) -> str:
@@ -127,4 +134,4 @@ rule = Rule(
     summary="Python code for a question that rounds its result to one decimal or none (`round(x, 1)`, `:.1f`, "
             "`round(a / b)`) when the request did not ask for rounding has that rounding widened to two decimals "
             "before it runs, and the person is told (2.5 printed for 2.51 was taken for the answer); code for a request "
-            "that asks for N decimal places (\"2 decimal places pls\") has its round(x, k) and `:.kf` set to N")
+            "that asks for N decimal places (\"2 decimal places pls\", \"to cents\") has its round(x, k), round(x) and `:.kf` set to N")
