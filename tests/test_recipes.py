@@ -236,7 +236,7 @@ def test_a_recipe_whose_files_would_become_another_kind_is_not_picked() -> None:
     # keywords added to older recipes: the smallest too, the lines of any text file
     ("Which product in stock.json has the lowest count?", "Which country in countries.json has the largest area?"),
     ("how many lines are in notes.txt?", "How many lines does app.log have?"),
-    ("Put all the .txt letters in the letters folder into one file, oldest first (names begin with the date), "
+    ("Join all the .txt letters in the letters folder into one file, oldest first (names begin with the date), "
      "each letter's name on a line above it", "Merge the .md entries in the journal folder"),
     ("Looking at takings.csv, which was the busiest month, and what did it bring in?", "What were the monthly totals"),
     ("Duplicate menu.txt as menu_summer.txt and change every 'soup' to 'salad' in the new one, don't touch the original",
@@ -658,3 +658,16 @@ def test_the_nested_json_to_csv_recipe_adds_up_each_records_lines(tmp_path: Path
                                    '"lines": [{"hours": 2, "rate": 40}, {"hours": 1.5, "rate": 30}]}]}'})
     assert _run(_recipe("Turn jobs.json into jobs.csv"), tmp_path).strip() == "1 rows written to jobs.csv"
     assert (tmp_path / "jobs.csv").read_text().splitlines() == ["number,date,client,total", '7,2025-01-02,"Hart, Mills",125.0']
+
+
+def test_a_narrow_recipe_is_shown_only_for_requests_that_say_its_needed_words() -> None:
+    def first(request: str) -> str:
+        chosen = pick(request, 2)
+        return _requests(chosen)[0] if chosen else ""
+
+    assert first("copy notes.txt to notes_v2.txt and in the copy change every 'cat' to 'dog'").startswith("Copy flyer.txt")
+    for request in ("Make a backup copy of thesis.docx, keep the original as it is",
+                    "In letter.txt, change every Smyth to Smith",
+                    "Start a file runs.txt to log my runs, one run per line."):
+        assert not first(request).startswith(("Copy flyer.txt", "Merge the .md entries")), request
+    assert not first("How many hours did each volunteer log in shifts.csv?").startswith("How many of the shifts in rota.csv")

@@ -91,6 +91,13 @@ def _folders(source: str) -> list[bool]:
 
 
 @lru_cache(maxsize=4)
+def _needs(source: str) -> list[list[set[str]]]:
+    """A recipe's `needs`: groups of words ("copy|duplicate"), each of which the request must say one word of
+    (stemmed as requests are)."""
+    return [[words(str(g).replace("|", " ")) for g in r.get("needs") or []] for r in _index(source)[0]]
+
+
+@lru_cache(maxsize=4)
 def _files(source: str) -> list[list[str]]:
     """The files each recipe's request names (worked out once, not for each request)."""
     return [_slots(r["request"])["file"] for r in _index(source)[0]]
@@ -113,6 +120,7 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
     from oi_local.core.writes import question
 
     recipes, bags, idf, recipe_kinds = _index(source)
+    needs = _needs(source)
     asked = words(request)
     kinds = _file_kinds(request)
     names_files = any(v for k, v in _slots(request).items() if k != "quoted")
@@ -131,6 +139,8 @@ def pick(request: str, n: int, source: str = "recipes.yaml",
             continue  # about another kind of file (a CSV recipe for a script, a log recipe for JSON)
         if allow is not None and not allow(recipes[i]):
             continue
+        if any(not asked & group for group in needs[i]):
+            continue  # a narrow example for a request that does not say its words (a copy that is changed, a merge)
         if names_files and recipes[i].get("calculation"):
             continue  # a calculation for a request about files (the loan formula for a broken script)
         if not names_files and recipe_files[i] and given >= 2:
