@@ -41,3 +41,13 @@ def test_left_alone_for_characters_lines_or_a_text_split_already() -> None:
     assert in_words.check(make_turn("how many words are in essay.txt?"), block(split)) is None
     rebound = 'text = open("essay.txt").read()\ntext = text.split()\nprint(len(text))'
     assert in_words.check(make_turn("how many words are in essay.txt?"), block(rebound)) is None
+
+
+def test_asked_for_lines_the_sum_of_their_lengths_counts_them() -> None:
+    code = ('total = 0\nfor name in ["a.log", "b.log"]:\n    lines = ["x" * 40, "y" * 7]\n'
+            '    total += sum(len(line) for line in lines)\nprint(total)')
+    b = block(code)
+    verdict = in_words.check(make_turn("the total number of lines across all the .log files in logs, added together"), b)
+    assert verdict is not None and "sum(1 for line in lines)" in b.code
+    assert in_words.check(make_turn("how many characters are in the lines of the .log files?"), block(code)) is None
+    assert in_words.check(make_turn("how long is the longest line?"), block(code)) is None
