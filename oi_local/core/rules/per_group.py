@@ -195,9 +195,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     ready = None if narrow is None else ready_code(file, found[1], column, extreme, bool(ASKED.search(turn.request)),
                                                    narrow, bool(_TOTAL.search(instruction(turn.request))))
     if ready is not None:  # the whole way is known: the model is given the code, not only told the way
-        block = f"```python\n{ready}\n```"
-        ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how) + READY.format(block=block),
-                  block_prefix(turn.engine, block), hide=True, ready=True)
+        offered = f"```python\n{ready}\n```"
+        ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how) + READY.format(block=offered),
+                  block_prefix(turn.engine, offered), hide=True, ready=True)
         return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)
     ask = Ask(NOTE.format(file=file, group=group, extreme=extreme, how=how), code_retry(turn.engine, 23), hide=True)
     return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)
