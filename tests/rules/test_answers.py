@@ -291,3 +291,13 @@ def test_a_which_answer_with_the_amount_but_not_the_printed_name_is_asked_again_
                                          runs=(ran("print(x)", "Total words in Book: 210\n"),)))
     assert not answers.unnamed(make_turn("Which month was wettest?", reply("It rained 93.5 mm."),
                                          runs=(ran("print(x)", "rainfall: 93.5 mm\n"),)))
+
+
+def test_the_thing_on_a_largest_line_must_be_in_the_answer() -> None:
+    output = "date\n2024-11    139.60\n2024-12    136.10\n2024-01    131.75\n2024-02    124.20\nlargest: 2024-11 139.6\ntotal: 1229.75\n"
+    request = "which month in 2024 had my biggest electricity bill in utilities.csv? and the total for 2024?"
+    turn = make_turn(request, reply("The largest bill was in June 2024, $139.60; in all $1229.75."), runs=(ran("x", output),))
+    assert answers.unnamed(turn) and answers.rule.discard(turn)
+    for said in ("November 2024 had the biggest bill (139.60); 1229.75 in all.", "2024-11: 139.6, total 1229.75"):
+        turn.engine.messages[-1] = reply(said)
+        assert not answers.unnamed(turn), said

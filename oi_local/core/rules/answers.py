@@ -216,6 +216,20 @@ def contradicted(turn: Turn) -> bool:
 _NAMED = re.compile(r"[\w-]*(?:\d[A-Za-z_]|[A-Za-z]\d|_|\.[A-Za-z])[\w.-]*|[A-Z][a-z]+")
 
 
+_LABELLED = re.compile(r"^(?:largest|smallest|highest|lowest|most|least):\s+(.+?)\s+-?\d[\d,]*(?:\.\d+)?\s*$", re.M)
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+
+
+def _names_thing(thing: str, said: str) -> bool:
+    """`said` names `thing`: its words, or for a month of a date ("2024-11") the month's name."""
+    low = said.lower()
+    if thing.lower() in low:
+        return True
+    month = re.fullmatch(r"(\d{4})-(\d\d)", thing.strip())
+    return bool(month) and 1 <= int(month.group(2)) <= 12 and _MONTH_NAMES[int(month.group(2)) - 1] in low
+
+
 def unnamed(turn: Turn) -> bool:
     """A which-question answered with the printed amount but not the printed thing: over "Longest chapter:
     03_storm.txt, 210 words", the 0.5B model answered "The longest chapter in words is 210 words." (ho39).
@@ -225,9 +239,14 @@ def unnamed(turn: Turn) -> bool:
 
     found = _results(turn)
     output = turn.runs[-1].output if turn.runs else ""
-    if not found or asked_thing(turn.request) is None or len(output.strip().splitlines()) > 3:
+    if not found or asked_thing(turn.request) is None:
         return False
     printed, said = found
+    labelled = _LABELLED.search(output)
+    if labelled:  # "largest: 2024-11 139.6" (the per-group code's own line): the answer names that one
+        return not _names_thing(labelled.group(1), str(newest_reply(turn.engine).get("content", "")))
+    if len(output.strip().splitlines()) > 3:
+        return False
     words = {t for t in printed if _number(t) is None}
     firsts = {ln.split()[0].rstrip(":,").lower() for ln in output.splitlines() if ln.split()}
     shapes = [m.group(0).lower() for m in _NAMED.finditer(output)]
