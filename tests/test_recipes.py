@@ -671,3 +671,13 @@ def test_a_narrow_recipe_is_shown_only_for_requests_that_say_its_needed_words() 
                     "Start a file runs.txt to log my runs, one run per line."):
         assert not first(request).startswith(("Copy flyer.txt", "Merge the .md entries")), request
     assert not first("How many hours did each volunteer log in shifts.csv?").startswith("How many of the shifts in rota.csv")
+
+
+def test_the_json_to_csv_columns_recipe_writes_the_columns_asked(tmp_path: Path) -> None:
+    _write(tmp_path, {"pets.json": '{"pets": [{"name": "Rex", "species": "dog", "age": 3, "tags": ["a"]}, '
+                                   '{"name": "Tom", "species": "cat"}]}'})
+    out = _run(_recipe("Turn pets.json into pets.csv"), tmp_path)
+    assert out.startswith("2 rows written to pets.csv")
+    assert (tmp_path / "pets.csv").read_text().splitlines() == ["name,species,age", "Rex,dog,3", "Tom,cat,"]
+    assert _requests(pick("make people.json into a spreadsheet people.csv with the columns name and town", 2))[0].startswith(
+        "Turn pets.json into pets.csv")

@@ -301,3 +301,12 @@ def test_the_thing_on_a_largest_line_must_be_in_the_answer() -> None:
     for said in ("November 2024 had the biggest bill (139.60); 1229.75 in all.", "2024-11: 139.6, total 1229.75"):
         turn.engine.messages[-1] = reply(said)
         assert not answers.unnamed(turn), said
+
+
+def test_asked_how_much_the_largest_lines_value_must_be_said_too() -> None:
+    output = "order_date\n2025-03    651.85\n2025-02    594.99\n2025-01    450.40\n2025-04    426.35\nlargest: 2025-03 651.85\n"
+    request = "Looking at sales.csv, which month brought in the most money, and how much was it?"
+    turn = make_turn(request, reply("The largest order date in sales.csv is 2025-03."), runs=(ran("x", output),))
+    assert answers.unnamed(turn)
+    turn.engine.messages[-1] = reply("March 2025 brought in the most: 651.85.")
+    assert not answers.unnamed(turn)

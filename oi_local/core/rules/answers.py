@@ -216,7 +216,7 @@ def contradicted(turn: Turn) -> bool:
 _NAMED = re.compile(r"[\w-]*(?:\d[A-Za-z_]|[A-Za-z]\d|_|\.[A-Za-z])[\w.-]*|[A-Z][a-z]+")
 
 
-_LABELLED = re.compile(r"^(?:largest|smallest|highest|lowest|most|least):\s+(.+?)\s+-?\d[\d,]*(?:\.\d+)?\s*$", re.M)
+_LABELLED = re.compile(r"^(?:largest|smallest|highest|lowest|most|least):\s+(.+?)\s+(-?\d[\d,]*(?:\.\d+)?)\s*$", re.M)
 _MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
                 "november", "december")
 
@@ -244,7 +244,9 @@ def unnamed(turn: Turn) -> bool:
     printed, said = found
     labelled = _LABELLED.search(output)
     if labelled:  # "largest: 2024-11 139.6" (the per-group code's own line): the answer names that one
-        return not _names_thing(labelled.group(1), str(newest_reply(turn.engine).get("content", "")))
+        answer = str(newest_reply(turn.engine).get("content", ""))
+        value_said = any(_same_number(labelled.group(2).replace(",", ""), b) for b in said)
+        return not _names_thing(labelled.group(1), answer) or bool(_AMOUNT_ASKED.search(turn.request)) and not value_said
     if len(output.strip().splitlines()) > 3:
         return False
     words = {t for t in printed if _number(t) is None}
