@@ -681,3 +681,9 @@ def test_the_json_to_csv_columns_recipe_writes_the_columns_asked(tmp_path: Path)
     assert (tmp_path / "pets.csv").read_text().splitlines() == ["name,species,age", "Rex,dog,3", "Tom,cat,"]
     assert _requests(pick("make people.json into a spreadsheet people.csv with the columns name and town", 2))[0].startswith(
         "Turn pets.json into pets.csv")
+
+
+def test_the_json_to_csv_columns_recipe_says_which_asked_column_no_record_has(tmp_path: Path) -> None:
+    _write(tmp_path, {"pets.json": '[{"name": "Rex", "kind": "dog", "age": 3}]'})
+    out = _run(_recipe("Turn pets.json into pets.csv"), tmp_path)
+    assert "no record has ['species'] - the fields are ['age', 'kind', 'name']" in out

@@ -227,7 +227,7 @@ def _names_thing(thing: str, said: str) -> bool:
     if thing.lower() in low:
         return True
     month = re.fullmatch(r"(\d{4})-(\d\d)", thing.strip())
-    return bool(month) and 1 <= int(month.group(2)) <= 12 and _MONTH_NAMES[int(month.group(2)) - 1] in low
+    return month is not None and 1 <= int(month.group(2)) <= 12 and _MONTH_NAMES[int(month.group(2)) - 1] in low
 
 
 def unnamed(turn: Turn) -> bool:
@@ -244,7 +244,7 @@ def unnamed(turn: Turn) -> bool:
     printed, said = found
     labelled = _LABELLED.search(output)
     if labelled:  # "largest: 2024-11 139.6" (the per-group code's own line): the answer names that one
-        answer = str(newest_reply(turn.engine).get("content", ""))
+        answer = str((newest_reply(turn.engine) or {}).get("content", ""))
         value_said = any(_same_number(labelled.group(2).replace(",", ""), b) for b in said)
         return not _names_thing(labelled.group(1), answer) or bool(_AMOUNT_ASKED.search(turn.request)) and not value_said
     if len(output.strip().splitlines()) > 3:
