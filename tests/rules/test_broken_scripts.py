@@ -45,3 +45,15 @@ def test_a_whole_script_a_new_file_or_a_text_file_is_left_alone(folder: Path) ->
                  'open("new_script.py", "w").write("not python at all")',  # not there: nothing to break
                  'text = make()\nopen("pace.py", "w").write(text)']:  # a text it does not give whole
         assert broken_scripts.check(make_turn(REQUEST), block(code)) is None, code
+
+
+def test_a_script_written_over_a_data_file_is_not_run(folder: Path) -> None:
+    fixed = 'import csv\nfor r in csv.DictReader(open("runs.csv")):\n    print(float(r["time"]) / float(r["km"]))\n'
+    code = f"fixed = {fixed!r}\nwith open('runs.csv', 'w') as f:\n    f.write(fixed)\n"
+    verdict = broken_scripts.check(make_turn(REQUEST), block(code))
+    assert verdict is not None and "a data file" in verdict.note and "runs.csv" in verdict.note
+    assert (folder / "runs.csv").read_text() == "time,km\n26.5,5\n"
+    # data written over data, or a script into a new file: left alone
+    assert broken_scripts.check(make_turn(REQUEST), block('open("runs.csv", "w").write("time,km\\n30,5\\n")')) is None
+    new = f"fixed = {fixed!r}\nwith open('pace_fixed.txt', 'w') as f:\n    f.write(fixed)\n"
+    assert broken_scripts.check(make_turn(REQUEST), block(new)) is None

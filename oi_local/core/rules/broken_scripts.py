@@ -3,10 +3,13 @@ Python, breaks the script for good. Asked to fix pace.py, the 0.5B model wrote t
 docstring, prose alone, over it: the next run failed with a SyntaxError in pace.py, and the person's
 script was gone. Such code is not auto-run: shown and confirmed, or not run and the request asked
 afresh once (as for writes for a question). Only a text the code gives whole (a string, or a name
-given one string) is checked, and only where it does not compile."""
+given one string) is checked, and only where it does not compile. The other way round too: a Python
+script written over a data file that is there (asked to fix trip_costs.py, the fixed script was
+written into trip_costs.txt, the data it reads; ho40)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
@@ -72,6 +75,15 @@ def written_texts(code: str) -> list[tuple[str, str]]:
     return found
 
 
+def _head(path: str) -> str:
+    """The start of a file that is there (a data file already holding Python is a script kept as text)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read(20_000)
+    except OSError:
+        return ""
+
+
 def with_text(code: str, old: str, new: str) -> str | None:
     """`code` with the one string that holds `old` made to hold `new`: written as it was when it is
     there word for word (a triple-quoted script), else as a literal in its place (one line), or None."""
@@ -91,10 +103,32 @@ def with_text(code: str, old: str, new: str) -> str | None:
     return "".join(lines)
 
 
+DATA_NOTE = ("Not run: this code writes a Python script over {path}, a data file that is there; it would lose what "
+             "{path} holds. Write the script into the .py file the request names.")
+DATA_WARNING = "this code writes a Python script over {path}, a data file that is there; it would lose what it holds."
+_PROGRAM = re.compile(r"^\s*(?:import|from|def|class|for|with|print\()|\bopen\(", re.M)
+MIN_PROGRAM_LINES = 3
+
+
+def _program(text: str) -> bool:
+    """A text that is a Python program: it compiles, has a few lines and reads like code, not data."""
+    if len([ln for ln in text.splitlines() if ln.strip()]) < MIN_PROGRAM_LINES or len(_PROGRAM.findall(text)) < 2:
+        return False
+    try:
+        compile(text, "<text>", "exec")
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
     for path, text in written_texts(block.code):
+        if not path.endswith(_SCRIPTS) and Path(path).is_file() and _program(text) and not _program(_head(path)):
+            # Asked to fix trip_costs.py, the 0.5B model's first block wrote the fixed script into
+            # trip_costs.txt, the data it reads (ho40): the person's data would be gone.
+            return refuse(turn, DATA_NOTE.format(path=path), DATA_WARNING.format(path=path))
         if not path.endswith(_SCRIPTS) or not Path(path).is_file():
             continue
         try:
@@ -110,5 +144,5 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="broken scripts", setting="confirm_destructive", check=check,
     summary="code that writes a text that is not Python (prose, a docstring cut loose) over a Python script that "
-            "is there is not auto-run: shown and confirmed, or, where no one can confirm, not run and the request "
-            "asked afresh once")
+            "is there, or a Python script over a data file that is there (trip_costs.txt for trip_costs.py), is not "
+            "auto-run: shown and confirmed, or, where no one can confirm, not run and the request asked afresh once")
