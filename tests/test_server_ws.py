@@ -177,16 +177,21 @@ def test_fifty_concurrent_sessions_keep_separate_conversations(start) -> None:
 def test_each_session_has_its_own_code_processes(start) -> None:
     srv = start()
 
-    async def one(i: int) -> str:
+    async def one(i: int, together: asyncio.Barrier) -> str:
         async with connect(srv) as ws:
             await say(ws, f"run python: x = {i}")
             await until_complete(ws)
             # pid namespace + pid: in the sandbox every session is pid 2 of its own namespace
             await say(ws, "run python: import os; print(x, os.readlink('/proc/self/ns/pid') + str(os.getpid()))")
-            return text_of(await until_complete(ws), "computer", "console")
+            out = text_of(await until_complete(ws), "computer", "console")
+            # all four stay open until each has printed: a namespace freed by a session that ended can be
+            # given to the next one (the fresh-clone run saw three distinct of four)
+            await together.wait()
+            return out
 
     async def main() -> list[str]:
-        return await asyncio.gather(*(one(i) for i in range(4)))
+        together = asyncio.Barrier(4)
+        return await asyncio.gather(*(one(i, together) for i in range(4)))
 
     outs = asyncio.run(main())
     values = [o.split() for o in outs]
