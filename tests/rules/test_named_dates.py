@@ -90,3 +90,22 @@ def test_asked_the_weekday_of_the_last_date_the_code_prints_that_ones() -> None:
     right = code.replace("start_date.strftime", "end_date.strftime")
     assert rule.check(make_turn(request), block(right)) is None
     assert rule.check(make_turn(request.split("?")[0] + "?"), block(code)) is None
+
+
+def test_a_span_counted_from_an_unnamed_date_is_counted_from_the_other_named_one() -> None:
+    request = "how many days are there from 14 march 2025 to 2 november 2025? and what day of the week is nov 2 2025"
+    code = ("from datetime import date\nprint((date(2025, 3, 14) - date(2025, 1, 1)).days)\n"
+            "print(date(2025, 11, 2).strftime('%A'))")
+    interp, model = scripted_interpreter([f"```python\n{code}\n```", "233 days; it is a Sunday."])
+    interp.template = "small"
+    try:
+        out = interp.chat(request, display=False)
+        consoles = [m["content"].strip() for m in out if m["type"] == "console"]
+        assert consoles[-1] == "233\nSunday" and model.calls == 2
+    finally:
+        interp.close()
+    # both named, or a third date the request does not pin down: nothing to change
+    right = code.replace("date(2025, 1, 1)", "date(2025, 11, 2)")
+    assert rule.check(make_turn(request), block(right)) is None
+    three = "from 14 march 2025 to 2 november 2025, and 5 may 2025: how many days?"
+    assert rule.check(make_turn(three), block(code)) is None

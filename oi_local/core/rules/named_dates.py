@@ -6,7 +6,11 @@ before the code runs (the person is told). When code still fails with "month mus
 "day is out of range", the note spells the request's dates in Python's order (year, month, day).
 Asked "how many days until 19 July 2026? and what day of the week will that be", the 0.5B model printed
 the weekday of the first date (the one counted from) in all five runs; asked the weekday after the
-last date it names, code that prints the first date's weekday prints the last one's."""
+last date it names, code that prints the first date's weekday prints the last one's.
+Asked "how many days are there from 14 march 2025 to 2 november 2025?", the 0.5B model wrote
+`date(2025, 3, 14) - date(2025, 1, 1)` (ho40): counted from the year's start. In a subtraction of two
+date literals where one is a named date and the other none, and the request names exactly two dates,
+the subtraction becomes the later named date less the earlier."""
 from __future__ import annotations
 
 import ast
@@ -65,6 +69,28 @@ def weekday_target(code: str, first: Named, last: Named) -> list[tuple[ast.Name,
     return spots
 
 
+def span_fixes(code: str, named: list[Named]) -> list[tuple[ast.BinOp, str]]:
+    """`date(..) - date(..)` of a named date and one that is none, with the subtraction meant: the later of
+    exactly two named dates (with years) less the earlier, written with the code's own call."""
+    if len(named) != 2 or any(n.year is None for n in named):
+        return []
+    lits = {(lit.node.lineno, lit.node.col_offset): lit for lit in date_literals(code)}
+    early, late = sorted(named, key=lambda x: (x.year or 0, x.month, x.day))
+    out = []
+    for n in ast.walk(ast.parse(code)):
+        if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and n.lineno == n.end_lineno):
+            continue
+        a, b = lits.get((n.left.lineno, n.left.col_offset)), lits.get((n.right.lineno, n.right.col_offset))
+        if a is None or b is None:
+            continue
+        named_a = any(_is(x, (a.year, a.month, a.day)) for x in named)
+        named_b = any(_is(x, (b.year, b.month, b.day)) for x in named)
+        if named_a != named_b:
+            call = ast.get_source_segment(code, a.node.func) or "date"
+            out.append((n, f"{call}({late.year}, {late.month}, {late.day}) - {call}({early.year}, {early.month}, {early.day})"))
+    return out
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or ("date" not in block.code):
         return None
@@ -75,7 +101,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     fixes = [(lit, new) for lit in date_literals(block.code) if (new := corrected(lit, named))]
     edits: list[tuple[int, int, int, str]] = []
     changes = []
-    pair = _weekday_of_last(words) if not fixes else None
+    spans = [] if fixes else span_fixes(block.code, named)
+    for node, new in spans:
+        edits.append((node.lineno, node.col_offset, node.end_col_offset or 0, new))
+        changes.append(f"{ast.get_source_segment(block.code, node)} -> {new} (the span between the two dates named)")
+    pair = _weekday_of_last(words) if not fixes and not spans else None
     for name, last in weekday_target(block.code, *pair) if pair else []:
         edits.append((name.lineno, name.col_offset, name.end_col_offset or 0, last))
         changes.append(f"the weekday is of {last} (the last date named), not {name.id}")
@@ -103,4 +133,5 @@ rule = Rule(
             "with month and day swapped, or is no date and holds the day of the one named date of its year, is "
             "written as that date before it runs; a \"month must be in 1..12\" failure is told the request's "
             "dates in year, month, day order; asked the weekday after the last of two or more named dates, code that "
-            "prints the first one's weekday prints the last one's")
+            "prints the first one's weekday prints the last one's; in a subtraction of two date literals, one named and one not, "
+            "when the request names exactly two dates, the subtraction becomes the later named date less the earlier")
