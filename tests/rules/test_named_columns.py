@@ -58,3 +58,30 @@ def test_the_columns_a_request_lists() -> None:
 
 def test_off_with_repair_slips() -> None:
     assert named_columns.rule not in active(make_turn("x", repair_slips=False).engine, "check")
+
+
+HELD = ('import csv\nimport json\nwith open("books.json") as f:\n    data = json.load(f)\n'
+        'columns = ["title", "author", "year", "tags"]\nwith open("books.csv", "w", newline="") as f:\n'
+        '    writer = csv.writer(f)\n    writer.writerow(columns)\n    for r in data:\n'
+        '        writer.writerow([r.get(c, "") for c in columns])')
+WORKED_OUT = ('import csv\nimport json\nwith open("invoices.json") as f:\n    items = json.load(f)\n'
+              'with open("open.csv", "w", newline="") as f:\n'
+              '    writer = csv.DictWriter(f, fieldnames=list(dict.fromkeys(k for b in items for k in b)))\n'
+              '    writer.writeheader()\n    writer.writerows(items)')
+
+
+def test_a_header_held_by_a_name_or_worked_out_from_the_records_is_cut(folder: Path) -> None:
+    (folder / "books.json").write_text(json.dumps([{"title": "Dune", "author": "Herbert", "year": 1965, "tags": ["sf"]}]))
+    b = block(HELD)
+    verdict = named_columns.check(make_turn(ASK), b)
+    assert verdict is not None and "tags" in verdict.warning
+    subprocess.run([sys.executable, "-c", b.code], check=True, cwd=folder)
+    assert list(csv.reader(open(folder / "books.csv"))) == [["title", "author", "year"], ["Dune", "Herbert", "1965"]]
+    (folder / "invoices.json").write_text(json.dumps([{"number": "A1", "client": "Ng", "amount": 20, "due": "2024-05-01"}]))
+    ask = "From invoices.json make open.csv with the unpaid ones. Columns: number, client, amount"
+    b = block(WORKED_OUT)
+    assert named_columns.check(make_turn(ask), b) is not None
+    subprocess.run([sys.executable, "-c", b.code], check=True, cwd=folder)
+    assert list(csv.reader(open(folder / "open.csv"))) == [["number", "client", "amount"], ["A1", "Ng", "20"]]
+    # a listed column the data does not have: the worked-out header is left as it is
+    assert named_columns.check(make_turn(ask.replace("client", "customer")), block(WORKED_OUT)) is None

@@ -67,6 +67,7 @@ from oi_local.core.rules import (
     no_header,
     offline,
     one_name,
+    output_fix,
     outputs,
     own_values,
     paths,
@@ -79,9 +80,11 @@ from oi_local.core.rules import (
     quoted_numbers,
     quoted_words,
     recipes,
+    rename_example,
     repeated_code,
     repeated_output,
     repetition,
+    replace_files,
     rounding,
     run_asked,
     safety_review,
@@ -128,6 +131,9 @@ RULES: tuple[Rule, ...] = (
     fstrings.rule,
     syntax_slips.rule,
     prose_blocks.rule,
+    replace_files.rule,
+    rename_example.rule,
+    output_fix.rule,
     paths.rule,
     git_log.rule,
     git_python.rule,
@@ -227,11 +233,12 @@ def active(engine: Any, hook: str) -> list[Rule]:
     return [r for r in RULES if getattr(r, hook) is not None and r.enabled(engine)]
 
 
-def hooks(engine: Any, hook: str, repeated: bool = False, at_failure: bool = False) -> list[Callable[..., Any]]:
+def hooks(engine: Any, hook: str, repeated: bool = False, at_failure: bool = False,
+          guards: bool = False) -> list[Callable[..., Any]]:
     """That hook of each rule that is on, in order (`repeated`: only the rules with after_repeat;
-    `at_failure`: only those with at_failure)."""
+    `at_failure`: only those with at_failure; `guards`: only those that guard the loop's own code too)."""
     return [getattr(r, hook) for r in active(engine, hook)
-            if (r.after_repeat or not repeated) and (r.at_failure or not at_failure)]
+            if (r.after_repeat or not repeated) and (r.at_failure or not at_failure) and (r.guards or not guards)]
 
 
 __all__ = ["RULES", "HOOKS", "Addition", "Ask", "Rule", "Verdict", "active", "hooks"]

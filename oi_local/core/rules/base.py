@@ -69,6 +69,7 @@ class Rule:
     at_failure: bool = False  # `follow_up` is also asked right after a failed run, before the model replies
     # (when the engine's `retry_at_once` is on: see core/loop.py)
     switched_on: Callable[[Any], bool] | None = None  # when one setting value is not enough
+    guards: bool = False  # `check` also looks at the loop's own code (Ask.ready): a safety or record rule
 
     def enabled(self, engine: Any) -> bool:
         if self.switched_on is not None:

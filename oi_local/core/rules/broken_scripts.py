@@ -142,7 +142,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 rule = Rule(
-    name="broken scripts", setting="confirm_destructive", check=check,
+    name="broken scripts", guards=True, setting="confirm_destructive", check=check,
     summary="code that writes a text that is not Python (prose, a docstring cut loose) over a Python script that "
             "is there, or a Python script over a data file that is there (trip_costs.txt for trip_costs.py), is not "
             "auto-run: shown and confirmed, or, where no one can confirm, not run and the request asked afresh once")

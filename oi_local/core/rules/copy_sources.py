@@ -78,7 +78,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 rule = Rule(
-    name="copy sources", setting="confirm_destructive", check=check,
+    name="copy sources", guards=True, setting="confirm_destructive", check=check,
     summary="code for a request that asks only for a copy (\"copy that one here and call it latest.txt\", \"back up "
             "my notes\") that writes over a file there the request does not name as the copy (`open(p, \"w\")`, "
             "`.write_text`, a shell `>`) is not auto-run: shown and confirmed, or, where no one can confirm, not run "

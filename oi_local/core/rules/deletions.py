@@ -79,7 +79,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 rule = Rule(
-    name="overreaching deletions", setting="confirm_destructive", check=check,
+    name="overreaching deletions", guards=True, setting="confirm_destructive", check=check,
     summary="code for a deleting request that deletes files the request did not name (\"remove the .tmp files\" → "
             "`rm build/a.tmp build/app.bin`), or every file of a folder when the request asked for some, or any file "
             "for a request that asks nothing to go, is not auto-run; the request is asked afresh once (the try hidden), "

@@ -51,7 +51,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 rule = Rule(
-    name="destructive requests", setting="confirm_destructive", check=check,
+    name="destructive requests", guards=True, setting="confirm_destructive", check=check,
     summary="code written for a request to delete, wipe or encrypt files broadly (\"every file\", \"my home folder\", "
             "\"/\", \"the disk\") is shown and confirmed even with `-y` / `auto_run`; where no one can confirm "
             "(`chat(display=False)`, the server) it is not run and the model is told why")

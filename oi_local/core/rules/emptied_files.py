@@ -61,7 +61,7 @@ def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
 
 
 rule = Rule(
-    name="emptied files", setting="repair_slips", check=check, on_failure=on_failure,
+    name="emptied files", guards=True, setting="repair_slips", check=check, on_failure=on_failure,
     summary="a file that had content before a run, that the run's code writes and that is empty after the run "
             "failed, is put back as it was, and the model and the person are told (a fix that opened guests.py "
             "for writing failed on its next line and left the script empty); a file with any content after the "

@@ -51,7 +51,7 @@ def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
 
 
 rule = Rule(
-    name="empty leftovers", setting="repair_slips", check=check, on_failure=on_failure,
+    name="empty leftovers", guards=True, setting="repair_slips", check=check, on_failure=on_failure,
     summary="a file that was not there before a run, that the run's code writes and that is empty after the run "
             "failed, is removed, and the model and the person are told (a failed resize had left an empty "
             "profile_pic_400.jpg that looked like the result); files that were there before, and anything with "

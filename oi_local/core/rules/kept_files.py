@@ -78,7 +78,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 rule = Rule(
-    name="kept files", setting="confirm_destructive", check=check,
+    name="kept files", guards=True, setting="confirm_destructive", check=check,
     summary="code that would change, move or delete a path the request says to keep as it is (\"don't change "
             "anything in the club folder\", \"leave notes.txt alone\", \"don't delete anything\") is not auto-run: "
             "shown and confirmed, or, where no one can confirm, not run and the request asked afresh once")

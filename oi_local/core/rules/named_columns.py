@@ -4,15 +4,22 @@ wrote a header of title, author, year and tags, and each book's tags with it (ho
 Where the request lists the columns and the code writes a header (`writer.writerow([...])` of names,
 or `fieldnames=[...]`) that has those and others, the others are dropped before the code runs: from the
 header, from the rows written beside it (`writerow([...])` lists of the same length), and a
-`DictWriter` ignores the keys it was not given. The person is told."""
+`DictWriter` ignores the keys it was not given. The person is told.
+So is a header held by a name (`columns = ["title", "author", "year", "tags"]`, then `writerow(columns)` and
+`[r.get(c, "") for c in columns]`, ho6 again): the list it is bound to is cut. And a `DictWriter` whose
+fieldnames are worked out from the records (`list(dict.fromkeys(k for b in items for k in b))`, ho40: every
+field of each invoice written, asked for "Columns: number, client, amount") is given the listed columns,
+when each is a key of the data file the code reads."""
 from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, instruction
 
+FIELDS = "Changed before it ran: the CSV's columns are {columns}, as asked (the records' other fields left out)."
 NOTE = "Changed before it ran: the columns are {columns}, as asked ({dropped} left out)."
 # "with the columns title, author and year", "columns: name, email", "the columns name and points, and these rows"
 _LISTED = re.compile(r"\bcolumns?\s*(?::|\s(?:should\s+be|are|called|named)\b)?\s*([^.;:\n]+)", re.I)
@@ -79,6 +86,16 @@ def kept_columns(code: str, wanted: list[str]) -> tuple[str, list[str]]:
                             and len(row.args[0].elts) == len(names) and _names_list(row.args[0]) is None:
                         parts = [ast.get_source_segment(code, row.args[0].elts[i]) or "" for i in keep]
                         edits.append((row.args[0], "[" + ", ".join(parts) + "]"))
+    held = _held_lists(tree)
+    for n in ast.walk(tree):  # a header held by a name, used by a writer
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("writerow", "DictWriter") \
+                or isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "DictWriter":
+            for arg in [*n.args, *(k.value for k in n.keywords if k.arg == "fieldnames")]:
+                if isinstance(arg, ast.Name) and arg.id in held:
+                    bound, fields = held.pop(arg.id)
+                    if set(low) <= {x.lower() for x in fields} and len(fields) > len(low):
+                        edits.append((bound, repr([x for x in fields if x.lower() in low])))
+                        dropped += [x for x in fields if x.lower() not in low]
     if not edits:
         return code, []
     segments = []
@@ -92,6 +109,53 @@ def kept_columns(code: str, wanted: list[str]) -> tuple[str, list[str]]:
     return code, list(dict.fromkeys(dropped))
 
 
+def _held_lists(tree: ast.AST) -> dict[str, tuple[ast.expr, list[str]]]:
+    """Names bound once to a list of strings, with the list."""
+    bound: dict[str, list[tuple[ast.expr, list[str] | None]]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    bound.setdefault(t.id, []).append((n.value, _names_list(n.value)))
+    return {k: (v[0][0], v[0][1]) for k, v in bound.items() if len(v) == 1 and v[0][1]}  # type: ignore[misc]
+
+
+_KEYS = re.compile(r"""['"]([\w .-]+)['"]\s*:""")
+
+
+def computed_fields(code: str, wanted: list[str], folder: Path) -> str | None:
+    """`code` with a DictWriter's worked-out fieldnames made the wanted columns (the other keys ignored),
+    when each wanted column is a key of a .json (or a column of a .csv) file the code reads."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    keys: set[str] = set()
+    for name in re.findall(r"['\"]([^'\"\n]+\.(?:json|csv))['\"]", code):
+        path = folder / name
+        if path.is_file() and path.stat().st_size < 2_000_000:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            keys |= set(_KEYS.findall(text)) if path.suffix == ".json" else {c.strip() for c in text.split("\n", 1)[0].split(",")}
+    if not set(wanted) <= keys:
+        return None
+    held = _held_lists(tree)
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr == "DictWriter"
+                                              or isinstance(n.func, ast.Name) and n.func.id == "DictWriter")):
+            continue
+        fields = next((k.value for k in n.keywords if k.arg == "fieldnames"), n.args[1] if len(n.args) > 1 else None)
+        if fields is None or _names_list(fields) is not None or (isinstance(fields, ast.Name) and fields.id in held):
+            continue
+        call, listed = ast.get_source_segment(code, n) or "", ast.get_source_segment(code, fields) or ""
+        if not call or not listed:
+            continue
+        new = call.replace(listed, repr(wanted), 1)
+        if not any(k.arg == "extrasaction" for k in n.keywords):
+            new = new[:-1].rstrip() + ', extrasaction="ignore")'
+        return code.replace(call, new, 1)
+    return None
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or "writ" not in block.code or "column" not in turn.request.lower():
         return None
@@ -100,7 +164,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     code, dropped = kept_columns(block.code, wanted)
     if not dropped or code == block.code:
-        return None
+        fields = computed_fields(block.code, wanted, Path.cwd())
+        if fields is None:
+            return None
+        block.message["content"] = fields
+        return Verdict(warning=FIELDS.format(columns=", ".join(wanted)))
     block.message["content"] = code
     return Verdict(warning=NOTE.format(columns=", ".join(wanted), dropped=", ".join(dropped)))
 

@@ -102,9 +102,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     edits: list[tuple[int, int, int, str]] = []
     changes = []
     spans = [] if fixes else span_fixes(block.code, named)
-    for node, new in spans:
-        edits.append((node.lineno, node.col_offset, node.end_col_offset or 0, new))
-        changes.append(f"{ast.get_source_segment(block.code, node)} -> {new} (the span between the two dates named)")
+    for node, span in spans:
+        edits.append((node.lineno, node.col_offset, node.end_col_offset or 0, span))
+        changes.append(f"{ast.get_source_segment(block.code, node)} -> {span} (the span between the two dates named)")
     pair = _weekday_of_last(words) if not fixes and not spans else None
     for name, last in weekday_target(block.code, *pair) if pair else []:
         edits.append((name.lineno, name.col_offset, name.end_col_offset or 0, last))

@@ -98,7 +98,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 rule = Rule(
-    name="one name", setting="check_answers", check=check,
+    name="one name", guards=True, setting="check_answers", check=check,
     summary="a loop that renames, moves or copies every file to one and the same file name "
             "(`p.rename(p.with_name(\"backup.ini.bak\"))`), so that each overwrites the last, is not run; the request "
             "is asked afresh (twice at most), sampled, saying each file needs its own name")

@@ -143,7 +143,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 rule = Rule(
-    name="writes for a question", setting="confirm_destructive", check=check,
+    name="writes for a question", guards=True, setting="confirm_destructive", check=check,
     summary="code written for a question (\"How many IPs are in access.log?\") that would overwrite, append to or "
             "delete a file that exists, or that deletes, moves or renames any file, is not auto-run: shown and "
             "confirmed, or, where no one can confirm, not run and the request asked afresh once (the try hidden, "

@@ -32,7 +32,7 @@ def switched_on(engine: Any) -> bool:
 
 
 rule = Rule(
-    name="safety review", setting="forbidden_commands", off=[], check=check, recheck=recheck, switched_on=switched_on,
+    name="safety review", guards=True, setting="forbidden_commands", off=[], check=check, recheck=recheck, switched_on=switched_on,
     summary="code with a forbidden command (`rm -rf /`, a fork bomb, `mkfs`, ...) is refused in every mode; with "
             "`safe_mode` ask or auto, semgrep's findings are shown first (auto: high-severity ones block); "
             "off only with `safe_mode` off too")

@@ -69,7 +69,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 
 rule = Rule(
-    name="sources kept", setting="confirm_destructive", check=check,
+    name="sources kept", guards=True, setting="confirm_destructive", check=check,
     summary="code that writes over a file the request names as what to read, while the file the request asks for "
             "(\"join them into story/full_story.txt\", \"turn members.json into members.csv\") is not there yet and "
             "the request asks for no change to the named ones, is not auto-run: shown and confirmed, or, where no "

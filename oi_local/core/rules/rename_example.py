@@ -1,0 +1,117 @@
+"""Rename by example: asked to rename files "named like receipt_07-03-2024.txt" to "year-month-day first, like
+2024-03-07_receipt.txt", the 0.5B model typed the five names into a list, sorted them by the year's
+characters and renamed each to `receipt_07_03-2024.txt` (ho40): the parts cut by hand, the order
+wrong. When a request to rename files gives one name as it is and as it should be, the rule between
+them is read from the two: each number of the new name is one of the old name's (the same digits, or
+the same number padded with zeros, "7" -> "007"), and the rest of the new name is kept as written.
+Code that does not follow it is not run and the model is given the code that renames every file of
+the folder named like the example."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
+
+NOTE = ("(Write one ```python block that does what I asked: rename each file in {folder} named like {old} as "
+        "{new} shows, and print each new name. This block does it; reply with it.\n{block})")
+SHOWN = "Not run: the request shows the new name by example ({old} -> {new}); asked afresh with the code that renames every such file."
+_RENAME = re.compile(r"\b(?:renam\w*|re-?name\w*)\b", re.I)
+_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w][\w.-]*\.[A-Za-z0-9]{1,5})(?![\w-])")
+_PART = re.compile(r"\d+|[A-Za-z]+|[^A-Za-z\d]+")
+
+
+def _rule(old: str, new: str) -> tuple[str, str] | None:
+    """(a regex for names like `old`, an f-string body of the new name from its groups `m[i]`), when
+    each number of `new` is found once in `old`."""
+    parts = _PART.findall(old)
+    digits = [p for p in parts if p.isdigit()]
+    if not digits or len({int(d) for d in digits}) != len(digits):
+        return None  # no number, or one twice: which goes where cannot be told
+    regex, groups = "", dict[int, tuple[int, str]]()
+    for p in parts:
+        if p.isdigit():
+            groups[int(p)] = (len(groups) + 1, p)
+            regex += r"(\d+)"
+        else:
+            regex += re.escape(p)
+    body, used = "", set()
+    for p in _PART.findall(new):
+        if p.isdigit() and int(p) in groups:
+            i, was = groups[int(p)]
+            used.add(i)
+            body += f"{{m[{i}]}}" if p == was else f"{{int(m[{i}]):0{len(p)}d}}"
+        else:
+            body += p.replace("{", "{{").replace("}", "}}")
+    if not used:
+        return None
+    return f"^{regex}$", body
+
+
+def asked(request: str, cwd: Path) -> tuple[str, str, str, str, str] | None:
+    """(folder, old example, new example, regex, new-name body) when a request to rename files shows one
+    name before and after, and files of the folder are named like the first."""
+    words = instruction(request)
+    if not _RENAME.search(words):
+        return None
+    names = list(dict.fromkeys(m.group(1).rstrip(".") for m in _NAME.finditer(words)))
+    if len(names) != 2:
+        return None
+    old, new = (n.rsplit("/", 1)[-1] for n in names)
+    if (cwd / names[1]).exists() or old == new:
+        return None  # the second name is there already: not an example of a new one
+    found = _rule(old, new)
+    if found is None:
+        return None
+    regex, body = found
+    from oi_local.core.hints import mentioned_paths
+
+    folders = [p for p in mentioned_paths(words, cwd) if p.is_dir()]
+    if "/" in names[0]:
+        folders = [(cwd / names[0]).parent]
+    if not folders:  # "in scans": the one folder here (or this one) with files named like the example
+        folders = [d for d in [cwd, *sorted(cwd.iterdir())] if d.is_dir() and len(_like(d, regex)) >= 2]
+    if len(folders) != 1 or len(_like(folders[0], regex)) < 2:
+        return None
+    folder = folders[0]
+    return os.path.relpath(folder.resolve(), cwd.resolve()), old, new, regex, body
+
+
+def _like(folder: Path, regex: str) -> list[Path]:
+    return [p for p in folder.iterdir() if p.is_file() and re.match(regex, p.name)] if folder.is_dir() else []
+
+
+def ready_code(folder: str, regex: str, body: str) -> str:
+    return (f"import re\nfrom pathlib import Path\npattern = re.compile({regex!r})\n"
+            f"for p in sorted(Path({folder!r}).iterdir()):\n"
+            f"    m = pattern.match(p.name)\n    if not p.is_file() or not m:\n        continue\n"
+            f"    new = p.with_name(f{body!r})\n"
+            f"    if new.exists():\n        print('left as it is (the new name is taken):', p.name)\n        continue\n"
+            f"    p.rename(new)\n    print(p.name, '->', new.name)")
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if turn.counts["rename example"] or block.lang not in ("python", "shell", "bash", "sh"):
+        return None
+    found = asked(turn.request, Path.cwd())
+    if found is None:
+        return None
+    folder, old, new, regex, body = found
+    if regex in block.code or regex.replace("\\", "") in block.code:
+        return None  # the model's own code reads the names the same way
+    turn.counts["rename example"] += 1
+    offered = f"```python\n{ready_code(folder, regex, body)}\n```"
+    where = f"{folder}/" if folder != "." else "this folder"
+    ask = Ask(NOTE.format(folder=where, old=old, new=new, block=offered), block_prefix(turn.engine, offered),
+              hide=True, ready=True)
+    return Verdict(note=SHOWN.format(old=old, new=new), ask=ask)
+
+
+rule = Rule(
+    name="rename example", setting="repair_slips", check=check,
+    summary="asked to rename files with one name shown before and after (\"receipt_07-03-2024.txt\" as "
+            "\"2024-03-07_receipt.txt\"), the rule is read from the two (each number of the new name is one of the "
+            "old's, or it padded with zeros) and code that does not follow it is not run: the model is given the code "
+            "that renames every file of the folder named like the example")

@@ -1,0 +1,102 @@
+"""Replace in files: asked "In all the .html files under site/, replace shop.hazelnut-candles.example with
+hazelnutcandles.example. Leave other files alone.", the 0.5B model opened site/deploy.txt (no such file),
+then copied a file onto itself, then edited only DEPLOY.txt (ho40); a worked example for .md files did
+not help. When the request says plainly what to replace with what ("replace A with B", "change A to B")
+in which files (an extension, a folder that is there, or both) and the code does not walk those files,
+the code is not run and the model is given the code that does: every such file under the folder (its
+subfolders too), each one changed printed with its count, and the number of files changed."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
+
+NOTE = ("(Write one ```python block that does what I asked: in every {which}, replace {old!r} with {new!r}, and "
+        "print each file changed. This block does it; reply with it.\n{block})")
+SHOWN = "Not run: the code does not go through every {which}; asked afresh with the code that does."
+_Q = r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|`([^`\n]+)`|“([^”\n]+)”|([^\s\"'`“]+))"
+# "replace A with B", "replace every A by B", "change all A to B", "swap A for B"
+_ASKS = re.compile(rf"\b(?:replace|substitute)\s+(?:every|all|each|any)?\s*(?:occurrences?\s+of\s+|instances?\s+of\s+|the\s+)?{_Q}"
+                   rf"\s+(?:with|by|for)\s+{_Q}"
+                   rf"|\b(?:change|swap)\s+(?:every|all|each|any)?\s*(?:occurrences?\s+of\s+|the\s+)?{_Q}"
+                   rf"\s+(?:to|into|for|with)\s+{_Q}", re.I)
+_EXT = re.compile(r"(?:(?<=\s)|(?<=\*)|^)\.([a-z0-9]{1,5})\b|\b([a-z0-9]{2,5})\s+files\b", re.I)
+_FOLDER = re.compile(r"\b(?:under|in|inside|within|from)\s+(?:the\s+|my\s+)?(?:folder\s+|directory\s+)?"
+                     r"([\w.-]+(?:/[\w.-]+)*)/?(?:\s+(?:folder|directory|dir))?", re.I)
+_A_FOLDER = re.compile(r"\b(?:folder|directory|dir)\b|\w/(?:\s|$)", re.I)
+_NAMES = re.compile(r"\b(?:file\s*names?|filenames?|names)\b", re.I)
+_MANY = re.compile(r"\b(?:all|every|each|any)\b|\bfiles\b", re.I)
+_WALKS = re.compile(r"\b(?:rglob|glob|os\.walk|walk|listdir|iterdir|scandir)\b|\bfind\s|\bgrep\s+-\w*[rl]")
+_TRAIL = ".,;:!?)"
+
+
+def _quoted(groups: tuple[str | None, ...]) -> str:
+    word = next(g for g in groups if g)
+    return word if any(groups[:4]) else word.rstrip(_TRAIL)
+
+
+def asked(request: str, cwd: Path) -> tuple[str, str, str, str | None] | None:
+    """(old, new, folder, extension or None) when the request asks to replace text in many files: a folder
+    that is there, an extension, or both ("." for the working folder)."""
+    words = instruction(request)
+    m = _ASKS.search(words)
+    if m is None or not _MANY.search(words) or _NAMES.search(words):
+        return None  # one edit, or the files' names to change (core/rules/rename_example.py), not their text
+    groups = m.groups()
+    pair = groups[:10] if any(groups[:10]) else groups[10:]
+    old, new = _quoted(pair[:5]), _quoted(pair[5:])
+    if not old or old == new:
+        return None
+    rest = words[:m.start()] + " " + words[m.end():]
+    exts = {(e.group(1) or e.group(2)).lower() for e in _EXT.finditer(rest)}
+    exts = {e for e in exts if e not in ("all", "the", "my", "any", "text", "other", "those", "these", "some")}
+    folders = [f.group(1) for f in _FOLDER.finditer(rest) if (cwd / f.group(1)).is_dir()]
+    if len(exts) > 1 or len(set(folders)) > 1 or not (exts or folders) or (not folders and _A_FOLDER.search(rest)):
+        return None  # several kinds or folders, none named, or a folder named that is not there
+    named = [w for w in re.findall(r"\b[\w/-]+\.[a-z0-9]{1,5}\b", rest) if (cwd / w).is_file()]
+    if named:
+        return None  # a file named: its own edit, not every file's
+    return old, new, folders[0] if folders else ".", next(iter(exts), None)
+
+
+def ready_code(old: str, new: str, folder: str, ext: str | None) -> str:
+    pattern = f"*.{ext}" if ext else "*"
+    return (f"from pathlib import Path\nold, new = {old!r}, {new!r}\nchanged = 0\n"
+            f"for p in sorted(Path({folder!r}).rglob({pattern!r})):\n"
+            f"    if not p.is_file():\n        continue\n"
+            f"    try:\n        text = p.read_text(encoding='utf-8')\n    except UnicodeDecodeError:\n        continue\n"
+            f"    if old in text:\n        p.write_text(text.replace(old, new), encoding='utf-8')\n"
+            f"        changed += 1\n        print(f'{{p}}: {{text.count(old)}} replaced')\n"
+            f"print(changed, 'files changed')")
+
+
+def _which(folder: str, ext: str | None) -> str:
+    kind = f".{ext} file" if ext else "file"
+    return f"{kind} under {folder}/" if folder != "." else f"{kind} here (and in subfolders)"
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if turn.counts["replace files"] or block.lang not in ("python", "shell", "bash", "sh"):
+        return None
+    found = asked(turn.request, Path.cwd())
+    if found is None:
+        return None
+    old, new, folder, ext = found
+    if _WALKS.search(block.code) and (ext is None or ext in block.code) and (old in block.code or "old" in block.code):
+        return None  # the code goes through the files itself
+    turn.counts["replace files"] += 1
+    offered = f"```python\n{ready_code(old, new, folder, ext)}\n```"
+    which = _which(folder, ext)
+    ask = Ask(NOTE.format(which=which, old=old, new=new, block=offered), block_prefix(turn.engine, offered),
+              hide=True, ready=True)
+    return Verdict(note=SHOWN.format(which=which), ask=ask)
+
+
+rule = Rule(
+    name="replace files", setting="repair_slips", check=check,
+    summary="asked to replace one text with another (\"replace A with B\", \"change A to B\") in many files (an "
+            "extension, a folder that is there, or both), code that does not go through those files is not run and "
+            "the model is given the code that does: every such file under the folder and its subfolders, each "
+            "changed one printed with its count")

@@ -1,0 +1,62 @@
+"""Rename by example: one name shown before and after gives the rule for every file named like it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scripted import scripted_interpreter
+
+from oi_local.core.rules import rename_example
+
+from .handmade import block, make_turn
+
+ASK = ("The files in receipts/ are named like receipt_07-03-2024.txt, where the date is day-month-year. Please rename "
+       "them all to year-month-day first, like 2024-03-07_receipt.txt, so they sort in date order.")
+DAYS = ("07-03-2024", "21-01-2024", "02-11-2023", "30-12-2023")
+# the 0.5B model's try (ho40): names typed in, parts cut by hand
+WRONG = ('from pathlib import Path\nfor r in sorted(Path("receipts").iterdir()):\n'
+         '    r.rename(Path("receipts", r.name.replace("-", "_", 1)))')
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "receipts").mkdir()
+    for day in DAYS:
+        (tmp_path / "receipts" / f"receipt_{day}.txt").write_text(day)
+    (tmp_path / "receipts" / "notes.txt").write_text("not a receipt")
+    return tmp_path
+
+
+def test_every_file_named_like_the_example_is_renamed_as_it_shows(folder: Path) -> None:
+    interp, model = scripted_interpreter([f"```python\n{WRONG}\n```", "Renamed the four receipts."])
+    interp.template = "small"
+    try:
+        interp.chat(ASK, display=False)
+    finally:
+        interp.close()
+    names = sorted(p.name for p in (folder / "receipts").iterdir())
+    assert names == ["2023-11-02_receipt.txt", "2023-12-30_receipt.txt", "2024-01-21_receipt.txt",
+                     "2024-03-07_receipt.txt", "notes.txt"]
+    assert (folder / "receipts" / "2024-01-21_receipt.txt").read_text() == "21-01-2024"  # each file kept its own
+
+
+def test_numbers_padded_with_zeros_and_the_folder_found(folder: Path) -> None:
+    (folder / "scans").mkdir()
+    for n in (1, 3, 12):
+        (folder / "scans" / f"scan{n}.png").write_bytes(b"")
+    found = rename_example.asked("rename the pngs in scans so scan1.png becomes scan_001.png", folder)
+    assert found is not None and found[0] == "scans"
+    import subprocess
+    import sys
+    subprocess.run([sys.executable, "-c", rename_example.ready_code(*found[:1], *found[3:])], check=True, cwd=folder)
+    assert sorted(p.name for p in (folder / "scans").iterdir()) == ["scan_001.png", "scan_003.png", "scan_012.png"]
+
+
+def test_what_is_not_a_rename_by_example(folder: Path) -> None:
+    assert rename_example.check(make_turn(ASK), block(WRONG)) is not None
+    # no rename asked; a copy with a name; two dates in one name (which is which cannot be told)
+    assert rename_example.asked("what is in receipt_07-03-2024.txt and 2024-03-07_receipt.txt?", folder) is None
+    assert rename_example.asked("rename notes.txt to todo.txt", folder) is None
+    (folder / "receipts" / "receipt_01-01-2024.txt").write_text("")
+    assert rename_example.asked(ASK.replace("07-03-2024", "01-01-2024").replace("2024-03-07", "2024-01-01"), folder) is None

@@ -1,0 +1,63 @@
+"""Replace in files: asked to replace a text in many files, the model is given the code that goes through them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scripted import scripted_interpreter
+
+from oi_local.core.rules import replace_files
+
+from .handmade import block, make_turn
+
+ASK = ("We moved the shop to a new domain. In all the .html files under site/, replace shop.hazelnut-candles.example "
+       "with hazelnutcandles.example. Leave other files alone.")
+OLD = "shop.hazelnut-candles.example"
+# the 0.5B model's first try (ho40): a file that is not there, and only one of the pages
+WRONG = ('with open("site/deploy.txt") as f:\n    deploy = f.read()\n'
+         'with open("site/index.html") as f:\n    index = f.read()\nprint(deploy, index)')
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "site" / "blog").mkdir(parents=True)
+    for name in ("index.html", "about.html", "blog/first.html", "DEPLOY.txt"):
+        (tmp_path / "site" / name).write_text(f"<a href='https://{OLD}/'>{OLD}</a>\n")
+    (tmp_path / "site" / "plain.html").write_text("no link here\n")
+    return tmp_path
+
+
+def test_every_html_file_under_the_folder_is_changed_and_no_other(site: Path) -> None:
+    # the ready block is the reply's start (prefilled): the model only adds its words
+    interp, model = scripted_interpreter([f"```python\n{WRONG}\n```", "3 files changed."])
+    interp.template = "small"
+    try:
+        out = interp.chat(ASK, display=False)
+    finally:
+        interp.close()
+    for name in ("index.html", "about.html", "blog/first.html"):
+        text = (site / "site" / name).read_text()
+        assert OLD not in text and text.count("hazelnutcandles.example") == 2, name
+    assert OLD in (site / "site" / "DEPLOY.txt").read_text()  # other files left alone
+    consoles = [m["content"] for m in out if m["type"] == "console"]
+    assert "3 files changed" in consoles[-1] and "site/blog/first.html: 2 replaced" in consoles[-1]
+
+
+def test_what_the_request_must_say(site: Path) -> None:
+    assert replace_files.asked(ASK, site) == (OLD, "hazelnutcandles.example", "site", "html")
+    assert replace_files.asked('change every "colour" to "color" in all my .txt files', site) == ("colour", "color", ".", "txt")
+    assert replace_files.asked("swap 2023 for 2024 in all the files in site", site) == ("2023", "2024", "site", None)
+    # one file named, a folder that is not there, or nothing saying which files: not ours
+    (site / "letter.txt").write_text("Mr Smyth")
+    assert replace_files.asked('In letter.txt, replace every "Mr Smyth" with "Mr Smith"', site) is None
+    assert replace_files.asked('Replace "teh" with "the" in every .md file in the docs folder.', site) is None
+    assert replace_files.asked("replace all the tabs with spaces", site) is None
+
+
+def test_code_that_goes_through_the_files_itself_runs(site: Path) -> None:
+    walks = (f"from pathlib import Path\nfor p in Path('site').rglob('*.html'):\n"
+             f"    p.write_text(p.read_text().replace({OLD!r}, 'hazelnutcandles.example'))")
+    assert replace_files.check(make_turn(ASK), block(walks)) is None
+    verdict = replace_files.check(make_turn(ASK), block(WRONG))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.ready
