@@ -104,6 +104,9 @@ def test_a_span_counted_from_an_unnamed_date_is_counted_from_the_other_named_one
         assert consoles[-1] == "233\nSunday" and model.calls == 2
     finally:
         interp.close()
+    # a named date written swapped, as the 0.5B model did in the next run (ho40): corrected, then the span
+    b = block(code.replace("date(2025, 3, 14)", "date(2025, 14, 3)"))
+    assert rule.check(make_turn(request), b) is not None and "(date(2025, 11, 2) - date(2025, 3, 14)).days" in b.code
     # both named, or a third date the request does not pin down: nothing to change
     right = code.replace("date(2025, 1, 1)", "date(2025, 11, 2)")
     assert rule.check(make_turn(request), block(right)) is None

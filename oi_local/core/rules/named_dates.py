@@ -101,11 +101,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     fixes = [(lit, new) for lit in date_literals(block.code) if (new := corrected(lit, named))]
     edits: list[tuple[int, int, int, str]] = []
     changes = []
-    spans = [] if fixes else span_fixes(block.code, named)
-    for node, span in spans:
-        edits.append((node.lineno, node.col_offset, node.end_col_offset or 0, span))
-        changes.append(f"{ast.get_source_segment(block.code, node)} -> {span} (the span between the two dates named)")
-    pair = _weekday_of_last(words) if not fixes and not spans else None
+    pair = _weekday_of_last(words) if not fixes else None
     for name, last in weekday_target(block.code, *pair) if pair else []:
         edits.append((name.lineno, name.col_offset, name.end_col_offset or 0, last))
         changes.append(f"the weekday is of {last} (the last date named), not {name.id}")
@@ -114,9 +110,14 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         if first.lineno == third.end_lineno:
             edits.append((first.lineno, first.col_offset, third.end_col_offset or 0, f"{lit.year}, {new.month}, {new.day}"))
             changes.append(f"({lit.year}, {lit.month}, {lit.day}) -> ({lit.year}, {new.month}, {new.day})")
+    code = rewrite(block.code, edits)
+    spans = [] if pair and edits else span_fixes(code, named)  # on the dates as corrected ("date(2025, 14, 3)")
+    for node, span in spans:
+        changes.append(f"{ast.get_source_segment(code, node)} -> {span} (the span between the two dates named)")
+    code = rewrite(code, [(n.lineno, n.col_offset, n.end_col_offset or 0, span) for n, span in spans])
     if not changes:
         return None
-    block.message["content"] = rewrite(block.code, edits)
+    block.message["content"] = code
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
 
 
