@@ -712,3 +712,21 @@ def test_a_text_column_added_up_as_numbers_is_counted(folder: Path) -> None:
     fixed = got.split("```python\n", 1)[1].split("```", 1)[0]
     ran = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=folder)
     assert ran.stdout.strip() == "Ana {'Tom': 1, 'Ana': 2}", ran.stderr
+
+
+def test_code_a_note_mends_is_still_checked_as_the_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note's mended code, sent back as offered, still gets the other rules' repairs (a named month's filter):
+    only the loop's own whole code (Ask.own) skips them."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sales.csv").write_text("date,item,qty,unit_price\n2025-02-24,Oat latte,1,4.10\n"
+                                        "2025-03-03,Oat latte,2,4.10\n2025-03-09,Tea,1,2.00\n")
+    code = ('total = 0\nfor row in sales:\n    if row["item"] == "Oat latte":\n'
+            '        total += int(row["qty"]) * float(row["unit_price"])\nprint(round(total, 2))')
+    interp, model = scripted_interpreter([f"```python\n{code}\n```", "", "They made 8.20 in March."])
+    interp.template = "small"
+    try:
+        out = interp.chat("How much money did oat lattes make us in March? Everything is in sales.csv.", display=False)
+    finally:
+        interp.close()
+    consoles = [str(m["content"]).strip() for m in out if m["type"] == "console"]
+    assert consoles[-1] == "8.2", consoles

@@ -123,7 +123,7 @@ def _take(turn: Turn, ask: Ask) -> Ask | None:
     """Apply an ask's effects on the turn; returns what to send with the next request."""
     if ask.text:
         turn.notes.append(ask.text)
-    if ask.ready and ask.text and "```python\n" in ask.text:  # the loop's own code: see _code
+    if ask.own and ask.text and "```python\n" in ask.text:  # the loop's own code: see _code
         turn.state["offered"] = ask.text.split("```python\n", 1)[1].split("```", 1)[0].strip()
     if ask.drop_recipes:
         turn.recipes = False
@@ -150,8 +150,10 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
         _store_output(engine, note)
         yield from _console_note(note)
         return NEXT, None
-    # The loop's own code, sent back as offered, meets only the rules that guard every run (safety, records):
-    # a rule meant for the model's guesses refused a rename's regex as "a value nowhere in the files".
+    # The loop's own whole code (Ask.own), sent back as offered, meets only the rules that guard every run
+    # (safety, records): a rule meant for the model's guesses refused a rename's regex as "a value nowhere in
+    # the files". The model's code mended by a note (error_notes) is still checked as the model's: a named
+    # month's filter is added to it.
     own = turn.state.get("offered") == block.code.strip()
     for check in hooks(engine, "check", guards=own):
         verdict = check(turn, block)

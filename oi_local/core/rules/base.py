@@ -44,6 +44,7 @@ class Ask:
     final: bool = False  # the reply is dropped and a plain final answer asked for (in `text`, when given)
     drop_recipes: bool = False  # the worked examples picked for the request are left out for the rest of the turn
     ready: bool = False  # the loop's own corrected code: sent even when max_failed_runs is reached (a fix, not a guess)
+    own: bool = False  # the offered block is the loop's own whole code, not the model's mended: only guards check it
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class Rule:
     at_failure: bool = False  # `follow_up` is also asked right after a failed run, before the model replies
     # (when the engine's `retry_at_once` is on: see core/loop.py)
     switched_on: Callable[[Any], bool] | None = None  # when one setting value is not enough
-    guards: bool = False  # `check` also looks at the loop's own code (Ask.ready): a safety or record rule
+    guards: bool = False  # `check` also looks at the loop's own code (Ask.own): a safety or record rule
 
     def enabled(self, engine: Any) -> bool:
         if self.switched_on is not None:

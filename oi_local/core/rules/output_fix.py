@@ -143,7 +143,7 @@ def after_run(turn: Turn) -> Ask | None:
     turn.counts["output fix"] += 1
     offered = f"```python\n{ready_code(script, want)}\n```"
     said = ", ".join(repr(w) for w in want)
-    return Ask(NOTE.format(script=script, want=said, block=offered), block_prefix(turn.engine, offered), hide=True, ready=True)
+    return Ask(NOTE.format(script=script, want=said, block=offered), block_prefix(turn.engine, offered), hide=True, ready=True, own=True)
 
 
 rule = Rule(

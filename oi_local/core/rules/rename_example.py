@@ -105,7 +105,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     offered = f"```python\n{ready_code(folder, regex, body)}\n```"
     where = f"{folder}/" if folder != "." else "this folder"
     ask = Ask(NOTE.format(folder=where, old=old, new=new, block=offered), block_prefix(turn.engine, offered),
-              hide=True, ready=True)
+              hide=True, ready=True, own=True)
     return Verdict(note=SHOWN.format(old=old, new=new), ask=ask)
 
 

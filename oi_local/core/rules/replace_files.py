@@ -90,7 +90,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     offered = f"```python\n{ready_code(old, new, folder, ext)}\n```"
     which = _which(folder, ext)
     ask = Ask(NOTE.format(which=which, old=old, new=new, block=offered), block_prefix(turn.engine, offered),
-              hide=True, ready=True)
+              hide=True, ready=True, own=True)
     return Verdict(note=SHOWN.format(which=which), ask=ask)
 
 
