@@ -730,3 +730,21 @@ def test_code_a_note_mends_is_still_checked_as_the_models(tmp_path: Path, monkey
         interp.close()
     consoles = [str(m["content"]).strip() for m in out if m["type"] == "console"]
     assert consoles[-1] == "8.2", consoles
+
+
+def test_a_total_started_nowhere_is_started_at_zero_in_the_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`totals[name] += x` on an empty dict: the script asked to fix is saved with .get(name, 0) and run."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "costs.txt").write_text("Ana,30\nBo,10\nAna,20\n")
+    (tmp_path / "split.py").write_text(
+        'totals = {}\nwith open("costs.txt") as f:\n    for line in f:\n        name, amount = line.strip().split(",")\n'
+        '        totals[name] += int(amount)\nfor name, paid in sorted(totals.items()):\n    print(name, paid)\n')
+    interp, model = scripted_interpreter(["```shell\npython3 split.py\n```", "", "Fixed: Ana paid 50, Bo 10."])
+    interp.template = "small"
+    try:
+        interp.chat("split.py should add up what each of us paid but it crashes. can you fix it?", display=False)
+    finally:
+        interp.close()
+    run = subprocess.run([sys.executable, "split.py"], capture_output=True, text=True, cwd=tmp_path)
+    assert run.stdout == "Ana 50\nBo 10\n", run.stderr
+    assert "totals[name] = totals.get(name, 0) + int(amount)" in (tmp_path / "split.py").read_text()

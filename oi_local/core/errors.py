@@ -236,6 +236,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         name = m.group("a") or m.group("b")
         return f"Note: os has no {name}(); copying and moving files is in shutil: `import shutil` and `shutil.{_SHUTIL[name]}(...)`."
     m = _KEY.search(output)
+    if m and "+=" in (code + output):
+        started = _totals_started(output, code, base)
+        if started:
+            return started
     if m:
         keys = _known_keys(output, request, base)
         if keys and m.group(1) not in keys:
@@ -738,6 +742,35 @@ def _target_folder(missing: str, code: str, output: str, request: str, base: Pat
     made = others[0]
     fixed = _QUOTED_WORD.sub(lambda m: m.group(1) + {name: src, made: name}.get(m.group(2), m.group(2)) + m.group(1), code)
     return said + f" With that, the code would be:\n```python\n{fixed.strip()}\n```"
+
+
+def _totals_started(output: str, code: str, base: Path) -> str | None:
+    """A KeyError at `totals[name] += x`: the dict has no entry for the name yet. Asked to fix trip_costs.py,
+    which crashed so, the 0.5B model wrote the same line back (ho40, a development run). The code (or the
+    script it ran) with `totals[name] = totals.get(name, 0) + x` there."""
+    said = "Note: the dictionary has no entry for that key yet, so += cannot add to it. Start it at 0 with .get()."
+    script = _script_fixed(output, base, _dict_started)
+    if script:
+        rel, text = script
+        return said + f" With that, {rel} would be:\n```python\n{text.strip()}\n```\nWrite that into {rel} and run it."
+    fixed = _dict_started(code, _failed_line(output) or 0) if code and len(code) <= MAX_CODE else None
+    return said + f" With that, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else None
+
+
+def _dict_started(code: str, line: int) -> str | None:
+    """`code` with each `d[k] += v` on `line` written `d[k] = d.get(k, 0) + v`, or None when there is none."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    edits = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Subscript) \
+                and n.lineno == n.end_lineno == line:
+            d, k, v = (ast.get_source_segment(code, x) for x in (n.target.value, n.target.slice, n.value))
+            if d and k and v:
+                edits.append((n.lineno, n.col_offset, n.end_col_offset or 0, f"{d}[{k}] = {d}.get({k}, 0) + {v}"))
+    return rewrite(code, edits) if edits else None
 
 
 def _blanks_note(output: str, code: str, base: Path) -> str | None:

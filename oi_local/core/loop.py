@@ -124,7 +124,7 @@ def _take(turn: Turn, ask: Ask) -> Ask | None:
     if ask.text:
         turn.notes.append(ask.text)
     if ask.own and ask.text and "```python\n" in ask.text:  # the loop's own code: see _code
-        turn.state["offered"] = ask.text.split("```python\n", 1)[1].split("```", 1)[0].strip()
+        turn.state["own code"] = ask.text.split("```python\n", 1)[1].split("```", 1)[0].strip()
     if ask.drop_recipes:
         turn.recipes = False
         if 0 < turn.start <= len(turn.engine.messages):
@@ -154,7 +154,7 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
     # (safety, records): a rule meant for the model's guesses refused a rename's regex as "a value nowhere in
     # the files". The model's code mended by a note (error_notes) is still checked as the model's: a named
     # month's filter is added to it.
-    own = turn.state.get("offered") == block.code.strip()
+    own = turn.state.get("own code") == block.code.strip()
     for check in hooks(engine, "check", guards=own):
         verdict = check(turn, block)
         if verdict is None:

@@ -32,3 +32,10 @@ def test_a_breakdown_asked_or_a_total_printed_is_left_alone() -> None:
                             ("how many files are in logs/?", "gateway.log\nscheduler.log\n")):
         turn = make_turn(request, reply("9"), runs=(ran("print(n)", output),))
         assert totals.follow_up(turn) is None, request
+
+
+def test_as_many_values_as_questions_are_their_answers() -> None:
+    # ho40 (a development run): two questions, two numbers printed, taken for parts of one total
+    turn = make_turn("How many words are in lighthouse.txt? And how many times does Marguerite come up in it?",
+                     reply("Marguerite came up 4."), runs=(ran("print(n)", "157\nMarguerite came up 4\n"),))
+    assert totals.follow_up(turn) is None

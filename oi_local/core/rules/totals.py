@@ -3,7 +3,10 @@ minutes, twelve lines, and the 0.5B model answered with the first ("The episode 
 minutes long.", ho38). A how-many or how-much question that asks for no breakdown (each, per, by ...)
 and no which, who or most (there the amount is one of the rows printed: "which region brought in the
 most, and how much?"), whose last clean run printed several lines of numbers and
-no total, is asked once for code that adds them up and prints the total."""
+no total, is asked once for code that adds them up and prints the total. Not when it printed no more
+values than the request asks questions: asked how many words a story has and how many times a name comes
+up, the two right numbers were taken for parts of one total, and the model's next code counted a
+sentence's letters (ho40, a development run)."""
 from __future__ import annotations
 
 import re
@@ -43,8 +46,8 @@ def follow_up(turn: Turn) -> Ask | None:
     if last is None or last.failed or last.interrupted or asked is None or _BREAKDOWN.search(own) or _WHICH.search(own):
         return None
     n = separate_values(last.output)
-    if not n:
-        return None
+    if not n or n <= max(len(_ASKED.findall(own)), own.count("?")):
+        return None  # as many values as questions: "How many words ...? And how many times does Marguerite come up?"
     turn.counts["totals"] += 1
     return Ask(NOTE.format(asked=f'"{asked.group(0).strip()}"', n=n), code_retry(turn.engine, 43))
 
@@ -53,5 +56,5 @@ rule = Rule(
     name="totals", setting="check_answers", follow_up=follow_up,
     summary="a how-many or how-much question that asks one amount and no breakdown (each, per, by, list ...) nor "
             "which, who or most, whose last "
-            "clean run printed several lines of numbers and no total, is asked once for code that works out "
+            "clean run printed more lines of numbers than the request asks questions and no total, is asked once for code that works out "
             "the one total and prints it")
