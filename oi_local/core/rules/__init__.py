@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from oi_local.core.rules import (
     answers,
+    appended_header,
     asked_column,
     averages,
     broken_scripts,
@@ -151,6 +152,7 @@ RULES: tuple[Rule, ...] = (
     file_handles.rule,
     whole_folder.rule,
     empty_file.rule,
+    appended_header.rule,
     text_numbers.rule,
     named_today.rule,
     minus_sums.rule,
