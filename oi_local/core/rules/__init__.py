@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from oi_local.core.rules import (
+    amounts,
     answers,
     appended_header,
     asked_column,
@@ -176,6 +177,7 @@ RULES: tuple[Rule, ...] = (
     asked_column.rule,
     per_group.rule,
     top_n.rule,
+    amounts.rule,
     stock_counts.rule,
     copied_examples.rule,
     unknown_values.rule,

@@ -17,8 +17,10 @@ NOTE = ("(Write one ```python block that does what I asked: count the commits of
         "This block does it; reply with it.\n{block})")
 SHOWN = "Not run: the code does not count the commits of each author; asked afresh with the code that does."
 _ASKS = re.compile(r"\bcommit\w*\b", re.I)
-_PER = re.compile(r"\bwho\b|\bwhich\s+(?:author|person|developer|contributor|dev|committer)\b|\b(?:each|every|per|by)\s+"
-                  r"(?:author|person|developer|contributor|committer)\b|\bmost\s+commits\b", re.I)
+# not "who made the last commit" (core/rules/git_log.py)
+_PER = re.compile(r"\b(?:most|more|fewest|least)\s+commits\b|\bcommitted\s+(?:the\s+)?most\b|\b(?:each|every|per|by)\s+"
+                  r"(?:author|person|developer|contributor|committer)\b|\b(?:who|which\s+(?:author|person|developer|"
+                  r"contributor|committer))\b[^.?!]*\b(?:most|more|fewest|least)\b", re.I)
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 _COUNTS = re.compile(r"shortlog|Counter|value_counts|\+=\s*1|\.count\(|defaultdict")

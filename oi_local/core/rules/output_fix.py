@@ -20,10 +20,9 @@ NOTE = ("(Write one ```python block that does what I asked: fix {script} so that
         "looks for the one change that does it, writes it into {script} and runs it; reply with it.\n{block})")
 TRIES = 2  # runs of the model's that did not print it, before the search is offered
 _SHOULD = re.compile(r"\b(?:should|supposed\s+to|meant\s+to|expected\s+to|needs?\s+to|has\s+to|must|want\s+it\s+to)\s+"
-                     r"(?:print|output|say|show|display|give|write|return|be)\b([^.!?\n]*(?:\.\d[^.!?\n]*)*)", re.I)
+                     r"(?:print|output|say|show|display|give|return)\b([^.!?\n]*(?:\.\d[^.!?\n]*)*)", re.I)
 _QUOTED = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”|'([^'\n]{2,})'")
 _BUT = re.compile(r"\b(?:but|instead|yet|however|whereas)\b", re.I)
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _IS = re.compile(r"\b(?:which\s+is|that\s+is|i\.e\.|namely|equals?|so)\s*:?\s*(-?\d+(?:\.\d+)?)|=\s*(-?\d+(?:\.\d+)?)", re.I)
 _SCRIPT = re.compile(r"(?<![\w/.-])([\w./-]*\w\.py)\b")
 
@@ -40,8 +39,8 @@ def expected(request: str) -> list[str]:
     named = [a or b for a, b in _IS.findall(clause)]
     if len(named) == 1:
         return named
-    numbers = _NUMBER.findall(clause)
-    return numbers if len(numbers) == 1 else []
+    bare = re.match(r"\s*(-?\d+(?:\.\d+)?)\s*(?:[,;]|$)", clause)  # "should print 12, but ..."
+    return [bare.group(1)] if bare else []  # not "the 3 most common words" nor "8.5% sales tax"
 
 
 def asked(request: str, cwd: Path) -> tuple[str, list[str]] | None:

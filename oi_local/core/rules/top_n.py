@@ -7,11 +7,19 @@ request says ("finished"; not when it says them negated: "haven't finished"), so
 numbered with their name and number."""
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 
+from oi_local.core.records import (
+    load_code,
+    narrow_code,
+    number_columns,
+    records,
+    said_values,
+    stems,
+    text_columns,
+)
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
 
@@ -25,51 +33,6 @@ _HIGH = r"highest|most|best|top|largest|biggest|greatest|longest|heaviest|oldest
 _LOW = re.compile(r"\b(?:lowest|least|worst|fewest|smallest|cheapest|shortest|lightest|bottom)\b", re.I)
 _ASKS = re.compile(rf"\b(?:top|bottom|best|worst|highest|lowest)\s+{_COUNT}\b|\b(?:which|what)\s+{_COUNT}\b[^.?!]*?\b(?:{_HIGH})\b"
                    rf"|\b{_COUNT}\s+(?:{_HIGH})\b", re.I)
-_NEGATED = re.compile(r"\b(?:not|never|no|n't|haven't|hasn't|didn't|don't|isn't|aren't|wasn't|un\w+)\s+(?:\w+\s+){0,2}$", re.I)
-MAX_BYTES = 2_000_000
-
-
-def _stem(word: str) -> str:
-    word = word.lower()
-    for end in ("ings", "ing", "ed", "es", "e", "s"):
-        if word.endswith(end) and len(word) - len(end) >= 3:
-            return word[:-len(end)]
-    return word
-
-
-def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in re.findall(r"[A-Za-z]+", text.replace("_", " ")) if len(w) > 1}
-
-
-def records(path: Path) -> list[dict[str, object]] | None:
-    """The rows of a CSV file, or the records of a JSON file (a list of objects, or an object holding one)."""
-    import csv
-
-    if not path.is_file() or path.stat().st_size > MAX_BYTES:
-        return None
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if path.suffix.lower() == ".csv":
-        return list(csv.DictReader(text.splitlines()))
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    if isinstance(data, dict):
-        lists = [v for v in data.values() if isinstance(v, list)]
-        data = lists[0] if len(lists) == 1 else None
-    return data if isinstance(data, list) and data and all(isinstance(r, dict) for r in data) else None
-
-
-def _number(value: object) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, (int, float)):
-        return True
-    try:
-        float(str(value).replace(",", ""))
-    except ValueError:
-        return False
-    return bool(str(value).strip())
 
 
 def asked(request: str, cwd: Path) -> dict[str, object] | None:
@@ -86,46 +49,28 @@ def asked(request: str, cwd: Path) -> dict[str, object] | None:
     rows = records(files[0]) if len(files) == 1 else None
     if not rows or n < 2 or n >= len(rows):
         return None
-    columns = list(dict.fromkeys(k for r in rows for k in r))
-    numbers = [c for c in columns if all(_number(r.get(c)) for r in rows if r.get(c) not in (None, ""))
-               and any(r.get(c) not in (None, "") for r in rows) and not re.search(r"(?:^|_)(?:id|year|no)$", c, re.I)]
-    said = _stems(words)
-    named = [c for c in numbers if _stems(c) & said]
+    numbers = number_columns(rows)
+    said = stems(words)
+    named = [c for c in numbers if stems(c) & said]
     if len(named) != 1:
         return None
-    texts = [c for c in columns if c not in numbers and all(isinstance(r.get(c), str) for r in rows if r.get(c) is not None)]
+    texts = text_columns(rows)
     label = next((c for c in texts if re.search(r"title|name", c, re.I)), None) or \
         next((c for c in texts if len({r.get(c) for r in rows}) == len(rows)), None)
     if label is None:
         return None
-    low = " " + " ".join(re.findall(r"[a-z0-9']+", words.lower())) + " "
-    filters: dict[str, list[str]] = {}
-    for c in texts:
-        if c == label:
-            continue
-        for value in sorted({str(r.get(c)).strip() for r in rows if r.get(c)}):
-            spoken = " ".join(re.findall(r"[a-z0-9']+", value.lower()))
-            at = low.find(f" {spoken} ") if len(spoken) >= 3 else -1
-            if at < 0:
-                continue
-            if _NEGATED.search(low[:at + 1]):
-                return None  # "the ones I haven't finished": not a value to keep
-            filters.setdefault(c, []).append(value.lower())
+    filters = said_values(words, rows, {label})
+    if filters is None:
+        return None  # "the ones I haven't finished": not a value to keep
     return {"file": os.path.relpath(files[0], cwd.resolve()), "n": n, "column": named[0], "label": label,
             "lowest": bool(_LOW.search(m.group(0))), "filters": filters, "json": files[0].suffix.lower() == ".json"}
 
 
 def ready_code(found: dict[str, object]) -> str:
     file, n, column, label = found["file"], found["n"], found["column"], found["label"]
-    if found["json"]:
-        head = (f"import json\nimport pandas as pd\nwith open({file!r}) as f:\n    data = json.load(f)\n"
-                "records = data if isinstance(data, list) else next(v for v in data.values() if isinstance(v, list))\n"
-                "df = pd.DataFrame(records)\n")
-    else:
-        head = f"import pandas as pd\ndf = pd.read_csv({file!r})\n"
     filters = found["filters"]
-    assert isinstance(filters, dict)
-    narrow = "".join(f"df = df[df[{c!r}].astype(str).str.strip().str.lower().isin({v!r})]\n" for c, v in filters.items())
+    assert isinstance(filters, dict) and isinstance(file, str)
+    head, narrow = load_code(file), narrow_code(filters)
     return (head + narrow + f"df[{column!r}] = pd.to_numeric(df[{column!r}], errors='coerce')\n"
             f"top = df.sort_values({column!r}, ascending={bool(found['lowest'])}, kind='stable').head({n})\n"
             f"for i, (name, value) in enumerate(zip(top[{label!r}], top[{column!r}]), 1):\n"

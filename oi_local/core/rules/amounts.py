@@ -1,0 +1,163 @@
+"""Amounts: "how many minutes did I spend on Deep Field in 2024, and how many episodes was that?" over a
+podcast app's JSON export. The 0.5B model printed each Deep Field episode's minutes (all years), then,
+asked for the total, the same list again (ho38). When a request asks a total, an average or a count
+of the rows of one named CSV or JSON file, narrowed by values of its text columns the request says
+("Deep Field") and by a year or month of its one date column ("in 2024"), and the code does not both
+narrow so and work the amount out, the code is not run and the model is given the pandas code that
+does: each amount asked on its own labelled line. Not for a breakdown (each, per, by), a which or who
+question (core/rules/per_group.py), another number in the request (a threshold), or a value said negated."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from oi_local.core.records import (
+    columns,
+    date_column,
+    load_code,
+    narrow_code,
+    number_columns,
+    records,
+    said_values,
+    stem,
+    stems,
+)
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
+
+NOTE = ("(Write one ```python block that does what I asked: {what} of the rows of {file}{narrowed}. This block does "
+        "it; reply with it.\n{block})")
+SHOWN = "Not run: the code does not work out {what} of the rows narrowed as asked; asked afresh with the code that does."
+_SUM = re.compile(r"\b(?:total|sum|how\s+much|altogether|in\s+all|all\s+together|spen[dt]|combined)\b", re.I)
+_MEAN = re.compile(r"\b(?:average|avg|mean|typical|typically)\b", re.I)
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|my|our|those|these)\s+)?([a-z]+)", re.I)
+# what a row is, counted: "how many orders", "how many of the people"; not a unit or a thing sold ("how many
+# kilometres did I drive", "how many mugs did we sell": amounts, not rows)
+_ROWS = {"order", "book", "episode", "row", "entry", "entries", "record", "people", "person", "user", "customer", "member",
+         "transaction", "trip", "ride", "visit", "ticket", "guest", "purchase", "invoice", "contact", "task", "movie", "film",
+         "song", "game", "session", "shift", "booking", "reservation", "subscription", "student", "employee", "payment",
+         "line", "message", "email", "loan", "plant", "pet", "patient", "event", "meeting", "appointment", "delivery", "deliveries"}
+# words that narrow the rows in ways these lines do not: a sign, a threshold, a relative time, a unit to convert
+_OTHER_WAYS = re.compile(r"\b(?:minus|negative|positive|over|under|above|below|more\s+than|less\s+than|fewer\s+than|"
+                         r"at\s+least|at\s+most|went\s+out|came\s+in|only|except|excluding|without|not|last|this|next|"
+                         r"past|previous|recent\w*|yesterday|today|ago|week\w*|careful|convert\w*|mixed|unique|distinct|"
+                         r"different)\b|n't\b", re.I)
+_NOT_OURS = re.compile(r"\b(?:each|every|per|by|which|who|whose|most|least|highest|lowest|top|percent\w*|share|"
+                       r"ratio|compared?|versus|vs)\b|%", re.I)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = re.compile(r"\b(jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+                    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:in|of|during)\s+(?:mar|may))\b", re.I)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _period(words: str) -> tuple[str, str] | None | bool:
+    """(how many characters of an ISO date, what they are) for the one year or month of a year said;
+    None when none is; False when other numbers are said too."""
+    years = sorted(set(_YEAR.findall(words)))
+    months = sorted({_MONTHS.index(m.group(1).split()[-1].lower()[:3]) + 1 for m in _MONTH.finditer(words)})
+    if re.search(r"\d", _YEAR.sub("", words)) or len(years) > 1 or len(months) > 1:
+        return False
+    if years and months:
+        return "7", f"{years[0]}-{months[0]:02d}"
+    if years:
+        return "4", years[0]
+    if months:
+        return "5:7", f"{months[0]:02d}"
+    return None
+
+
+def asked(request: str, cwd: Path) -> dict[str, object] | None:
+    from oi_local.core.hints import mentioned_paths
+
+    words = instruction(request)
+    if _NOT_OURS.search(words) or _OTHER_WAYS.search(words):
+        return None
+    files = [p for p in mentioned_paths(words, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".json")]
+    rows = records(files[0]) if len(files) == 1 else None
+    if not rows:
+        return None
+    numbers = number_columns(rows)
+    named = [c for c in numbers if stems(c) & stems(words)]
+    what: list[tuple[str, str | None]] = []  # ("count", None), ("sum", column), ("mean", column)
+    for m in _HOW_MANY.finditer(words):
+        column = next((c for c in numbers if stem(m.group(1)) in stems(c)), None)
+        if column:
+            what.append(("sum", column))
+        elif stem(m.group(1)) in {stem(w) for w in _ROWS}:
+            what.append(("count", m.group(1).lower()))
+        else:
+            return None  # "how many kilometres", "how many mugs did we sell": not a column, not rows
+    if _MEAN.search(words) and len(named) == 1:
+        what.append(("mean", named[0]))
+    elif _SUM.search(words) and len(named) == 1 and ("sum", named[0]) not in what:
+        what.append(("sum", named[0]))
+    period = _period(words)
+    dates = date_column(rows)
+    filters = said_values(words, rows, set())
+    flags = [c for c in columns(rows) if {str(r.get(c)).strip().lower() for r in rows if r.get(c) not in (None, "")}
+             <= {"true", "false", "yes", "no", "y", "n", "0", "1"}]
+    if filters is not None and (len({v for vs in filters.values() for v in vs}) < sum(map(len, filters.values()))
+                                or any(stems(c) & stems(words) for c in flags)):
+        return None  # one word in two columns ("yes"), or a yes/no column named ("active"): not certain which rows
+    if not what or period is False or filters is None or (period and not dates) or not (filters or period):
+        return None
+    return {"file": os.path.relpath(files[0], cwd.resolve()), "what": list(dict.fromkeys(what)), "filters": filters,
+            "period": period, "dates": dates}
+
+
+def ready_code(found: dict[str, object]) -> str:
+    file, what, filters, period, dates = found["file"], found["what"], found["filters"], found["period"], found["dates"]
+    assert isinstance(file, str) and isinstance(what, list) and isinstance(filters, dict)
+    code = load_code(file) + narrow_code(filters)
+    if isinstance(period, tuple):
+        cut = f"[{period[0]}]" if ":" in period[0] else f"[:{period[0]}]"
+        code += f"df = df[df[{dates!r}].astype(str).str{cut} == {period[1]!r}]\n"
+    code += f"if df.empty:\n    print('No rows of {file} are left once narrowed as asked.')\nelse:\n"
+    for kind, name in what:
+        if kind == "count":
+            code += f"    print({name + ':'!r}, len(df))\n"
+        else:
+            label = ("total " if kind == "sum" else "average ") + str(name) + ":"
+            code += (f"    v = float(pd.to_numeric(df[{name!r}], errors='coerce').{kind}())\n"
+                     f"    print({label!r}, int(v) if v == int(v) else round(v, 2))\n")
+    return code.rstrip("\n")
+
+
+def _said(found: dict[str, object]) -> str:
+    what = found["what"]
+    assert isinstance(what, list)
+    return " and ".join(f"the number of {n}" if k == "count" else f"the {'total' if k == 'sum' else 'average'} {n}"
+                        for k, n in what)
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if turn.counts["amounts"] or block.lang != "python":
+        return None
+    found = asked(turn.request, Path.cwd())
+    if found is None:
+        return None
+    filters, period = found["filters"], found["period"]
+    assert isinstance(filters, dict)
+    code = block.code.lower()
+    narrows = all(any(v in code for v in vs) for vs in filters.values()) and \
+        (not isinstance(period, tuple) or period[1] in code)
+    works_out = re.search(r"\bsum\(|\.sum\(|mean\(|\blen\(|\+=|statistics|\.count\(|\.size\b|shape", code)
+    if narrows and works_out:
+        return None  # the code narrows and works it out itself
+    turn.counts["amounts"] += 1
+    offered = f"```python\n{ready_code(found)}\n```"
+    narrowed = "".join(f", {c} {' or '.join(v)}" for c, v in filters.items()) + \
+        (f", {found['dates']} {period[1]}" if isinstance(period, tuple) else "")
+    ask = Ask(NOTE.format(what=_said(found), file=found["file"], narrowed=narrowed, block=offered),
+              block_prefix(turn.engine, offered), hide=True, ready=True, own=True)
+    return Verdict(note=SHOWN.format(what=_said(found)), ask=ask)
+
+
+rule = Rule(
+    name="amounts", setting="asked_column", check=check,
+    summary="asked a total, an average or a count of the rows of one named CSV or JSON file narrowed by values "
+            "the request says and a year or month of its date column (\"minutes on Deep Field in 2024, and how many "
+            "episodes\"), code that does not narrow so and work it out is not run and the model is given the pandas "
+            "code that does, each amount on its own labelled line; not for a breakdown, a which or who question, a "
+            "threshold or a negated value")

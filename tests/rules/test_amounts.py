@@ -1,0 +1,58 @@
+"""Amounts: a total, average or count of narrowed rows gets the pandas code that works it out."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from scripted import scripted_interpreter
+
+from oi_local.core.rules import amounts
+
+from .handmade import block, make_turn
+
+ASK = ("listening.json is exported from my podcast app. how many minutes did I spend on Deep Field in 2024, and how "
+       "many episodes was that?")
+PLAYS = [("Deep Field", 18, "2024-01-03"), ("Deep Field", 50, "2024-05-09"), ("Night Cast", 40, "2024-02-01"),
+         ("Deep Field", 33, "2023-12-30"), ("Deep Field", 27, "2024-11-20")]
+# the 0.5B model's try (ho38): each episode's minutes, every year
+WRONG = ('import json\nwith open("listening.json") as f:\n    data = json.load(f)\nfor show in data["history"]:\n'
+         '    if show.get("show") == "Deep Field":\n        print(show.get("episode"), show.get("minutes"))')
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    history = [{"show": s, "episode": f"#{i}", "minutes": m, "played": d} for i, (s, m, d) in enumerate(PLAYS)]
+    (tmp_path / "listening.json").write_text(json.dumps({"history": history}))
+    (tmp_path / "people.csv").write_text("name,city,coming,plus_one,active\nAna,Berlin,yes,yes,true\n"
+                                         "Bo,Paris,yes,no,false\nCy,Berlin,no,no,true\n")
+    return tmp_path
+
+
+def test_the_minutes_and_episodes_of_one_show_in_one_year(folder: Path) -> None:
+    interp, model = scripted_interpreter([f"```python\n{WRONG}\n```", "95 minutes over 3 episodes."])
+    interp.template = "small"
+    try:
+        out = interp.chat(ASK, display=False)
+    finally:
+        interp.close()
+    consoles = [str(m["content"]) for m in out if m["type"] == "console"]
+    assert consoles[-1] == "total minutes: 95\nepisodes: 3\n"
+
+
+def test_what_is_asked_and_what_is_left_alone(folder: Path) -> None:
+    found = amounts.asked("How many of the people in people.csv live in Berlin?", folder)
+    assert found is not None and found["what"] == [("count", "people")] and found["filters"] == {"city": ["berlin"]}
+    for request in ("how many people have said yes in people.csv?",  # "yes" in two columns
+                    "how many people in people.csv are active and from Berlin?",  # a yes/no column named
+                    "how many minutes did I spend on Deep Field last week? listening.json",  # a relative time
+                    "how many minutes of Deep Field per year in listening.json?",  # a breakdown
+                    "how many minutes of Deep Field over 30 in listening.json?",  # a threshold
+                    "how many minutes in listening.json?"):  # nothing narrows: plain code does it
+        assert amounts.asked(request, folder) is None, request
+    right = ('import pandas as pd, json\ndf = pd.DataFrame(json.load(open("listening.json"))["history"])\n'
+             'df = df[(df["show"] == "Deep Field") & df["played"].str.startswith("2024")]\n'
+             'print(df["minutes"].sum(), len(df))')
+    assert amounts.check(make_turn(ASK), block(right)) is None
+    assert amounts.check(make_turn(ASK), block(WRONG)) is not None
