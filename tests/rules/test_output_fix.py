@@ -56,3 +56,15 @@ def test_what_it_should_print_and_an_honest_miss(folder: Path) -> None:
     # no script there, no output said, or a crash to fix: not ours
     assert output_fix.asked("area.py should print 12", folder) is None
     assert output_fix.asked("rect.py crashes, can you fix it?", folder) is None
+
+
+def test_a_crash_is_left_to_the_error_notes(folder: Path) -> None:
+    from oi_local.core.rules.turn import Run
+
+    from .handmade import make_turn, ran
+
+    crash = Run("python", "print(data['Name'])", "KeyError: 'Name'\n(exit code 1)", 1)
+    turn = make_turn("grade.py should print \"75 pass\" but it crashes. Fix it.", runs=(crash, crash))
+    assert output_fix.after_run(turn) is None
+    wrong = ran("import subprocess", "75 fail\n")
+    assert output_fix.after_run(make_turn("grade.py should print \"75 pass\". Fix it.", runs=(wrong, wrong))) is not None

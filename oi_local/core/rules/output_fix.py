@@ -3,7 +3,9 @@ The 0.5B model wrote the script back with `width + height` twice and ran it (ho2
 print "75 pass", "42 fail" and "60 pass", it printed the grades from its own copy of the function, still
 backwards (ho4). Such a bug is most often one operator or one number. When the request names a Python
 script that is there and says what it should print (quoted text, or one number: "which is 12"), and
-two of the model's runs do not print it (the first is told what it printed, core/fixes.py), the model is given code that looks for the one change that makes it so: each comparison, arithmetic or
+two of the model's runs end cleanly without printing it (the first is told what it printed, core/fixes.py;
+a crash is the error notes': the whole suite's fix-key-error lost its pass to a search that could not
+mend a key's case), the model is given code that looks for the one change that makes it so: each comparison, arithmetic or
 and/or operator swapped for its likely others and each whole number moved by one, tried in turn (a
 copy of the script run in the sandbox, 5 s each, at most 300), the first that prints what was asked
 written into the script and run. It says plainly when no one change does it."""
@@ -18,7 +20,7 @@ from oi_local.core.rules.turn import Turn, block_prefix, instruction
 
 NOTE = ("(Write one ```python block that does what I asked: fix {script} so that it prints {want}. This block "
         "looks for the one change that does it, writes it into {script} and runs it; reply with it.\n{block})")
-TRIES = 2  # runs of the model's that did not print it, before the search is offered
+TRIES = 2  # clean runs of the model's that printed something else, before the search is offered
 _SHOULD = re.compile(r"\b(?:should|supposed\s+to|meant\s+to|expected\s+to|needs?\s+to|has\s+to|must|want\s+it\s+to)\s+"
                      r"(?:print|output|say|show|display|give|return)\b([^.!?\n]*(?:\.\d[^.!?\n]*)*)", re.I)
 _QUOTED = re.compile(r"\"([^\"\n]+)\"|“([^”\n]+)”|'([^'\n]{2,})'")
@@ -131,13 +133,14 @@ def _prints(output: str, want: list[str]) -> bool:
 
 
 def after_run(turn: Turn) -> Ask | None:
-    if turn.counts["output fix"] or not turn.runs or turn.runs[-1].interrupted or not turn.steps_left:
-        return None
+    if turn.counts["output fix"] or not turn.runs or turn.runs[-1].failed or turn.runs[-1].interrupted \
+            or not turn.steps_left:
+        return None  # a crash is the error notes' to mend (fix-key-error: the key's case, not an operator)
     found = asked(turn.request, Path.cwd())
     if found is None or _prints(turn.runs[-1].output, found[1]):
         return None
     script, want = found
-    if sum(not _prints(r.output, want) for r in turn.runs) < TRIES:
+    if sum(not r.failed and not r.interrupted and not _prints(r.output, want) for r in turn.runs) < TRIES:
         return None  # the model's own next try, told what it printed (core/fixes.py), comes first
     turn.counts["output fix"] += 1
     offered = f"```python\n{ready_code(script, want)}\n```"
@@ -148,6 +151,6 @@ def after_run(turn: Turn) -> Ask | None:
 rule = Rule(
     name="output fix", setting="repair_slips", after_run=after_run,
     summary="asked to fix a Python script that is there and told what it should print (quoted text, or one number: "
-            "\"which is 12\") that two of the model's runs do not print, the model is given code that tries each one-change "
+            "\"which is 12\") that two of the model's clean runs do not print, the model is given code that tries each one-change "
             "fix in turn (a comparison, arithmetic or and/or operator swapped, min/max, True/False, a whole number moved by one; each run in the sandbox), "
             "writes the first that prints what was asked into the script and runs it, and says so when none does")
