@@ -28,6 +28,7 @@ from oi_local.core.rules import (
     destructive,
     digit_sums,
     directions,
+    earlier_code,
     emptied_files,
     empty_code,
     empty_file,
@@ -131,6 +132,7 @@ RULES: tuple[Rule, ...] = (
     # a code block is about to run
     shell_relabel.rule,
     repeated_code.rule,
+    earlier_code.rule,
     cut_off.rule,
     empty_code.rule,
     fstrings.rule,

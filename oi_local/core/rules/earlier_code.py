@@ -1,0 +1,43 @@
+"""Earlier code: after the loop gave the code for "how many books have I finished so far in 2025?", asked
+"and which author have I read the most of this year?" the 0.5B model sent the same block back, and again
+for the next request (a development run): the newest code in the conversation is the easiest reply. A
+block that is code which already ran for an earlier request, sent for a new one that does not ask to run
+it again, is not run; the model is asked once (sampled) for new code for the new request, told what the
+old code printed."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
+
+NOTE = ("(That code answered my earlier question; it printed: {printed}. This is a new question: write one ```python "
+        "block that answers it.)")
+SHOWN = "Not run: the same code already answered the earlier request; asked for code for this one."
+_AGAIN = re.compile(r"\b(?:again|re-?run|same|repeat|once\s+more)\b", re.I)
+
+
+def _earlier(turn: Turn, block: Block) -> str | None:
+    """What the same code printed when it ran for an earlier request, or None."""
+    messages = turn.engine.messages[:max(turn.start - 1, 0)]
+    for i, m in enumerate(messages):
+        if m.get("type") == "code" and str(m.get("content", "")).strip() == block.code.strip():
+            out = next((str(n.get("content", "")) for n in messages[i + 1:i + 3] if n.get("type") == "console"), "")
+            return " ".join(out.split())[:200] or "nothing"
+    return None
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if turn.counts["earlier code"] or turn.runs or turn.start <= 1 or _AGAIN.search(instruction(turn.request)):
+        return None
+    printed = _earlier(turn, block)
+    if printed is None:
+        return None
+    turn.counts["earlier code"] += 1
+    return Verdict(note=SHOWN, ask=Ask(NOTE.format(printed=printed), code_retry(turn.engine, 53)))
+
+
+rule = Rule(
+    name="earlier code", setting="stop_repeats", check=check,
+    summary="code that already ran for an earlier request, sent again for a new one that does not ask to run it "
+            "again, is not run; the model is asked once (sampled) for new code, told what the old code printed")
