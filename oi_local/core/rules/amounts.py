@@ -23,11 +23,10 @@ from oi_local.core.records import (
     stem,
     stems,
 )
-from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
-NOTE = ("(Write one ```python block that does what I asked: {what} of the rows of {file}{narrowed}. This block does "
-        "it; reply with it.\n{block})")
+NOTE = ("(Write one ```python block that does what I asked: {what} of the rows of {file}{narrowed}.")
 SHOWN = "Not run: the code does not work out {what} of the rows narrowed as asked; asked afresh with the code that does."
 _SUM = re.compile(r"\b(?:total|sum|how\s+much|altogether|in\s+all|all\s+together|spen[dt]|combined)\b", re.I)
 _MEAN = re.compile(r"\b(?:average|avg|mean|typical|typically)\b", re.I)
@@ -146,11 +145,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if narrows and works_out:
         return None  # the code narrows and works it out itself
     turn.counts["amounts"] += 1
-    offered = f"```python\n{ready_code(found)}\n```"
     narrowed = "".join(f", {c} {' or '.join(v)}" for c, v in filters.items()) + \
         (f", {found['dates']} {period[1]}" if isinstance(period, tuple) else "")
-    ask = Ask(NOTE.format(what=_said(found), file=found["file"], narrowed=narrowed, block=offered),
-              block_prefix(turn.engine, offered), hide=True, ready=True, own=True)
+    ask = own_code(turn.engine, NOTE.format(what=_said(found), file=found["file"], narrowed=narrowed), ready_code(found))
     return Verdict(note=SHOWN.format(what=_said(found)), ask=ask)
 
 

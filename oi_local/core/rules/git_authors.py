@@ -10,11 +10,10 @@ import os
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
-NOTE = ("(Write one ```python block that does what I asked: count the commits of each author in {repo}{when}. "
-        "This block does it; reply with it.\n{block})")
+NOTE = ("(Write one ```python block that does what I asked: count the commits of each author in {repo}{when}.")
 SHOWN = "Not run: the code does not count the commits of each author; asked afresh with the code that does."
 _ASKS = re.compile(r"\bcommit\w*\b", re.I)
 # not "who made the last commit" (core/rules/git_log.py)
@@ -80,10 +79,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     repo, span = found
     turn.counts["git authors"] += 1
-    offered = f"```python\n{ready_code(repo, span)}\n```"
     when = f" from {span[0][:10]} to before {span[1][:10]}" if span else ""
-    ask = Ask(NOTE.format(repo=repo, when=when, block=offered), block_prefix(turn.engine, offered),
-              hide=True, ready=True, own=True)
+    ask = own_code(turn.engine, NOTE.format(repo=repo, when=when), ready_code(repo, span))
     return Verdict(note=SHOWN, ask=ask)
 
 

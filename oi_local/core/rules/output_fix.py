@@ -16,10 +16,10 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, block_prefix, instruction
+from oi_local.core.rules.turn import Turn, instruction, own_code
 
-NOTE = ("(Write one ```python block that does what I asked: fix {script} so that it prints {want}. This block "
-        "looks for the one change that does it, writes it into {script} and runs it; reply with it.\n{block})")
+NOTE = "(Write one ```python block that does what I asked: fix {script} so that it prints {want}."
+HOW = "This block looks for the one change that does it, writes it into {script} and runs it; reply with it."
 TRIES = 2  # clean runs of the model's that printed something else, before the search is offered
 _SHOULD = re.compile(r"\b(?:should|supposed\s+to|meant\s+to|expected\s+to|needs?\s+to|has\s+to|must|want\s+it\s+to)\s+"
                      r"(?:print|output|say|show|display|give|return)\b([^.!?\n]*(?:\.\d[^.!?\n]*)*)", re.I)
@@ -143,9 +143,8 @@ def after_run(turn: Turn) -> Ask | None:
     if sum(not r.failed and not r.interrupted and not _prints(r.output, want) for r in turn.runs) < TRIES:
         return None  # the model's own next try, told what it printed (core/fixes.py), comes first
     turn.counts["output fix"] += 1
-    offered = f"```python\n{ready_code(script, want)}\n```"
     said = ", ".join(repr(w) for w in want)
-    return Ask(NOTE.format(script=script, want=said, block=offered), block_prefix(turn.engine, offered), hide=True, ready=True, own=True)
+    return own_code(turn.engine, NOTE.format(script=script, want=said), ready_code(script, want), HOW.format(script=script))
 
 
 rule = Rule(

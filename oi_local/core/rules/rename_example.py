@@ -12,11 +12,11 @@ import os
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
 NOTE = ("(Write one ```python block that does what I asked: rename each file in {folder} named like {old} as "
-        "{new} shows, and print each new name. This block does it; reply with it.\n{block})")
+        "{new} shows, and print each new name.")
 SHOWN = "Not run: the request shows the new name by example ({old} -> {new}); asked afresh with the code that renames every such file."
 _RENAME = re.compile(r"\b(?:renam\w*|re-?name\w*)\b", re.I)
 _NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w][\w.-]*\.[A-Za-z0-9]{1,5})(?![\w-])")
@@ -102,10 +102,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if regex in block.code or regex.replace("\\", "") in block.code:
         return None  # the model's own code reads the names the same way
     turn.counts["rename example"] += 1
-    offered = f"```python\n{ready_code(folder, regex, body)}\n```"
     where = f"{folder}/" if folder != "." else "this folder"
-    ask = Ask(NOTE.format(folder=where, old=old, new=new, block=offered), block_prefix(turn.engine, offered),
-              hide=True, ready=True, own=True)
+    ask = own_code(turn.engine, NOTE.format(folder=where, old=old, new=new), ready_code(folder, regex, body))
     return Verdict(note=SHOWN.format(old=old, new=new), ask=ask)
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
 NOTE = ("(Write one ```python block that does what I asked: in every {which}, replace {old!r} with {new!r}, and "
-        "print each file changed. This block does it; reply with it.\n{block})")
+        "print each file changed.")
 SHOWN = "Not run: the code does not go through every {which}; asked afresh with the code that does."
 _Q = r"(?:\"([^\"\n]+)\"|'([^'\n]+)'|`([^`\n]+)`|“([^”\n]+)”|([^\s\"'`“]+))"
 # "replace A with B", "replace every A by B", "change all A to B", "swap A for B"
@@ -87,10 +87,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if _WALKS.search(block.code) and (ext is None or ext in block.code) and (old in block.code or "old" in block.code):
         return None  # the code goes through the files itself
     turn.counts["replace files"] += 1
-    offered = f"```python\n{ready_code(old, new, folder, ext)}\n```"
     which = _which(folder, ext)
-    ask = Ask(NOTE.format(which=which, old=old, new=new, block=offered), block_prefix(turn.engine, offered),
-              hide=True, ready=True, own=True)
+    ask = own_code(turn.engine, NOTE.format(which=which, old=old, new=new), ready_code(old, new, folder, ext))
     return Verdict(note=SHOWN.format(which=which), ask=ask)
 
 

@@ -20,11 +20,11 @@ from oi_local.core.records import (
     stems,
     text_columns,
 )
-from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, block_prefix, instruction
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
 NOTE = ("(Write one ```python block that does what I asked: the {n} rows of {file} with the {way} {column}{narrowed}, "
-        "printed with their {label}. This block does it; reply with it.\n{block})")
+        "printed with their {label}.")
 SHOWN = "Not run: the code does not take the {n} rows with the {way} {column}; asked afresh with the code that does."
 _COUNT = r"(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)"
 _WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -89,12 +89,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None  # the code takes the rows itself
     turn.counts["top n"] += 1
     way = "lowest" if found["lowest"] else "highest"
-    offered = f"```python\n{ready_code(found)}\n```"
     filters = found["filters"]
     assert isinstance(filters, dict)
     narrowed = "".join(f", {c} {' or '.join(v)}" for c, v in filters.items())
-    ask = Ask(NOTE.format(n=n, file=found["file"], way=way, column=column, narrowed=narrowed, label=found["label"],
-                          block=offered), block_prefix(turn.engine, offered), hide=True, ready=True, own=True)
+    ask = own_code(turn.engine, NOTE.format(n=n, file=found["file"], way=way, column=column, narrowed=narrowed,
+                                            label=found["label"]), ready_code(found))
     return Verdict(note=SHOWN.format(n=n, way=way, column=column), ask=ask)
 
 

@@ -243,6 +243,15 @@ def block_prefix(engine: Any, block: str) -> dict[str, Any]:
     return {"reply_prefix": block.rstrip("\n") + "\n"} if getattr(engine, "prefill_code", None) else {}
 
 
+def own_code(engine: Any, text: str, code: str, how: str = "This block does it; reply with it.") -> Any:
+    """The ask that offers the loop's own whole code for a request (`Ask.own`): the block in the text and,
+    where the back end allows, as the reply's start; sent even past max_failed_runs (`Ask.ready`)."""
+    from oi_local.core.rules.base import Ask
+
+    block = f"```python\n{code}\n```"
+    return Ask(f"{text} {how}\n{block})", block_prefix(engine, block), hide=True, ready=True, own=True)
+
+
 def error_line(output: str) -> str:
     """The line of a failed run's output that names the error (e.g. "NameError: ...")."""
     lines = [ln.strip() for ln in output.splitlines() if ln.strip() and not ln.startswith("(exit code")]
