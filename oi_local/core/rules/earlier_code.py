@@ -2,7 +2,7 @@
 "and which author have I read the most of this year?" the 0.5B model sent the same block back, and again
 for the next request (a development run): the newest code in the conversation is the easiest reply. A
 block that is code which already ran for an earlier request, sent for a new one that does not ask to run
-it again, is not run; the model is asked once (sampled) for new code for the new request, told what the
+it again, and changes no file, is not run; the model is asked once (sampled) for new code for the new request, told what the
 old code printed."""
 from __future__ import annotations
 
@@ -22,17 +22,28 @@ def _earlier(turn: Turn, block: Block) -> str | None:
     messages = turn.engine.messages[:max(turn.start - 1, 0)]
     for i, m in enumerate(messages):
         if m.get("type") == "code" and str(m.get("content", "")).strip() == block.code.strip():
-            out = next((str(n.get("content", "")) for n in messages[i + 1:i + 3] if n.get("type") == "console"), "")
+            out = next((str(n.get("content", "")) for n in messages[i + 1:i + 3] if n.get("type") == "console"), None)
+            if out is None or out.startswith(("Not run", "Code not run", "The user declined")):
+                continue  # it never ran (a rule or the person held it back): not an answer given
             return " ".join(out.split())[:200] or "nothing"
     return None
+
+
+def _writes(block: Block) -> bool:
+    from oi_local.core.writes import changed_paths
+
+    try:
+        return bool(changed_paths(block.lang, block.code))
+    except (SyntaxError, ValueError):
+        return True
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
     if turn.counts["earlier code"] or turn.runs or turn.start <= 1 or _AGAIN.search(instruction(turn.request)):
         return None
     printed = _earlier(turn, block)
-    if printed is None:
-        return None
+    if printed is None or _writes(block):
+        return None  # code that changes files is the same action asked again ("delete notes.txt" once more)
     turn.counts["earlier code"] += 1
     return Verdict(note=SHOWN, ask=Ask(NOTE.format(printed=printed), code_retry(turn.engine, 53)))
 
@@ -40,4 +51,4 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="earlier code", setting="stop_repeats", check=check,
     summary="code that already ran for an earlier request, sent again for a new one that does not ask to run it "
-            "again, is not run; the model is asked once (sampled) for new code, told what the old code printed")
+            "again and that changes no file, is not run; the model is asked once (sampled) for new code, told what the old code printed")

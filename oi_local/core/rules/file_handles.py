@@ -39,18 +39,16 @@ def repaired(code: str) -> tuple[str, str, list[str]]:
             mode = call.args[1] if len(call.args) > 1 else None
             if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and set(mode.value) & set("wab+"):
                 continue
-            uses = [n for s in w.body for n in ast.walk(s) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                    and isinstance(n.func.value, ast.Name) and n.func.value.id == var.id]
-            wrong = [n for n in uses if n.func.attr in TEXT_METHODS]  # type: ignore[attr-defined]
-            other = [n for n in uses if n.func.attr not in TEXT_METHODS | {"read"}]  # type: ignore[attr-defined]
-            if not wrong or other or any(n.lineno != n.end_lineno for n in uses):
+            uses = [(n, n.func) for s in w.body for n in ast.walk(s) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == var.id]
+            wrong = [f.attr for _, f in uses if f.attr in TEXT_METHODS]
+            other = [f.attr for _, f in uses if f.attr not in TEXT_METHODS | {"read"}]
+            if not wrong or other or any(n.lineno != n.end_lineno for n, _ in uses):
                 continue
             text = _text_name(tree)
             first = w.body[0]
             edits = [(first.lineno, 0, 0, " " * first.col_offset + f"{text} = {var.id}.read()\n")]
-            for n in uses:
-                f = n.func
-                assert isinstance(f, ast.Attribute)
+            for n, f in uses:
                 if f.attr == "read":
                     if n.args:
                         break
@@ -58,7 +56,7 @@ def repaired(code: str) -> tuple[str, str, list[str]]:
                 else:
                     edits.append((f.value.lineno, f.value.col_offset, f.value.end_col_offset or 0, text))
             else:
-                methods = list(dict.fromkeys(n.func.attr for n in wrong))  # type: ignore[attr-defined]
+                methods = list(dict.fromkeys(wrong))
                 return rewrite(code, edits), var.id, methods
     return code, "", []
 

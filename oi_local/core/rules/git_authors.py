@@ -55,9 +55,9 @@ def asked(request: str, cwd: Path) -> tuple[str, tuple[str, str] | None] | None:
     if not repos and (cwd / ".git").exists():
         repos = [cwd]
     span = _span(words)
-    if len(repos) != 1 or span is False:
+    if len(repos) != 1 or span is False or span is True:
         return None
-    return os.path.relpath(repos[0], cwd.resolve()), span  # type: ignore[return-value]
+    return os.path.relpath(repos[0], cwd.resolve()), span
 
 
 def ready_code(repo: str, span: tuple[str, str] | None) -> str:

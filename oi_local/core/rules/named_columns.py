@@ -111,13 +111,18 @@ def kept_columns(code: str, wanted: list[str]) -> tuple[str, list[str]]:
 
 def _held_lists(tree: ast.AST) -> dict[str, tuple[ast.expr, list[str]]]:
     """Names bound once to a list of strings, with the list."""
-    bound: dict[str, list[tuple[ast.expr, list[str] | None]]] = {}
+    bound: dict[str, list[ast.expr]] = {}
     for n in ast.walk(tree):
         if isinstance(n, ast.Assign):
             for t in n.targets:
                 if isinstance(t, ast.Name):
-                    bound.setdefault(t.id, []).append((n.value, _names_list(n.value)))
-    return {k: (v[0][0], v[0][1]) for k, v in bound.items() if len(v) == 1 and v[0][1]}  # type: ignore[misc]
+                    bound.setdefault(t.id, []).append(n.value)
+    held = {}
+    for name, values in bound.items():
+        names = _names_list(values[0]) if len(values) == 1 else None
+        if names:
+            held[name] = (values[0], names)
+    return held
 
 
 _KEYS = re.compile(r"""['"]([\w .-]+)['"]\s*:""")

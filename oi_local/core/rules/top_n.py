@@ -83,9 +83,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     found = asked(turn.request, Path.cwd())
     if found is None:
         return None
-    n, column = found["n"], str(found["column"])
+    n, column, filters = found["n"], str(found["column"]), found["filters"]
+    assert isinstance(filters, dict)
     takes = re.search(rf"(?:head|nlargest|nsmallest)\(\s*{n}\b|\[:\s*{n}\s*\]", block.code)
-    if takes and column in block.code and all(v in block.code for vs in found["filters"].values() for v in vs):  # type: ignore[attr-defined]
+    if takes and column in block.code and all(v in block.code for vs in filters.values() for v in vs):
         return None  # the code takes the rows itself
     turn.counts["top n"] += 1
     way = "lowest" if found["lowest"] else "highest"
