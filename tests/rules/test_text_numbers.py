@@ -79,3 +79,30 @@ def test_comparisons_left_alone(folder: Path) -> None:
                  OVER.replace('r["amount"] > 100', 'float(r["amount"]) > 100')):  # already a number
         b = block(code)
         assert text_numbers.check(turn, b) is None and b.code == code, code
+
+
+GLUED = ('import csv, json\nwith open("orders.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\ntotals = {}\n'
+         'for row in rows:\n    c = row["customer"][0]\n    if c in totals:\n        totals[c] += row["amount"]\n'
+         '    else:\n        totals[c] = row["amount"]\nprint(json.dumps(totals))')
+
+
+def test_a_row_value_added_into_a_total_is_read_as_a_number(folder: Path) -> None:
+    (folder / "orders.csv").write_text(ORDERS + "2025-05-01,Bright,8.00\n")
+    assert _run(GLUED, folder) == '{"H": "120.50", "O": "240.00", "B": "95.608.00"}'  # as the model wrote it: glued text
+    b = block(GLUED)
+    verdict = text_numbers.check(make_turn("total per customer initial from orders.csv as json"), b)
+    assert verdict is not None and "amount is read as a number" in verdict.warning
+    assert _run(b.code, folder) == '{"H": 120.5, "O": 240.0, "B": 103.6}'
+    total = 'import csv\nt = 0\nfor r in csv.DictReader(open("orders.csv")):\n    t += r["amount"]\nprint(t)'
+    b = block(total)
+    assert text_numbers.check(make_turn("add up the amounts"), b) is not None and _run(b.code, folder) == "464.1"
+
+
+def test_additions_left_alone(folder: Path) -> None:
+    turn = make_turn("list the customers of orders.csv")
+    for code in (GLUED.replace('row["amount"]', 'row["customer"]'),  # text joined on purpose
+                 GLUED.replace('row["amount"]', 'float(row["amount"])'),  # already numbers
+                 'import csv\nnames = {}\nfor r in csv.DictReader(open("orders.csv")):\n    names[r["customer"]] = r["amount"]\n'
+                 'print(names)'):  # stored, never added up
+        b = block(code)
+        assert text_numbers.check(turn, b) is None and b.code == code, code

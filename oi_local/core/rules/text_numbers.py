@@ -6,7 +6,10 @@ sessions 23-28; a JSON file's numbers are numbers, and are left alone). When the
 and every value of that column is a number, the key is made `float(...)` before the code runs.
 So is a row's value compared with a number (`if r["total_eur"] > 250`): asked to pull out the orders over
 250 euros, the run stopped with "'>' not supported between instances of 'str' and 'int'", and the
-0.5B model's next try lost the file it was asked to write (ho37)."""
+0.5B model's next try lost the file it was asked to write (ho37). So is a row's value added up
+(`totals[c] += row["amount"]`, the first `totals[c] = row["amount"]`): asked for totals per category as
+JSON, the 0.5B model's code glued "12.50" and "8.00" into "12.508.00" and wrote that, without an error
+(ho41)."""
 from __future__ import annotations
 
 import ast
@@ -65,6 +68,39 @@ def _compared(tree: ast.AST) -> list[tuple[ast.Subscript, str]]:
     return found
 
 
+def _row_value(node: ast.AST, rows: set[str]) -> str | None:
+    """The column of `r["col"]` on one line, `r` a row walked by a loop."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in rows \
+            and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and node.lineno == node.end_lineno:
+        return node.slice.value
+    return None
+
+
+def _base(node: ast.AST) -> str:
+    """`totals` of `totals[c]` or `totals`."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _added(tree: ast.AST) -> list[tuple[ast.Subscript, str]]:
+    """The `r["col"]` added into a total (`t += r["col"]`), and those first put in a total that is added to
+    (`totals[c] = r["col"]` beside `totals[c] += ...`), with their column."""
+    rows = _loop_names(tree)
+    sums = {_base(n.target) for n in ast.walk(tree) if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)}
+    found = []
+    for n in ast.walk(tree):
+        value: ast.AST | None = None
+        if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add):
+            value = n.value
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and _base(n.targets[0]) in sums - {""}:
+            value = n.value
+        col = _row_value(value, rows) if value is not None else None
+        if col is not None and isinstance(value, ast.Subscript):
+            found.append((value, col))
+    return found
+
+
 def _number(text: str) -> bool:
     try:
         float(text)
@@ -108,7 +144,7 @@ def as_numbers(code: str, columns: set[str]) -> tuple[str, list[str]]:
         tree = ast.parse(code)
     except SyntaxError:
         return code, []
-    spots = [(body, col) for body, col in [*_keys(tree), *_compared(tree)] if col in columns]
+    spots = [(body, col) for body, col in [*_keys(tree), *_compared(tree), *_added(tree)] if col in columns]
     if not spots:
         return code, []
     lines = code.splitlines()
@@ -120,7 +156,7 @@ def as_numbers(code: str, columns: set[str]) -> tuple[str, list[str]]:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or not ("key=" in block.code or re.search(r"[<>]", block.code)):
+    if block.lang != "python" or not ("key=" in block.code or "+=" in block.code or re.search(r"[<>]", block.code)):
         return None
     new, changed = as_numbers(block.code, numeric_columns(_csv_files(turn, block.code)))
     if not changed or new == block.code:
@@ -133,4 +169,5 @@ rule = Rule(
     name="text numbers", setting="repair_slips", check=check,
     summary="an order key that is one CSV column (`max(rows, key=lambda r: r[\"amount\"])`), whose values are all "
             "numbers but are read as text (\"95.60\" after \"240.00\"), is made `float(...)` before the code runs; so is "
-            "such a column of a walked row compared with a number (`if r[\"total\"] > 250`, a TypeError)")
+            "such a column of a walked row compared with a number (`if r[\"total\"] > 250`, a TypeError), "
+            "or added into a total (`totals[c] += r[\"amount\"]`, \"12.50\" + \"8.00\" glued into \"12.508.00\")")

@@ -1,0 +1,308 @@
+"""Crash fix: "sensors.py should print the average temperature for each room, but it crashes when I run
+it. Could you fix it and run it?" The script read data["sensor"] where the file has "sensors", and an
+empty room divided by zero. Given the error note (the keys there are 'unit', 'sensors'), the 0.5B model
+ran the same line three times, then wrote a copy of the script that rewrote itself (ho41). Most such
+crashes are one name off (a key, a file, an attribute, a variable), a missing import, a text value used
+as a number, or a division by an empty count. When the request asks to fix one Python script that is
+there and two runs of the turn have failed, the model is given code that repairs it by running it: it
+reads the error, tries the changes that error suggests (the close names that exist, float() around the
+values on the failing line, skipping an empty count, an import), keeps the one that gets furthest (runs
+cleanly, or prints more before a later error), and repeats, at most four changes, each candidate run in
+the sandbox. It starts from the script as the turn found it (the model may have overwritten it), writes
+the first version that runs cleanly, runs it, and says plainly when none does."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from oi_local.core.rules.base import Ask, Rule
+from oi_local.core.rules.turn import Turn, careful, own_code
+
+NOTE = "(Write one ```python block that does what I asked: fix {script} so that it runs without the error, and run it."
+HOW = "This block finds the changes that stop the crash, runs each one first, writes the fix into {script} and runs it; reply with it."
+TRIES = 2  # failed runs of the turn before the repair is offered: the model's own fix, told the error, comes first
+MAX_BYTES = 20_000  # a longer script is not small-slip territory, and is not copied into the code
+
+SEARCH = r'''import ast, builtins, csv, difflib, json, os, re, subprocess, sys, tokenize, io
+from pathlib import Path
+
+script = Path(__SCRIPT__)
+original = __ORIGINAL__
+probe = script.with_name(".oi_probe_" + script.name)
+
+
+def run(text):
+    probe.write_text(text, encoding="utf-8")
+    try:
+        r = subprocess.run([sys.executable, probe.name], cwd=str(probe.parent), capture_output=True, text=True,
+                           timeout=10, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, "", "timed out"
+    finally:
+        probe.unlink(missing_ok=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def where(err):
+    """(line in the script, the error's last line)."""
+    rows = [int(n) for n in re.findall(r'File "[^"]*' + re.escape(probe.name) + r'", line (\d+)', err)]
+    last = [ln for ln in err.strip().splitlines() if ln.strip()]
+    return (rows[-1] if rows else 0), (last[-1].strip() if last else "")
+
+
+def score(outcome):
+    code, out, err = outcome
+    if code == 0:
+        return (2, 0, 0)  # the first clean one: candidates come likeliest first
+    if code is None:
+        return (0, 0, 0)
+    return (1, len(out.splitlines()), where(err)[0])
+
+
+def names_there():
+    """Keys of the JSON files and headers of the CSV files near the script, and the files themselves."""
+    keys, files = set(), []
+    base = script.parent
+    for p in sorted(base.rglob("*"))[:500]:
+        if not p.is_file() or p.name.startswith(".oi_probe_"):
+            continue
+        files.append(str(p.relative_to(base)))
+        try:
+            if p.suffix.lower() == ".json" and p.stat().st_size < 2_000_000:
+                todo = [json.loads(p.read_text(encoding="utf-8"))]
+                while todo and len(keys) < 5000:
+                    v = todo.pop()
+                    if isinstance(v, dict):
+                        keys.update(k for k in v if isinstance(k, str))
+                        todo.extend(v.values())
+                    elif isinstance(v, list):
+                        todo.extend(v[:50])
+            elif p.suffix.lower() in (".csv", ".tsv"):
+                with open(p, newline="", encoding="utf-8", errors="replace") as f:
+                    first = f.readline()
+                keys.update(c.strip() for c in re.split(r"[,;\t]", first) if c.strip())
+        except (OSError, ValueError, RecursionError):
+            continue
+    return keys, files
+
+
+def close(word, pool):
+    same = [p for p in pool if p != word and p.lower().strip() == word.lower().strip()]
+    return list(dict.fromkeys(same + difflib.get_close_matches(word, [p for p in pool if p != word], n=4, cutoff=0.6)))
+
+
+def swap_literal(text, row, old, new):
+    """`old` as a quoted string on line `row` (else everywhere) made `new`."""
+    lines = text.splitlines(keepends=True)
+    pat = re.compile(r"""(['"])""" + re.escape(old) + r"\1")
+    rep = lambda m: m.group(1) + new.replace("\\", "\\\\") + m.group(1)
+    if 0 < row <= len(lines) and pat.search(lines[row - 1]):
+        lines[row - 1] = pat.sub(rep, lines[row - 1])
+        return "".join(lines)
+    return pat.sub(rep, text) if pat.search(text) else None
+
+
+def swap_name(text, row, old, new, dotted=False):
+    out, done = [], False
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    lines = text.splitlines(keepends=True)
+    for i, t in enumerate(toks):
+        if t.type == tokenize.NAME and t.string == old and (row == 0 or t.start[0] == row) \
+                and (not dotted or (i and toks[i - 1].string == ".")):
+            out.append(t)
+    if not out:
+        return None
+    for t in reversed(out):
+        r, c = t.start
+        line = lines[r - 1]
+        lines[r - 1] = line[:c] + new + line[t.end[1]:]
+        done = True
+    return "".join(lines) if done else None
+
+
+def on_line(text, row):
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None, []
+    return tree, [n for n in ast.walk(tree) if getattr(n, "lineno", None) == row and getattr(n, "end_lineno", None) == row]
+
+
+def wrap(text, row, node, fn):
+    lines = text.splitlines(keepends=True)
+    line = lines[row - 1].encode()
+    part = line[node.col_offset:node.end_col_offset].decode()
+    lines[row - 1] = (line[:node.col_offset].decode() + fn + "(" + part + ")" + line[node.end_col_offset:].decode())
+    return "".join(lines)
+
+
+def operands(nodes):
+    found = []
+    for n in nodes:
+        if isinstance(n, ast.BinOp):
+            found += [n.left, n.right]
+        elif isinstance(n, ast.Compare):
+            found += [n.left, *n.comparators]
+        elif isinstance(n, ast.AugAssign):
+            found += [n.value]
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("sum", "max", "min", "round"):
+            found += n.args[:1]
+    return [o for o in found if isinstance(o, (ast.Subscript, ast.Name, ast.Call, ast.Attribute))]
+
+
+def candidates(text, err):
+    row, last = where(err)
+    kind, _, msg = last.partition(":")
+    kind, msg = kind.strip().split(".")[-1], msg.strip()
+    keys, files = names_there()
+    found = []
+    if kind == "KeyError":
+        try:
+            key = ast.literal_eval(msg)
+        except (ValueError, SyntaxError):
+            key = None
+        if isinstance(key, str):
+            pool = keys | {s for s in re.findall(r"""['"]([^'"\n]{1,60})['"]""", text)}
+            found += [(f"{key!r} -> {k!r}", swap_literal(text, row, key, k)) for k in close(key, pool)]
+    elif kind == "NameError":
+        m = re.search(r"name '(\w+)' is not defined", msg)
+        if m:
+            name = m.group(1)
+            if name in sys.stdlib_module_names:
+                found.append((f"import {name}", f"import {name}\n" + text))
+            pool = set(re.findall(r"\b[A-Za-z_]\w*\b", text)) | set(dir(builtins))
+            found += [(f"{name} -> {k}", swap_name(text, row, name, k)) for k in close(name, pool)]
+    elif kind == "AttributeError":
+        m = re.search(r"'(\w+)' object has no attribute '(\w+)'|module '([\w.]+)' has no attribute '(\w+)'", msg)
+        if m:
+            owner = getattr(builtins, m.group(1), None) if m.group(1) else None
+            if m.group(3):
+                try:
+                    owner = __import__(m.group(3), fromlist=["_"])
+                except ImportError:
+                    owner = None
+            attr = m.group(2) or m.group(4)
+            if owner is not None:
+                found += [(f".{attr} -> .{k}", swap_name(text, row, attr, k, dotted=True)) for k in close(attr, [a for a in dir(owner) if not a.startswith("_")])]
+    elif kind in ("FileNotFoundError", "IsADirectoryError"):
+        m = re.search(r"No such file or directory: '([^']+)'", msg)
+        if m:
+            gone = m.group(1)
+            by_name = {os.path.basename(f): f for f in files}
+            near = close(os.path.basename(gone), list(by_name))
+            found += [(f"{gone!r} -> {by_name[k]!r}", swap_literal(text, row, gone, by_name[k])) for k in near]
+    elif kind == "ZeroDivisionError":
+        tree, nodes = on_line(text, row)
+        divs = [n for n in nodes if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod))]
+        lines = text.splitlines(keepends=True)
+        loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno < row <= (n.end_lineno or 0)] if tree else []
+        for d in divs[:2]:
+            den = ast.get_source_segment(text, d.right)
+            if den and loops:
+                indent = re.match(r"\s*", lines[row - 1]).group(0)
+                found.append((f"skip when {den} is 0", "".join(lines[:row - 1]) + f"{indent}if not ({den}):\n{indent}    continue\n" + "".join(lines[row - 1:])))
+            whole = ast.get_source_segment(text, d)
+            if den and whole and "\n" not in whole:
+                found.append((f"{whole} -> 0 when {den} is 0", "".join(lines[:row - 1]) + lines[row - 1].replace(whole, f"({whole} if {den} else 0)", 1) + "".join(lines[row:])))
+    elif kind == "ValueError" and "invalid literal for int()" in msg:
+        lines = text.splitlines(keepends=True)
+        if "int(" in lines[row - 1]:
+            found.append(("int( -> float(", "".join(lines[:row - 1]) + re.sub(r"\bint\(", "float(", lines[row - 1]) + "".join(lines[row:])))
+    if kind in ("TypeError", "ValueError"):
+        _, nodes = on_line(text, row)
+        # a number is likelier meant than text, unless the error says text is being joined
+        fns = ("str", "float", "int") if "concatenate str" in msg else ("float", "int", "str")
+        for fn in fns:
+            for o in operands(nodes)[:6]:
+                found.append((f"{fn}() around {ast.unparse(o)}", wrap(text, row, o, fn)))
+    if not found and row:  # no clue in the message: one operator or number on the failing line
+        lines = text.splitlines(keepends=True)
+        for old, new in (("<=", "<"), ("<", "<="), (">=", ">"), (">", ">="), ("+ 1", ""), ("- 1", "")):
+            if old in lines[row - 1]:
+                found.append((f"{old} -> {new or 'nothing'}", "".join(lines[:row - 1]) + lines[row - 1].replace(old, new, 1) + "".join(lines[row:])))
+    return [(what, t) for what, t in found if t and t != text]
+
+
+def repair(text):
+    now = run(text)
+    changes = []
+    for _ in range(4):
+        if now[0] == 0 or now[0] is None:
+            break
+        tried = [(what, t, run(t)) for what, t in candidates(text, now[2])[:24]]
+        better = [c for c in tried if score(c[2]) > score(now)]
+        # else a change that gets as far with another error (the key mended, then `.uper()` on the same line)
+        better = better or [c for c in tried if score(c[2]) == score(now) and where(c[2][2])[1] != where(now[2])[1]][:1]
+        if not better:
+            break
+        what, text, now = max(better, key=lambda c: score(c[2]))
+        changes.append(what)
+    return text, now, changes
+
+
+current = script.read_text(encoding="utf-8")
+starts = [original] if original is not None else []
+if current not in starts:
+    starts.append(current)
+results = [repair(s) for s in starts]
+fixed = [r for r in results if r[1][0] == 0]
+if fixed:
+    text, (code, out, err), changes = fixed[0]
+    if changes:
+        script.write_text(text, encoding="utf-8")
+        print(f"fixed {script}: " + "; ".join(changes))
+    elif text != current:
+        script.write_text(text, encoding="utf-8")
+        print(f"{script} put back as it was: that version runs")
+    else:
+        print(f"{script} runs without an error as it is")
+    print(f"$ python {script}")
+    print(out.rstrip() or "(it printed nothing)")
+else:
+    text, (code, out, err), changes = results[0]
+    print(f"{script} is not fixed: it still fails with " + (where(err)[1] or "a time-out"))
+    if changes:
+        print("(tried: " + "; ".join(changes) + ")")'''
+
+
+def start(turn: Turn) -> None:
+    """The one Python script the request asks to fix, with its text as the turn found it."""
+    turn.state["crash fix"] = None
+    if careful(turn.request):
+        return
+    from oi_local.core.fixes import targets
+
+    try:
+        scripts = {p: t for p, t in targets(turn.request).items() if p.suffix == ".py" and len(t) <= MAX_BYTES}
+    except OSError:
+        return
+    if len(scripts) == 1:
+        turn.state["crash fix"] = next(iter(scripts.items()))
+
+
+def ready_code(script: str, original: str | None) -> str:
+    return SEARCH.replace("__SCRIPT__", repr(script)).replace("__ORIGINAL__", repr(original))
+
+
+def after_run(turn: Turn) -> Ask | None:
+    found = turn.state.get("crash fix")
+    if not found or turn.counts["crash fix"] or not turn.runs or not turn.runs[-1].failed:
+        return None
+    if sum(r.failed for r in turn.runs) < TRIES:
+        return None
+    path, original = found
+    turn.counts["crash fix"] += 1
+    script = os.path.relpath(path, Path.cwd()) if path.is_absolute() else str(path)
+    return own_code(turn.engine, NOTE.format(script=script), ready_code(script, original), HOW.format(script=script))
+
+
+rule = Rule(
+    name="crash fix", setting="repair_slips", start=start, after_run=after_run,
+    summary="asked to fix one Python script that is there, after two failed runs the model is given code that repairs it "
+            "by running it: from the error it tries the close names that exist (a key, a file, an attribute, a variable), "
+            "an import, float()/str() around the failing line's values, skipping an empty count; keeps the change that gets "
+            "furthest, at most four, each run in the sandbox; writes the first version that runs cleanly and runs it, and "
+            "says so when none does")

@@ -1,0 +1,100 @@
+"""Crash fix: asked to fix a crashing script, the model is given code that repairs it by running it."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from scripted import scripted_interpreter
+
+from oi_local.core.rules import crash_fix
+
+ROOMS = {"unit": "C", "sensors": {"attic": [], "hall": [18.0, 19.0], "kitchen": [20.5, 21.5]}}
+SCRIPT = ('import json\n\n# the average temperature of each room\nwith open("readings.json") as f:\n    data = json.load(f)\n\n'
+          'for room, temps in data["sensor"].items():\n    average = sum(temps) / len(temps)\n'
+          '    print(f"{room}: {average:.1f}")\n')
+ASK = "rooms.py should print the average temperature per room from readings.json but it crashes. Can you fix it and run it?"
+# the 0.5B model's tries (ho41): the same line again, then a copy of the script that rewrites itself
+AGAIN = 'import json\ndata = json.load(open("readings.json"))\nfor room, temps in data["sensor"].items():\n    print(room)'
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "readings.json").write_text(json.dumps(ROOMS))
+    (tmp_path / "rooms.py").write_text(SCRIPT)
+    return tmp_path
+
+
+def _ready(folder: Path, script: str = "rooms.py", original: str | None = None) -> str:
+    code = crash_fix.ready_code(script, original)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder, timeout=120).stdout
+
+
+def test_a_key_and_an_empty_count_are_mended_and_the_script_run(folder: Path) -> None:
+    out = _ready(folder)
+    assert "fixed rooms.py: 'sensor' -> 'sensors'; skip when len(temps) is 0" in out
+    assert out.endswith("hall: 18.5\nkitchen: 21.0\n")
+    run = subprocess.run([sys.executable, "rooms.py"], capture_output=True, text=True, cwd=folder)
+    assert run.returncode == 0 and run.stdout == "hall: 18.5\nkitchen: 21.0\n"
+    assert "# the average temperature of each room" in (folder / "rooms.py").read_text()  # the rest as it was
+    assert not list(folder.glob(".oi_probe_*"))
+
+
+def test_names_imports_files_and_text_numbers(folder: Path) -> None:
+    (folder / "prices.csv").write_text("item,price\ntea,2.50\ncake,3.25\n")
+    cases = {
+        "import csv\nrows = list(csv.DictReader(open('price.csv')))\nprint(sum(float(r['price']) for r in rows))\n": "5.75",
+        "rows = list(csv.DictReader(open('prices.csv')))\nprint(len(rows))\n": "2",  # import csv forgotten
+        "import csv\ntotal = 0\nfor r in csv.DictReader(open('prices.csv')):\n    total = total + r['price']\nprint(totl)\n": "5.75",
+        "import csv\nrows = list(csv.DictReader(open('prices.csv')))\nprint(rows[0]['Item'].uper())\n": "TEA",
+    }
+    for code, want in cases.items():
+        (folder / "shop.py").write_text(code)
+        out = _ready(folder, "shop.py")
+        assert out.rstrip().endswith(want) and "fixed shop.py" in out, (code, out)
+        assert subprocess.run([sys.executable, "shop.py"], capture_output=True, text=True, cwd=folder).stdout.strip() == want
+
+
+def test_an_honest_miss_leaves_the_script(folder: Path) -> None:
+    hard = "import json\nprint(json.load(open('readings.json'))['humidity'])\n"
+    (folder / "rooms.py").write_text(hard)
+    out = _ready(folder)
+    assert "rooms.py is not fixed: it still fails with KeyError: 'humidity'" in out
+    assert (folder / "rooms.py").read_text() == hard
+    (folder / "fine.py").write_text("print('ok')\n")
+    assert "fine.py runs without an error as it is\n$ python fine.py\nok" in _ready(folder, "fine.py")
+
+
+def test_the_script_as_the_turn_found_it_comes_first(folder: Path) -> None:
+    overwritten = 'import json\nprint(json.load(open("readings.json"))["sensorz"]["hall"][5])\n'
+    (folder / "rooms.py").write_text(overwritten)
+    out = _ready(folder, original=SCRIPT)
+    assert "fixed rooms.py: 'sensor' -> 'sensors'" in out and (folder / "rooms.py").read_text().startswith("import json\n\n# the")
+
+
+def test_offered_after_two_failed_runs(folder: Path) -> None:
+    interp, model = scripted_interpreter([f"```python\n{AGAIN}\n```", f"```python\n{AGAIN}\n```",
+                                          "Fixed: the key was wrong and the attic has no readings."])
+    interp.template = "small"
+    try:
+        out = interp.chat(ASK, display=False)
+    finally:
+        interp.close()
+    run = subprocess.run([sys.executable, "rooms.py"], capture_output=True, text=True, cwd=folder)
+    assert run.returncode == 0 and run.stdout == "hall: 18.5\nkitchen: 21.0\n"
+    consoles = [m["content"] for m in out if m["type"] == "console"]
+    assert "fixed rooms.py" in consoles[-1] and consoles[-1].rstrip().endswith("kitchen: 21.0")
+
+
+def test_only_for_one_python_script_to_fix(folder: Path) -> None:
+    from .handmade import make_turn
+
+    for request in ("what does rooms.py print?",  # not a fix
+                    "fix rooms.py and readings.py",  # one of them is not there: still one script
+                    "rooms.py crashes, please delete it"):  # careful words: not ours
+        turn = make_turn(request)
+        crash_fix.start(turn)
+        assert (turn.state["crash fix"] is not None) == (request == "fix rooms.py and readings.py"), request
