@@ -1,6 +1,8 @@
 """Replace in files: asked to replace a text in many files, the model is given the code that goes through them."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,3 +63,23 @@ def test_code_that_goes_through_the_files_itself_runs(site: Path) -> None:
     assert replace_files.check(make_turn(ASK), block(walks)) is None
     verdict = replace_files.check(make_turn(ASK), block(WRONG))
     assert verdict is not None and verdict.ask is not None and verdict.ask.ready
+
+
+def test_a_value_from_one_to_another_and_only_that_number(site: Path) -> None:
+    (site / "config").mkdir()
+    (site / "config" / "app.ini").write_text("port = 8080\nadmin_port = 18080\nratio = 8080.5\nurl = http://localhost:8080/\n")
+    (site / "config" / "other.yml").write_text("ports: [80, 443]\n")
+    ask = "We're moving the app from port 8080 to 9090. Can you update the files in config/ accordingly?"
+    found = replace_files.asked(ask, site)
+    assert found == ("8080", "9090", "config", None)
+    run = subprocess.run([sys.executable, "-c", replace_files.ready_code(*found)], capture_output=True, text=True, cwd=site)
+    assert run.stdout == "config/app.ini: 2 replaced\n1 files changed\n"
+    assert (site / "config" / "app.ini").read_text() == \
+        "port = 9090\nadmin_port = 18080\nratio = 8080.5\nurl = http://localhost:9090/\n"  # 18080 and 8080.5 are other numbers
+    assert replace_files.asked("change the version from 1.2.3 to 1.3.0 in all the files in config", site) == \
+        ("1.2.3", "1.3.0", "config", None)
+    (site / "2023").mkdir()
+    for request in ("move the files in site from 2023 to 2024",  # a folder's name: moving files
+                    "move all the files in site from Downloads to Desktop",  # no digit: places, not values
+                    "I'm moving from 2023 to 2024 in the files in config"):  # nothing to edit said
+        assert replace_files.asked(request, site) is None, request

@@ -4,7 +4,9 @@ then copied a file onto itself, then edited only DEPLOY.txt (ho40); a worked exa
 not help. When the request says plainly what to replace with what ("replace A with B", "change A to B")
 in which files (an extension, a folder that is there, or both) and the code does not walk those files,
 the code is not run and the model is given the code that does: every such file under the folder (its
-subfolders too), each one changed printed with its count, and the number of files changed."""
+subfolders too), each one changed printed with its count, and the number of files changed. "We're moving the app from port 8080
+to 9090. Can you update the files in config/" says no "replace" (ho41): a change "from" one value with a
+digit "to" another is read the same way, and a number is replaced only where it stands alone."""
 from __future__ import annotations
 
 import re
@@ -22,6 +24,10 @@ _ASKS = re.compile(rf"\b(?:replace|substitute)\s+(?:every|all|each|any)?\s*(?:oc
                    rf"\s+(?:with|by|for)\s+{_Q}"
                    rf"|\b(?:change|swap)\s+(?:every|all|each|any)?\s*(?:occurrences?\s+of\s+|the\s+)?{_Q}"
                    rf"\s+(?:to|into|for|with)\s+{_Q}", re.I)
+# "moving the app from port 8080 to 9090 ... update the files in config/": a value with a digit, from one to another
+_FROM_TO = re.compile(rf"\b(?:chang\w*|updat\w*|switch\w*|bump\w*|mov(?:e|es|ing)|migrat\w*|edit\w*|set\w*)\b[^.?!\n]{{0,60}}?"
+                      rf"\bfrom\s+(?:[A-Za-z]+\s+)?{_Q}\s+to\s+(?:[A-Za-z]+\s+)?{_Q}", re.I)
+_EDITS = re.compile(r"\b(?:chang\w*|updat\w*|switch\w*|bump\w*|edit\w*|replac\w*|modif\w*|set)\b", re.I)
 _EXT = re.compile(r"(?:(?<=\s)|(?<=\*)|^)\.([a-z0-9]{1,5})\b|\b([a-z0-9]{2,5})\s+files\b", re.I)
 _FOLDER = re.compile(r"\b(?:under|in|inside|within|from)\s+(?:the\s+|my\s+)?(?:folder\s+|directory\s+)?"
                      r"([\w.-]+(?:/[\w.-]+)*)/?(?:\s+(?:folder|directory|dir))?", re.I)
@@ -42,13 +48,21 @@ def asked(request: str, cwd: Path) -> tuple[str, str, str, str | None] | None:
     that is there, an extension, or both ("." for the working folder)."""
     words = instruction(request)
     m = _ASKS.search(words)
-    if m is None or not _MANY.search(words) or _NAMES.search(words):
+    if m is not None:
+        groups = m.groups()
+        pair = groups[:10] if any(groups[:10]) else groups[10:]
+    else:
+        m = _FROM_TO.search(words)
+        pair = m.groups() if m is not None and _EDITS.search(words) else ()
+    if m is None or not pair or not _MANY.search(words) or _NAMES.search(words):
         return None  # one edit, or the files' names to change (core/rules/rename_example.py), not their text
-    groups = m.groups()
-    pair = groups[:10] if any(groups[:10]) else groups[10:]
     old, new = _quoted(pair[:5]), _quoted(pair[5:])
     if not old or old == new:
         return None
+    if m.re is _FROM_TO and not (re.search(r"\d", old) and re.search(r"\d", new)):
+        return None  # "from Downloads to Desktop" moves files; a port, a version or a year is a value
+    if (cwd / old.rstrip("/")).exists() or (cwd / new.rstrip("/")).exists():
+        return None  # a file or folder's name: moving or renaming, not text
     rest = words[:m.start()] + " " + words[m.end():]
     exts = {(e.group(1) or e.group(2)).lower() for e in _EXT.finditer(rest)}
     exts = {e for e in exts if e not in ("all", "the", "my", "any", "text", "other", "those", "these", "some")}
@@ -63,6 +77,16 @@ def asked(request: str, cwd: Path) -> tuple[str, str, str, str | None] | None:
 
 def ready_code(old: str, new: str, folder: str, ext: str | None) -> str:
     pattern = f"*.{ext}" if ext else "*"
+    if re.fullmatch(r"\d+(?:\.\d+)*", old):  # 8080, not the 8080 of 18080 or 80801
+        return (f"import re\nfrom pathlib import Path\nold, new = {old!r}, {new!r}\n"
+                f"pattern = re.compile(r'(?<![\\d.])' + re.escape(old) + r'(?![\\d]|\\.\\d)')\nchanged = 0\n"
+                f"for p in sorted(Path({folder!r}).rglob({pattern!r})):\n"
+                f"    if not p.is_file():\n        continue\n"
+                f"    try:\n        text = p.read_text(encoding='utf-8')\n    except UnicodeDecodeError:\n        continue\n"
+                f"    text, n = pattern.subn(new, text)\n"
+                f"    if n:\n        p.write_text(text, encoding='utf-8')\n"
+                f"        changed += 1\n        print(f'{{p}}: {{n}} replaced')\n"
+                f"print(changed, 'files changed')")
     return (f"from pathlib import Path\nold, new = {old!r}, {new!r}\nchanged = 0\n"
             f"for p in sorted(Path({folder!r}).rglob({pattern!r})):\n"
             f"    if not p.is_file():\n        continue\n"
@@ -94,7 +118,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 rule = Rule(
     name="replace files", setting="repair_slips", check=check,
-    summary="asked to replace one text with another (\"replace A with B\", \"change A to B\") in many files (an "
+    summary="asked to replace one text with another (\"replace A with B\", \"change A to B\", \"update ... from port 8080 "
+            "to 9090\": a value with a digit) in many files (an "
             "extension, a folder that is there, or both), code that does not go through those files is not run and "
             "the model is given the code that does: every such file under the folder and its subfolders, each "
-            "changed one printed with its count")
+            "changed one printed with its count; a number only where it stands alone (not the 8080 of 18080)")
