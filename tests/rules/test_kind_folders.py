@@ -78,3 +78,17 @@ def test_code_that_moves_into_every_folder_runs(home: Path) -> None:
     assert kind_folders.check(make_turn(ASK), block(moves)) is None
     verdict = kind_folders.check(make_turn(ASK), block(moves.replace("Downloads/pdf", "Downloads/docs")))
     assert verdict is not None and verdict.ask is not None and "shutil.move" in str(verdict.ask.text)
+
+
+def test_only_the_whole_kind_in_one_folder(home: Path) -> None:
+    (home / "settings").mkdir()
+    assert kind_folders.plan("copy all the .conf files from settings/ into a new folder called settings_backup. copy, not "
+                             "move - the originals stay", home) == ("settings", {".conf": "settings_backup"}, True)
+    assert kind_folders.plan("sort inbox: pictures (jpg/png) go in Downloads/images", home) == \
+        ("Downloads", {".jpg": "Downloads/images", ".png": "Downloads/images"}, False)
+    for request in ("copy every .log file in Downloads that was modified in the last week into recent/",  # some of them
+                    "Copy the 2025 CSV files from Downloads into a new folder called to_share",  # some of them
+                    "copy every .jpg from Downloads, including the ones in subfolders, into a new folder called backup",
+                    "move all the pdf files out of my Documents folder into receipts/",  # a folder that is not here
+                    "my backup copies the .log files to total 2 GB a night"):  # "to total": not a folder
+        assert kind_folders.plan(request, home) is None, request

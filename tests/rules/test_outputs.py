@@ -325,3 +325,9 @@ def test_a_kind_of_file_is_not_a_name_to_make(folder: Path) -> None:
     turn.runs.append(ran("tar -czf website-backup.tar.gz website", ""))
     turn.steps = 1
     assert not any("tar.gz was not created" in p for p in outputs.problems(turn))
+
+
+def test_tidying_a_folder_asks_for_a_change() -> None:
+    # "tidy up Downloads/ please: jpg and png files go into Downloads/pictures": the code built paths and moved nothing
+    assert outputs._changes_asked("tidy up Downloads/ please: pdfs go into Downloads/pdf")
+    assert outputs._changes_asked("declutter my Desktop folder")

@@ -28,14 +28,21 @@ _INTO = re.compile(r"\b(into|to|in|under)\s+(?:(?:a|the|new|its|their)\s+)*(?:(?
 _ACTION = re.compile(r"\b(?:mov(?:e|es|ing)|sort\w*|tid(?:y|ies|ying)|organi[sz]\w*|declutter\w*|go(?:es)?\s+(?:in|into|to)|"
                      r"belongs?\s+in|put|file\s+(?:them|these|those))\b|\bcop(?:y|ies|ying)\b", re.I)
 _INSIDE = re.compile(r"\bsub-?folders?\b|\b(?:sort\w*|tid(?:y|ies|ying)|organi[sz]\w*|declutter\w*|clean\w*)\b", re.I)
+_NARROWED = re.compile(r"\b(?:modified|created|edited|older|newer|bigger|larger|smaller|before|after|since|last\s+(?:week|month|year|\d+)|"
+                       r"this\s+(?:week|month|year)|contain\w*|whose|(?:that|which)\s+(?:were|was|are|is|have|has|start|end|contain)|"
+                       r"recursive\w*|sub-?folders?\s+(?:included|too|as\s+well)|(?:including|incl\.?|and|with)\s+(?:\w+\s+){0,4}sub-?folders|"
+                       r"(?:19|20)\d\d)\b", re.I)
+_HERE = re.compile(r"\b(?:this|the\s+current|current|working|the\s+working)\s+(?:folder|directory|dir)\b|\bhere\b", re.I)
+_PLACE = re.compile(r"\b(?:folder|directory|dir|desktop|downloads|documents)\b|\w/", re.I)
 _COPY = re.compile(r"\bcop(?:y|ies|ying)\b|\bduplicat\w*|\bback\s*up\b", re.I)
 _MOVE = re.compile(r"\bmov(?:e|es|ing)\b|\bgo(?:es)?\s+(?:in|into|to)\b", re.I)
 _SKIP = frozenset("a an the it them this that these those all my our your every each files file folder folders "
-                  "one two other others rest".split())
+                  "subfolder subfolders directory directories one two other others rest".split())
 _MOVES = re.compile(r"\b(?:shutil\.(?:move|copy\w*)|os\.(?:rename|replace)|\.rename|\.replace|copyfile)\s*\(|\b(?:mv|cp)\s")
 
 
 def _kinds(text: str) -> list[str]:
+    text = re.sub(r"\b(\w{2,5})/(?=(\w{2,5})\b)", lambda m: m.group(1) + " " if m.group(1).lower() in ENDINGS else m.group(0), text)
     found = []
     for m in _KIND.finditer(text):
         word = m.group(1).lower()
@@ -49,16 +56,22 @@ def plan(request: str, cwd: Path) -> tuple[str, dict[str, str], bool] | None:
     """(the folder sorted, {".jpg": "Downloads/pictures", ...}, copy) when the request sends kinds of file into
     folders; None when it does not, or says it in a way read two ways."""
     words = instruction(request)
-    if not _ACTION.search(words) or careful(words):
-        return None
+    if not _ACTION.search(words) or careful(words) or _NARROWED.search(words) or "~" in words:
+        return None  # only some of the kind ("modified last week", "the 2025 CSVs"), subfolders too, or a home folder
     pairs: dict[str, str] = {}
+    spans = []
     start = 0
     for m in _INTO.finditer(words):
         folder = m.group(2).rstrip(".")
-        if m.group(1).lower() in ("in", "under") and (cwd / folder).is_dir() and not re.search(r"folder|director|dir\b", m.group(0)):
+        named = bool(re.search(r"folder|director|\bdir\b|called|named", m.group(0), re.I))
+        if m.group(1).lower() in ("in", "under") and (cwd / folder).is_dir() and not named:
             continue  # "the jpg files in Downloads go into pictures": where they are, not where they go
         if folder.lower() in _SKIP or folder.lower() in ENDINGS or (re.search(r"\.\w{1,5}$", folder) and not (cwd / folder).is_dir()):
             continue
+        plain = not (named or "/" in m.group(0) or (cwd / folder).is_dir())
+        if plain and (m.group(1).lower() != "into" or re.match(r"\s+(?:sub)?folders\b", words[m.end():])):
+            continue  # "to total", "in the last", "into per-year folders": not a folder's name
+        spans.append(m.span())
         kinds = _kinds(words[start:m.start()])
         start = m.end()
         for k in kinds:
@@ -67,6 +80,10 @@ def plan(request: str, cwd: Path) -> tuple[str, dict[str, str], bool] | None:
     if not pairs:
         return None
     targets = set(pairs.values())
+    rest, at = "", 0
+    for a, b in spans:  # the request without its "into <folder>" parts: where the files are now
+        rest, at = rest + words[at:a] + " ", b
+    rest += words[at:]
     others = [m.group(1).rstrip("/.") for m in re.finditer(r"(?<![\w./-])([\w.-]+(?:/[\w.-]+)*/?)", words)]
     sources = [s for s in dict.fromkeys(others) if s not in targets and (cwd / s).is_dir() and not s.startswith(".")]
     parents = {str(Path(t).parent) for t in targets if "/" in t}
@@ -74,8 +91,8 @@ def plan(request: str, cwd: Path) -> tuple[str, dict[str, str], bool] | None:
         source = sources[0]
     elif not sources and len(parents) == 1 and (cwd / next(iter(parents))).is_dir():
         source = next(iter(parents))
-    elif not sources:
-        source = "."
+    elif not sources and (_HERE.search(rest) or not _PLACE.search(rest)):
+        source = "."  # "in this folder", or no folder said: the working folder
     else:
         return None  # two folders that are there, neither a target: which is sorted is not clear
     # "tidy up Downloads: pdfs into pdf" means Downloads/pdf; "copy the PDFs from Downloads into backup" a backup here
@@ -83,7 +100,10 @@ def plan(request: str, cwd: Path) -> tuple[str, dict[str, str], bool] | None:
     placed = {}
     for kind, t in pairs.items():
         placed[kind] = f"{source}/{t}" if inside and source != "." and "/" not in t and not (cwd / t).is_dir() else t
-    copy = bool(_COPY.search(words)) and not _MOVE.search(words)
+    from oi_local.core.writes import unnegated
+
+    kept = re.sub(r"\bnot\s+(?:to\s+)?mov\w*", " ", unnegated(words), flags=re.I)  # "copy, not move"
+    copy = bool(_COPY.search(words)) and not _MOVE.search(kept)
     return source, placed, copy
 
 

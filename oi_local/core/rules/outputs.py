@@ -47,7 +47,7 @@ _KIND_ONLY = re.compile(r"(?:tar|zip|gz|7z|csv|tsv|json|png|jpe?g|gif|pdf|txt|md
 # Words of a request that changes files the user has: a turn that left every file as it was did not
 # do it (the 0.5B model's loop over `Path(".").glob("*.pdf")` for files in scans/ moved nothing, and
 # "The code ran without errors and printed nothing" ended the turn).
-CHANGE = re.compile(r"\b(mov(?:e|es|ing)|renam\w*|chang(?:e|es|ing)|replac\w*|edit\w*|updat\w*|fix\w*|correct|"
+CHANGE = re.compile(r"\b(mov(?:e|es|ing)|tid(?:y|ies|ying)|declutter\w*|renam\w*|chang(?:e|es|ing)|replac\w*|edit\w*|updat\w*|fix\w*|correct|"
                     r"organi[sz]\w*|join\w*|merg\w*|combin\w*|convert\w*|compress\w*|zip|pack|cop(?:y|ies)|"
                     r"back ?up|append\w*|insert\w*|split)\b", re.I)
 # Something to add to a file the conversation keeps ("add it to the log. How many minutes in total now?"):
