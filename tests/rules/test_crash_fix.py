@@ -11,6 +11,8 @@ from scripted import scripted_interpreter
 
 from oi_local.core.rules import crash_fix
 
+from .handmade import block, make_turn
+
 ROOMS = {"unit": "C", "sensors": {"attic": [], "hall": [18.0, 19.0], "kitchen": [20.5, 21.5]}}
 SCRIPT = ('import json\n\n# the average temperature of each room\nwith open("readings.json") as f:\n    data = json.load(f)\n\n'
           'for room, temps in data["sensor"].items():\n    average = sum(temps) / len(temps)\n'
@@ -40,7 +42,7 @@ def test_a_key_and_an_empty_count_are_mended_and_the_script_run(folder: Path) ->
     run = subprocess.run([sys.executable, "rooms.py"], capture_output=True, text=True, cwd=folder)
     assert run.returncode == 0 and run.stdout == "hall: 18.5\nkitchen: 21.0\n"
     assert "# the average temperature of each room" in (folder / "rooms.py").read_text()  # the rest as it was
-    assert not list(folder.glob(".oi_probe_*"))
+    assert sorted(p.name for p in folder.iterdir()) == ["readings.json", "rooms.py"]  # no try left behind
 
 
 def test_names_imports_files_and_text_numbers(folder: Path) -> None:
@@ -90,11 +92,37 @@ def test_offered_after_two_failed_runs(folder: Path) -> None:
 
 
 def test_only_for_one_python_script_to_fix(folder: Path) -> None:
-    from .handmade import make_turn
-
     for request in ("what does rooms.py print?",  # not a fix
                     "fix rooms.py and readings.py",  # one of them is not there: still one script
                     "rooms.py crashes, please delete it"):  # careful words: not ours
         turn = make_turn(request)
         crash_fix.start(turn)
         assert (turn.state["crash fix"] is not None) == (request == "fix rooms.py and readings.py"), request
+
+
+GRADES = ('import json\n\n\ndef average(scores):\n    return sum(scores) / len(scores)\n\n\n'
+          'data = json.load(open("scores.json"))\nfor student in data["students"]:\n    avg = average(student["scores"])\n'
+          '    print(f"{student[\'name\']}: {avg:.2f}")\n')
+
+
+def test_an_item_that_fails_in_a_called_function_is_skipped(folder: Path) -> None:
+    (folder / "scores.json").write_text(json.dumps({"students": [{"name": "Ana", "scores": [70, 80]},
+                                                                {"name": "Ben", "scores": []}, {"name": "Cy", "scores": [90]}]}))
+    (folder / "grades.py").write_text(GRADES)
+    out = _ready(folder, "grades.py")
+    assert "fixed grades.py: line 10 skips the item it fails on (ZeroDivisionError)" in out
+    assert out.endswith("Ana: 75.00\nCy: 90.00\n")
+    # the guards let it run: it deletes nothing, and writes only the script
+    from oi_local.core.rules import deletions, destructive
+
+    for rule in (deletions, destructive):
+        turn = make_turn("grades.py crashes, can you fix it and run it?")
+        assert rule.rule.check is None or rule.rule.check(turn, block(crash_fix.ready_code("grades.py", GRADES))) is None
+
+
+def test_a_total_started_for_a_new_name(folder: Path) -> None:
+    (folder / "paid.txt").write_text("Ana,12\nBen,30\nAna,8\n")
+    (folder / "owe.py").write_text('totals = {}\nfor line in open("paid.txt"):\n    name, amount = line.strip().split(",")\n'
+                                   '    totals[name] += int(amount)\nfor name, paid in sorted(totals.items()):\n    print(name, paid)\n')
+    out = _ready(folder, "owe.py")
+    assert "fixed owe.py: totals[name] starts at 0" in out and out.endswith("Ana 20\nBen 30\n")

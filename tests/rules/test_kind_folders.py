@@ -92,3 +92,17 @@ def test_only_the_whole_kind_in_one_folder(home: Path) -> None:
                     "move all the pdf files out of my Documents folder into receipts/",  # a folder that is not here
                     "my backup copies the .log files to total 2 GB a night"):  # "to total": not a folder
         assert kind_folders.plan(request, home) is None, request
+
+
+def test_everything_else_into_its_own_folder(home: Path) -> None:
+    ask = "sort Downloads into subfolders: jpg/png go in Downloads/images, pdfs in Downloads/docs and everything else in Downloads/other"
+    found = kind_folders.plan(ask, home)
+    assert found == ("Downloads", {".jpg": "Downloads/images", ".png": "Downloads/images", ".pdf": "Downloads/docs",
+                                   "*": "Downloads/other"}, False)
+    (home / "Downloads" / ".hidden").write_text("x")
+    subprocess.run([sys.executable, "-c", kind_folders.ready_code(*found)], check=True, cwd=home, capture_output=True)
+    d = home / "Downloads"
+    assert sorted(p.name for p in (d / "other").iterdir()) == ["budget.xlsx", "notes.txt"]
+    assert sorted(p.name for p in d.iterdir()) == [".hidden", "docs", "images", "old", "other"]  # folders stay
+    kept = kind_folders.plan("tidy Downloads: pdfs into Downloads/pdf, anything else stays where it is", home)
+    assert kept == ("Downloads", {".pdf": "Downloads/pdf"}, False)

@@ -23,40 +23,46 @@ HOW = "This block finds the changes that stop the crash, runs each one first, wr
 TRIES = 2  # failed runs of the turn before the repair is offered: the model's own fix, told the error, comes first
 MAX_BYTES = 20_000  # a longer script is not small-slip territory, and is not copied into the code
 
-SEARCH = r'''import ast, builtins, csv, difflib, json, os, re, subprocess, sys, tokenize, io
+SEARCH = r'''import ast, builtins, difflib, io, json, os, re, subprocess, sys, tempfile, tokenize
 from pathlib import Path
 
 script = Path(__SCRIPT__)
 original = __ORIGINAL__
-probe = script.with_name(".oi_probe_" + script.name)
+scratch = tempfile.TemporaryDirectory()  # each try is run from here, in the script's folder
+probe = Path(scratch.name) / script.name
 
 
 def run(text):
     probe.write_text(text, encoding="utf-8")
     try:
-        r = subprocess.run([sys.executable, probe.name], cwd=str(probe.parent), capture_output=True, text=True,
+        r = subprocess.run([sys.executable, str(probe)], cwd=str(script.parent), capture_output=True, text=True,
                            timeout=10, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return None, "", "timed out"
-    finally:
-        probe.unlink(missing_ok=True)
     return r.returncode, r.stdout, r.stderr
+
+
+def frames(err):
+    """The script's lines in the traceback, the failing one last."""
+    return [int(n) for n in re.findall(r'File "' + re.escape(str(probe)) + r'", line (\d+)', err)]
 
 
 def where(err):
     """(line in the script, the error's last line)."""
-    rows = [int(n) for n in re.findall(r'File "[^"]*' + re.escape(probe.name) + r'", line (\d+)', err)]
+    rows = frames(err)
     last = [ln for ln in err.strip().splitlines() if ln.strip()]
     return (rows[-1] if rows else 0), (last[-1].strip() if last else "")
 
 
-def score(outcome):
+def score(outcome, text):
+    """How far a try got: cleanly; else the lines it printed, then how near the end it failed (counted from
+    the end: a try that adds lines above the failing one has not got further)."""
     code, out, err = outcome
     if code == 0:
         return (2, 0, 0)  # the first clean one: candidates come likeliest first
     if code is None:
         return (0, 0, 0)
-    return (1, len(out.splitlines()), where(err)[0])
+    return (1, len(out.splitlines()), where(err)[0] - len(text.splitlines()))
 
 
 def names_there():
@@ -64,7 +70,7 @@ def names_there():
     keys, files = set(), []
     base = script.parent
     for p in sorted(base.rglob("*"))[:500]:
-        if not p.is_file() or p.name.startswith(".oi_probe_"):
+        if not p.is_file():
             continue
         files.append(str(p.relative_to(base)))
         try:
@@ -158,7 +164,7 @@ def candidates(text, err):
     kind, _, msg = last.partition(":")
     kind, msg = kind.strip().split(".")[-1], msg.strip()
     keys, files = names_there()
-    found = []
+    found, zero = [], []
     if kind == "KeyError":
         try:
             key = ast.literal_eval(msg)
@@ -167,6 +173,14 @@ def candidates(text, err):
         if isinstance(key, str):
             pool = keys | {s for s in re.findall(r"""['"]([^'"\n]{1,60})['"]""", text)}
             found += [(f"{key!r} -> {k!r}", swap_literal(text, row, key, k)) for k in close(key, pool)]
+        _, nodes = on_line(text, row)
+        lines = text.splitlines(keepends=True)
+        for n in nodes:  # totals[name] += x on a name not seen yet: totals[name] = totals.get(name, 0) + x
+            if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Subscript):
+                d, k, v = (ast.get_source_segment(text, x) for x in (n.target.value, n.target.slice, n.value))
+                indent = re.match(r"\s*", lines[row - 1]).group(0)
+                if d and k and v:
+                    found.append((f"{d}[{k}] starts at 0", "".join(lines[:row - 1]) + f"{indent}{d}[{k}] = {d}.get({k}, 0) + {v}\n" + "".join(lines[row:])))
     elif kind == "NameError":
         m = re.search(r"name '(\w+)' is not defined", msg)
         if m:
@@ -204,10 +218,11 @@ def candidates(text, err):
             if den and loops:
                 indent = re.match(r"\s*", lines[row - 1]).group(0)
                 found.append((f"skip when {den} is 0", "".join(lines[:row - 1]) + f"{indent}if not ({den}):\n{indent}    continue\n" + "".join(lines[row - 1:])))
-            whole = ast.get_source_segment(text, d)
+        for d in divs[:2]:  # after the skips: an empty count is more often "none yet" than a zero
+            den, whole = ast.get_source_segment(text, d.right), ast.get_source_segment(text, d)
             if den and whole and "\n" not in whole:
-                found.append((f"{whole} -> 0 when {den} is 0", "".join(lines[:row - 1]) + lines[row - 1].replace(whole, f"({whole} if {den} else 0)", 1) + "".join(lines[row:])))
-    elif kind == "ValueError" and "invalid literal for int()" in msg:
+                zero.append((f"{whole} -> 0 when {den} is 0", "".join(lines[:row - 1]) + lines[row - 1].replace(whole, f"({whole} if {den} else 0)", 1) + "".join(lines[row:])))
+    if kind == "ValueError" and "invalid literal for int()" in msg:
         lines = text.splitlines(keepends=True)
         if "int(" in lines[row - 1]:
             found.append(("int( -> float(", "".join(lines[:row - 1]) + re.sub(r"\bint\(", "float(", lines[row - 1]) + "".join(lines[row:])))
@@ -223,7 +238,31 @@ def candidates(text, err):
         for old, new in (("<=", "<"), ("<", "<="), (">=", ">"), (">", ">="), ("+ 1", ""), ("- 1", "")):
             if old in lines[row - 1]:
                 found.append((f"{old} -> {new or 'nothing'}", "".join(lines[:row - 1]) + lines[row - 1].replace(old, new, 1) + "".join(lines[row:])))
-    return [(what, t) for what, t in found if t and t != text]
+    late = skips(text, err, kind) if kind in ("ZeroDivisionError", "ValueError", "KeyError", "IndexError", "TypeError") else []
+    return [(what, t) for what, t in found + late + zero if t and t != text]
+
+
+def skips(text, err, kind):
+    """A one-line statement in a loop, at any of the traceback's lines in the script, made to skip the item
+    it fails on ("a student with no scores yet can be skipped"): try/except that error, continue."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    lines = text.splitlines(keepends=True)
+    found = []
+    for row in reversed(frames(err)):
+        stmts = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == row == n.end_lineno
+                 and not isinstance(n, (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef))]
+        loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While)) and n.lineno < row <= (n.end_lineno or 0)]
+        inner = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.Lambda)) and f.lineno <= row <= (f.end_lineno or 0)]
+        if not stmts or not loops or any(f.lineno > max(lp.lineno for lp in loops) for f in inner):
+            continue
+        indent = re.match(r"\s*", lines[row - 1]).group(0)
+        body = lines[row - 1].strip()
+        new = f"{indent}try:\n{indent}    {body}\n{indent}except {kind}:\n{indent}    continue\n"
+        found.append((f"line {row} skips the item it fails on ({kind})", "".join(lines[:row - 1]) + new + "".join(lines[row:])))
+    return found
 
 
 def repair(text):
@@ -233,12 +272,12 @@ def repair(text):
         if now[0] == 0 or now[0] is None:
             break
         tried = [(what, t, run(t)) for what, t in candidates(text, now[2])[:24]]
-        better = [c for c in tried if score(c[2]) > score(now)]
+        better = [c for c in tried if score(c[2], c[1]) > score(now, text)]
         # else a change that gets as far with another error (the key mended, then `.uper()` on the same line)
-        better = better or [c for c in tried if score(c[2]) == score(now) and where(c[2][2])[1] != where(now[2])[1]][:1]
+        better = better or [c for c in tried if score(c[2], c[1]) == score(now, text) and where(c[2][2])[1] != where(now[2])[1]][:1]
         if not better:
             break
-        what, text, now = max(better, key=lambda c: score(c[2]))
+        what, text, now = max(better, key=lambda c: score(c[2], c[1]))
         changes.append(what)
     return text, now, changes
 

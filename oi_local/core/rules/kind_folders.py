@@ -34,6 +34,7 @@ _NARROWED = re.compile(r"\b(?:modified|created|edited|older|newer|bigger|larger|
                        r"(?:19|20)\d\d)\b", re.I)
 _HERE = re.compile(r"\b(?:this|the\s+current|current|working|the\s+working)\s+(?:folder|directory|dir)\b|\bhere\b", re.I)
 _PLACE = re.compile(r"\b(?:folder|directory|dir|desktop|downloads|documents)\b|\w/", re.I)
+_ELSE = re.compile(r"\b(?:everything|anything|all)\s+else\b|\bthe\s+rest\b|\b(?:all\s+)?(?:the\s+)?(?:other|remaining)\s+files\b", re.I)
 _COPY = re.compile(r"\bcop(?:y|ies|ying)\b|\bduplicat\w*|\bback\s*up\b", re.I)
 _MOVE = re.compile(r"\bmov(?:e|es|ing)\b|\bgo(?:es)?\s+(?:in|into|to)\b", re.I)
 _SKIP = frozenset("a an the it them this that these those all my our your every each files file folder folders "
@@ -73,9 +74,11 @@ def plan(request: str, cwd: Path) -> tuple[str, dict[str, str], bool] | None:
             continue  # "to total", "in the last", "into per-year folders": not a folder's name
         spans.append(m.span())
         kinds = _kinds(words[start:m.start()])
+        if _ELSE.search(words[start:m.start()]) and not kinds:
+            kinds = ["*"]  # "and everything else in inbox/other"
         start = m.end()
         for k in kinds:
-            if pairs.setdefault("." + k, folder) != folder:
+            if pairs.setdefault(k if k == "*" else "." + k, folder) != folder:
                 return None  # one kind sent to two folders
     if not pairs:
         return None
@@ -111,8 +114,8 @@ def ready_code(source: str, placed: dict[str, str], copy: bool) -> str:
     verb, call = ("copied", "shutil.copy2(p, to / p.name)") if copy else ("moved", "shutil.move(str(p), str(to / p.name))")
     return (f"import shutil\nfrom pathlib import Path\n\nfolders = {placed!r}\ndone = 0\n"
             f"for p in sorted(Path({source!r}).iterdir()):\n"
-            f"    to = folders.get(p.suffix.lower())\n"
-            f"    if not p.is_file() or to is None:\n        continue\n"
+            f"    to = folders.get(p.suffix.lower(), folders.get('*'))  # '*': every other file\n"
+            f"    if not p.is_file() or to is None or p.name.startswith('.'):\n        continue\n"
             f"    to = Path(to)\n    to.mkdir(parents=True, exist_ok=True)\n"
             f"    if (to / p.name).exists():\n        print('kept', p, '-', to / p.name, 'is already there')\n        continue\n"
             f"    {call}\n    done += 1\n    print(p, '->', to / p.name)\n"
@@ -122,7 +125,7 @@ def ready_code(source: str, placed: dict[str, str], copy: bool) -> str:
 def _describe(placed: dict[str, str], copy: bool) -> str:
     by: dict[str, list[str]] = {}
     for kind, folder in placed.items():
-        by.setdefault(folder, []).append(kind)
+        by.setdefault(folder, []).append("other" if kind == "*" else kind)
     verb = "copy" if copy else "move"
     return f"{verb} " + "; ".join(f"the {' and '.join(kinds)} files into {folder}/" for folder, kinds in by.items())
 
