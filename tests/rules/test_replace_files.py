@@ -83,3 +83,17 @@ def test_a_value_from_one_to_another_and_only_that_number(site: Path) -> None:
                     "move all the files in site from Downloads to Desktop",  # no digit: places, not values
                     "I'm moving from 2023 to 2024 in the files in config"):  # nothing to edit said
         assert replace_files.asked(request, site) is None, request
+
+
+def test_code_that_only_walks_the_folder_is_not_the_replace(site: Path) -> None:
+    (site / "config").mkdir()
+    (site / "config" / "app.ini").write_text("port = 8080\n")
+    ask = "We're moving the app from port 8080 to 9090. Can you update the files in config/ accordingly?"
+    # a worked example copied (ho41): every file moved into a folder named after its ending; "folder" holds "old"
+    moves = ('import shutil\nfrom pathlib import Path\nfolder = Path("config")\nfor p in sorted(folder.iterdir()):\n'
+             '    shutil.move(str(p), str(folder / p.suffix.lstrip(".") / p.name))')
+    verdict = replace_files.check(make_turn(ask), block(moves))
+    assert verdict is not None and verdict.ask is not None
+    edits = ('from pathlib import Path\nfor p in Path("config").rglob("*"):\n'
+             '    p.write_text(p.read_text().replace("8080", "9090"))')
+    assert replace_files.check(make_turn(ask), block(edits)) is None

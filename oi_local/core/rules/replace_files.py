@@ -36,6 +36,7 @@ _NAMES = re.compile(r"\b(?:file\s*names?|filenames?|names)\b", re.I)
 _MANY = re.compile(r"\b(?:all|every|each|any)\b|\bfiles\b", re.I)
 _WALKS = re.compile(r"\b(?:rglob|glob|os\.walk|walk|listdir|iterdir|scandir)\b|\bfind\s|\bgrep\s+-\w*[rl]")
 _TRAIL = ".,;:!?)"
+_WRITES = re.compile(r"\bwrite_text\b|\.write\(|\bsed\s+-i|\bperl\s+-pi|open\([^)]*['\"][wa+]")
 
 
 def _quoted(groups: tuple[str | None, ...]) -> str:
@@ -108,8 +109,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if found is None:
         return None
     old, new, folder, ext = found
-    if _WALKS.search(block.code) and (ext is None or ext in block.code) and (old in block.code or "old" in block.code):
-        return None  # the code goes through the files itself
+    if _WALKS.search(block.code) and (ext is None or ext in block.code) and (old in block.code or re.search(r"\bold\b", block.code)) \
+            and _WRITES.search(block.code):
+        return None  # the code goes through the files and writes them itself (not "folder": ho41's moved every file)
     turn.counts["replace files"] += 1
     which = _which(folder, ext)
     ask = own_code(turn.engine, NOTE.format(which=which, old=old, new=new), ready_code(old, new, folder, ext))
