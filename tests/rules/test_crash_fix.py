@@ -126,3 +126,17 @@ def test_a_total_started_for_a_new_name(folder: Path) -> None:
                                    '    totals[name] += int(amount)\nfor name, paid in sorted(totals.items()):\n    print(name, paid)\n')
     out = _ready(folder, "owe.py")
     assert "fixed owe.py: totals[name] starts at 0" in out and out.endswith("Ana 20\nBen 30\n")
+
+
+def test_offered_when_the_model_gives_up_after_a_refusal_and_a_failure(folder: Path) -> None:
+    from .handmade import failed
+
+    crash = failed("python3 rooms.py", "KeyError: 'sensor'\n(exit code 1)", lang="shell")
+    turn = make_turn(ASK, runs=(crash,))
+    crash_fix.start(turn)
+    assert crash_fix.follow_up(turn) is None  # one failed try: the model's own fix comes first
+    # the next try refused (ho40: the script's text written over the data file), then a reply without code
+    turn.notes.append("Not run: this code writes a Python script over readings.json, a data file that is there.")
+    ask = crash_fix.follow_up(turn)
+    assert ask is not None and ask.ready and ask.own and "original = " in str(ask.text)
+    assert crash_fix.follow_up(turn) is None  # once a turn

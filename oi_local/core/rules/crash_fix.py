@@ -327,10 +327,23 @@ def ready_code(script: str, original: str | None) -> str:
 
 
 def after_run(turn: Turn) -> Ask | None:
-    found = turn.state.get("crash fix")
-    if not found or turn.counts["crash fix"] or not turn.runs or not turn.runs[-1].failed:
+    if not turn.runs or not turn.runs[-1].failed or sum(r.failed for r in turn.runs) < TRIES:
         return None
-    if sum(r.failed for r in turn.runs) < TRIES:
+    return _offer(turn)
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    """The model stops without code after its tries failed or were refused: a copy of the script that rewrote
+    a data file, then the same again, and "not done" ended the turn (ho40)."""
+    refused = sum(n.startswith("Not run") for n in turn.notes)
+    if sum(r.failed for r in turn.runs) + refused < TRIES or (turn.runs and not turn.runs[-1].failed and not refused):
+        return None
+    return _offer(turn)
+
+
+def _offer(turn: Turn) -> Ask | None:
+    found = turn.state.get("crash fix")
+    if not found or turn.counts["crash fix"]:
         return None
     path, original = found
     turn.counts["crash fix"] += 1
@@ -339,8 +352,8 @@ def after_run(turn: Turn) -> Ask | None:
 
 
 rule = Rule(
-    name="crash fix", setting="repair_slips", start=start, after_run=after_run,
-    summary="asked to fix one Python script that is there, after two failed runs the model is given code that repairs it "
+    name="crash fix", setting="repair_slips", start=start, after_run=after_run, follow_up=follow_up,
+    summary="asked to fix one Python script that is there, after two failed (or refused) tries the model is given code that repairs it "
             "by running it: from the error it tries the close names that exist (a key, a file, an attribute, a variable), "
             "an import, float()/str() around the failing line's values, skipping an empty count; keeps the change that gets "
             "furthest, at most four, each run in the sandbox; writes the first version that runs cleanly and runs it, and "
