@@ -60,3 +60,13 @@ def test_a_request_that_says_not_to_delete_anything_gets_no_deletion() -> None:
     # asked to delete, and said what not to delete: not this rule's refusal
     verdict = deletions.check(make_turn("Delete website/robots.txt but don't delete the html pages"), unlink)
     assert verdict is None or verdict.note != deletions.NOTHING_ASKED_NOTE
+
+
+def test_words_that_only_start_like_removal_words_ask_nothing_to_go() -> None:
+    # "temperature" read as "temp files", "movies" as "move": a fix request's code deleted readings.json unasked
+    from oi_local.core.rules.deletions import _MAY_REMOVE
+
+    assert _MAY_REMOVE.search("clear out the temp files") and _MAY_REMOVE.search("move the old logs away")
+    for request in ("rooms.py should print the average temperature per room but it crashes. Can you fix it?",
+                    "how many movies are in films.csv?"):
+        assert not _MAY_REMOVE.search(request), request

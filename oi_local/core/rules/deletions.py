@@ -25,8 +25,8 @@ NOTHING_ASKED_NOTE = ("Not run: this code deletes files, but the request does no
                       "that leaves the files as they are.")
 NOTHING_ASKED_WARNING = "this code deletes files, but the request does not ask to delete anything."
 # Words of requests that may rightly end in deleting files, besides the destroying ones.
-_MAY_REMOVE = re.compile(r"\b(tid(?:y|ies|ied|ying)|junk|duplicat\w*|dedup\w*|prun\w*|empt(?:y|ies|ied|ying)|mov\w*|"
-                         r"replac\w*|archiv\w*|rotat\w*|cleanup|declutter\w*|sync\w*|mirror\w*|rid|temp\w*|cache\w*)\b", re.I)
+_MAY_REMOVE = re.compile(r"\b(tid(?:y|ies|ied|ying)|junk|duplicat\w*|dedup\w*|prun\w*|empt(?:y|ies|ied|ying)|mov(?:e|es|ed|ing)|"
+                         r"replac\w*|archiv\w*|rotat\w*|cleanup|declutter\w*|sync\w*|mirror\w*|rid|temp(?:s|orary)?|cache\w*)\b", re.I)
 # A request that does mean every file in a folder (and does not also say what to keep).
 _WIPE_MEANT = re.compile(
     r"\beverything\b|\ball\s+(?:of\s+)?(?:the\s+|my\s+)?(?:files|contents)\b|\bevery\s+file\b|\bentire\b|\bwhole\b|"
