@@ -140,3 +140,12 @@ def test_offered_when_the_model_gives_up_after_a_refusal_and_a_failure(folder: P
     ask = crash_fix.follow_up(turn)
     assert ask is not None and ask.ready and ask.own and "original = " in str(ask.text)
     assert crash_fix.follow_up(turn) is None  # once a turn
+
+
+def test_tries_run_on_copies_and_only_the_fix_on_the_real_files(folder: Path) -> None:
+    # a script that appends before it crashes: twenty tries on the real file would append twenty times
+    (folder / "log.py").write_text('with open("runs.txt", "a") as f:\n    f.write("5\\n")\nprint(sum(int(x) for x in open("run.txt")))\n')
+    (folder / "runs.txt").write_text("3\n")
+    out = _ready(folder, "log.py")
+    assert "fixed log.py: 'run.txt' -> 'runs.txt'" in out and out.endswith("$ python log.py\n8\n")
+    assert (folder / "runs.txt").read_text() == "3\n5\n"  # appended once: by the one real run

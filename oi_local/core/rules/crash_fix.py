@@ -8,7 +8,7 @@ there and two runs of the turn have failed, the model is given code that repairs
 reads the error, tries the changes that error suggests (the close names that exist, float() around the
 values on the failing line, skipping an empty count, an import), keeps the one that gets furthest (runs
 cleanly, or prints more before a later error), and repeats, at most four changes, each candidate run in
-the sandbox. It starts from the script as the turn found it (the model may have overwritten it), writes
+the sandbox on a copy of the script's folder (a script that appends or moves does it to the copy). It starts from the script as the turn found it (the model may have overwritten it), writes
 the first version that runs cleanly, runs it, and says plainly when none does."""
 from __future__ import annotations
 
@@ -23,19 +23,29 @@ HOW = "This block finds the changes that stop the crash, runs each one first, wr
 TRIES = 2  # failed runs of the turn before the repair is offered: the model's own fix, told the error, comes first
 MAX_BYTES = 20_000  # a longer script is not small-slip territory, and is not copied into the code
 
-SEARCH = r'''import ast, builtins, difflib, io, json, os, re, subprocess, sys, tempfile, tokenize
+SEARCH = r'''import ast, builtins, difflib, io, json, os, re, shutil, subprocess, sys, tempfile, tokenize
 from pathlib import Path
 
 script = Path(__SCRIPT__)
 original = __ORIGINAL__
-scratch = tempfile.TemporaryDirectory()  # each try is run from here, in the script's folder
-probe = Path(scratch.name) / script.name
+scratch = tempfile.TemporaryDirectory()
+base = script.resolve().parent
+# Each try runs in a copy of the script's folder, its files put back before each: a script that appends, moves
+# or deletes does it to the copy (tried twenty times over the real files, an append would be made twenty times).
+# Too big to copy: not tried.
+kept = [p for p in base.rglob("*") if not any(part in (".git", "__pycache__", "node_modules", ".venv") for part in p.parts)]
+small = len(kept) <= 2000 and sum(p.stat().st_size for p in kept if p.is_file()) <= 50_000_000
 
 
-def run(text):
+def run(text, real=False):
+    box = base if real else Path(scratch.name) / "copy"
+    if not real:  # the folder's files as they are, over what an earlier try left
+        shutil.copytree(base, box, ignore=shutil.ignore_patterns(".git", "__pycache__", "node_modules", ".venv"), symlinks=True,
+                        dirs_exist_ok=True)
+    probe = box / script.name
     probe.write_text(text, encoding="utf-8")
     try:
-        r = subprocess.run([sys.executable, str(probe)], cwd=str(script.parent), capture_output=True, text=True,
+        r = subprocess.run([sys.executable, script.name], cwd=str(box), capture_output=True, text=True,
                            timeout=10, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return None, "", "timed out"
@@ -44,7 +54,7 @@ def run(text):
 
 def frames(err):
     """The script's lines in the traceback, the failing one last."""
-    return [int(n) for n in re.findall(r'File "' + re.escape(str(probe)) + r'", line (\d+)', err)]
+    return [int(n) for n in re.findall(r'File "(?:[^"]*/)?' + re.escape(script.name) + r'", line (\d+)', err)]
 
 
 def where(err):
@@ -286,7 +296,9 @@ current = script.read_text(encoding="utf-8")
 starts = [original] if original is not None else []
 if current not in starts:
     starts.append(current)
-results = [repair(s) for s in starts]
+results = [repair(s) for s in starts] if small else []
+if not small:
+    print(f"{script} is not fixed: its folder is too big to try changes on a copy of it")
 fixed = [r for r in results if r[1][0] == 0]
 if fixed:
     text, (code, out, err), changes = fixed[0]
@@ -298,9 +310,12 @@ if fixed:
         print(f"{script} put back as it was: that version runs")
     else:
         print(f"{script} runs without an error as it is")
+    code, out, err = run(text, real=True)  # once, on the real files
     print(f"$ python {script}")
     print(out.rstrip() or "(it printed nothing)")
-else:
+    if code != 0:
+        print(f"but run here it failed: {where(err)[1] or 'a time-out'}")
+elif results:
     text, (code, out, err), changes = results[0]
     print(f"{script} is not fixed: it still fails with " + (where(err)[1] or "a time-out"))
     if changes:
