@@ -149,3 +149,16 @@ def test_tries_run_on_copies_and_only_the_fix_on_the_real_files(folder: Path) ->
     out = _ready(folder, "log.py")
     assert "fixed log.py: 'run.txt' -> 'runs.txt'" in out and out.endswith("$ python log.py\n8\n")
     assert (folder / "runs.txt").read_text() == "3\n5\n"  # appended once: by the one real run
+
+
+def test_a_clean_run_that_prints_the_wrong_thing_is_not_a_fix(folder: Path) -> None:
+    counter = 'numbers = [2, 4, 6, 8]\ntotal = 0\ncount = 0\nfor n in numbers:\n    total += n\nprint("Average:", total / count)\n'
+    (folder / "average.py").write_text(counter)
+    code = crash_fix.ready_code("average.py", None, ["Average: 5.0"])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder, timeout=120).stdout
+    assert out.startswith("average.py is not fixed: it still fails with ZeroDivisionError")  # 'Average: 0' is no fix
+    assert (folder / "average.py").read_text() == counter  # "Average: 0" hides the bug: not written
+    # told what it should print, a fix that prints it is kept
+    code = crash_fix.ready_code("rooms.py", None, ["hall: 18.5"])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder, timeout=120).stdout
+    assert "fixed rooms.py" in out and out.endswith("hall: 18.5\nkitchen: 21.0\n")

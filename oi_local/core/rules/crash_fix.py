@@ -28,6 +28,7 @@ from pathlib import Path
 
 script = Path(__SCRIPT__)
 original = __ORIGINAL__
+want = __WANT__  # what the request says it should print: a clean run that prints something else is not a fix
 scratch = tempfile.TemporaryDirectory()
 base = script.resolve().parent
 # Each try runs in a copy of the script's folder, its files put back before each: a script that appends, moves
@@ -52,6 +53,17 @@ def run(text, real=False):
     return r.returncode, r.stdout, r.stderr
 
 
+def right(out):
+    at = 0
+    for w in want:
+        number = re.fullmatch(r"-?\d+(\.\d+)?", w)
+        m = re.compile(r"(?<![\d.])" + re.escape(w) + r"(?:\.0+)?(?!\d)" if number else re.escape(w)).search(out, at)
+        if m is None:
+            return False
+        at = m.end()
+    return True
+
+
 def frames(err):
     """The script's lines in the traceback, the failing one last."""
     return [int(n) for n in re.findall(r'File "(?:[^"]*/)?' + re.escape(script.name) + r'", line (\d+)', err)]
@@ -68,8 +80,8 @@ def score(outcome, text):
     """How far a try got: cleanly; else the lines it printed, then how near the end it failed (counted from
     the end: a try that adds lines above the failing one has not got further)."""
     code, out, err = outcome
-    if code == 0:
-        return (2, 0, 0)  # the first clean one: candidates come likeliest first
+    if code == 0:  # the first clean one: candidates come likeliest first; "Average: 0" for "Average: 5.0" is not one
+        return (2, 0, 0) if right(out) else (0, 0, 0)
     if code is None:
         return (0, 0, 0)
     return (1, len(out.splitlines()), where(err)[0] - len(text.splitlines()))
@@ -280,7 +292,7 @@ def repair(text):
     changes = []
     for _ in range(4):
         if now[0] == 0 or now[0] is None:
-            break
+            break  # clean (right, or wrong with no error left to go by), or it hangs
         tried = [(what, t, run(t)) for what, t in candidates(text, now[2])[:24]]
         better = [c for c in tried if score(c[2], c[1]) > score(now, text)]
         # else a change that gets as far with another error (the key mended, then `.uper()` on the same line)
@@ -299,7 +311,7 @@ if current not in starts:
 results = [repair(s) for s in starts] if small else []
 if not small:
     print(f"{script} is not fixed: its folder is too big to try changes on a copy of it")
-fixed = [r for r in results if r[1][0] == 0]
+fixed = [r for r in results if r[1][0] == 0 and right(r[1][1])]
 if fixed:
     text, (code, out, err), changes = fixed[0]
     if changes:
@@ -317,7 +329,10 @@ if fixed:
         print(f"but run here it failed: {where(err)[1] or 'a time-out'}")
 elif results:
     text, (code, out, err), changes = results[0]
-    print(f"{script} is not fixed: it still fails with " + (where(err)[1] or "a time-out"))
+    if code == 0:
+        print(f"{script} is not fixed: it runs, but prints {out.strip()[-200:]!r}, not {want}")
+    else:
+        print(f"{script} is not fixed: it still fails with " + (where(err)[1] or "a time-out"))
     if changes:
         print("(tried: " + "; ".join(changes) + ")")'''
 
@@ -337,8 +352,8 @@ def start(turn: Turn) -> None:
         turn.state["crash fix"] = next(iter(scripts.items()))
 
 
-def ready_code(script: str, original: str | None) -> str:
-    return SEARCH.replace("__SCRIPT__", repr(script)).replace("__ORIGINAL__", repr(original))
+def ready_code(script: str, original: str | None, want: list[str] | None = None) -> str:
+    return SEARCH.replace("__SCRIPT__", repr(script)).replace("__ORIGINAL__", repr(original)).replace("__WANT__", repr(want or []))
 
 
 def after_run(turn: Turn) -> Ask | None:
@@ -363,7 +378,10 @@ def _offer(turn: Turn) -> Ask | None:
     path, original = found
     turn.counts["crash fix"] += 1
     script = os.path.relpath(path, Path.cwd()) if path.is_absolute() else str(path)
-    return own_code(turn.engine, NOTE.format(script=script), ready_code(script, original), HOW.format(script=script))
+    from oi_local.core.fixes import expected
+
+    code = ready_code(script, original, expected(turn.request))
+    return own_code(turn.engine, NOTE.format(script=script), code, HOW.format(script=script))
 
 
 rule = Rule(
