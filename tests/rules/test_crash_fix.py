@@ -162,3 +162,10 @@ def test_a_clean_run_that_prints_the_wrong_thing_is_not_a_fix(folder: Path) -> N
     code = crash_fix.ready_code("rooms.py", None, ["hall: 18.5"])
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder, timeout=120).stdout
     assert "fixed rooms.py" in out and out.endswith("hall: 18.5\nkitchen: 21.0\n")
+
+
+def test_an_index_one_past_the_end(folder: Path) -> None:
+    (folder / "last.py").write_text('fruits = ["apple", "banana", "cherry"]\nprint(fruits[3])\n')
+    out = _ready(folder, "last.py")
+    assert "fixed last.py: [3] -> [2]" in out and out.endswith("$ python last.py\ncherry\n")
+    assert (folder / "last.py").read_text() == 'fruits = ["apple", "banana", "cherry"]\nprint(fruits[2])\n'

@@ -159,12 +159,16 @@ def on_line(text, row):
     return tree, [n for n in ast.walk(tree) if getattr(n, "lineno", None) == row and getattr(n, "end_lineno", None) == row]
 
 
-def wrap(text, row, node, fn):
+def put(text, row, node, new):
+    """`text` with `node` (on line `row`) written as `new`."""
     lines = text.splitlines(keepends=True)
     line = lines[row - 1].encode()
-    part = line[node.col_offset:node.end_col_offset].decode()
-    lines[row - 1] = (line[:node.col_offset].decode() + fn + "(" + part + ")" + line[node.end_col_offset:].decode())
+    lines[row - 1] = line[:node.col_offset].decode() + new + line[node.end_col_offset:].decode()
     return "".join(lines)
+
+
+def wrap(text, row, node, fn):
+    return put(text, row, node, fn + "(" + ast.get_source_segment(text, node) + ")")
 
 
 def operands(nodes):
@@ -244,6 +248,12 @@ def candidates(text, err):
             den, whole = ast.get_source_segment(text, d.right), ast.get_source_segment(text, d)
             if den and whole and "\n" not in whole:
                 zero.append((f"{whole} -> 0 when {den} is 0", "".join(lines[:row - 1]) + lines[row - 1].replace(whole, f"({whole} if {den} else 0)", 1) + "".join(lines[row:])))
+    if kind == "IndexError":  # an index one past the end: one less, or the last
+        _, nodes = on_line(text, row)
+        for n in nodes:
+            if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and type(n.slice.value) is int and n.slice.value > 0:
+                for k in (n.slice.value - 1, -1):
+                    found.append((f"[{n.slice.value}] -> [{k}]", put(text, row, n.slice, str(k))))
     if kind == "ValueError" and "invalid literal for int()" in msg:
         lines = text.splitlines(keepends=True)
         if "int(" in lines[row - 1]:
