@@ -77,7 +77,7 @@ def test_the_script_as_the_turn_found_it_comes_first(folder: Path) -> None:
     assert "fixed rooms.py: 'sensor' -> 'sensors'" in out and (folder / "rooms.py").read_text().startswith("import json\n\n# the")
 
 
-def test_offered_after_two_failed_runs(folder: Path) -> None:
+def test_offered_when_the_models_tries_are_used_up(folder: Path) -> None:
     interp, model = scripted_interpreter([f"```python\n{AGAIN}\n```", f"```python\n{AGAIN}\n```",
                                           "Fixed: the key was wrong and the attic has no readings."])
     interp.template = "small"

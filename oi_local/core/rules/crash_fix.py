@@ -4,7 +4,7 @@ empty room divided by zero. Given the error note (the keys there are 'unit', 'se
 ran the same line three times, then wrote a copy of the script that rewrote itself (ho41). Most such
 crashes are one name off (a key, a file, an attribute, a variable), a missing import, a text value used
 as a number, or a division by an empty count. When the request asks to fix one Python script that is
-there and two runs of the turn have failed, the model is given code that repairs it by running it: it
+there and the model's tries are used up (or it stops after two failed or refused), it is given code that repairs it by running it: it
 reads the error, tries the changes that error suggests (the close names that exist, float() around the
 values on the failing line, skipping an empty count, an import), keeps the one that gets furthest (runs
 cleanly, or prints more before a later error), and repeats, at most four changes, each candidate run in
@@ -20,7 +20,8 @@ from oi_local.core.rules.turn import Turn, careful, own_code
 
 NOTE = "(Write one ```python block that does what I asked: fix {script} so that it runs without the error, and run it."
 HOW = "This block finds the changes that stop the crash, runs each one first, writes the fix into {script} and runs it; reply with it."
-TRIES = 2  # failed runs of the turn before the repair is offered: the model's own fix, told the error, comes first
+TRIES = 2  # failed or refused tries before the repair is offered to a model that stopped trying
+FAILED_OUT = 3  # failed runs before it is offered to one still trying, when max_failed_runs sets no limit
 MAX_BYTES = 20_000  # a longer script is not small-slip territory, and is not copied into the code
 
 SEARCH = r'''import ast, builtins, difflib, io, json, os, re, shutil, subprocess, sys, tempfile, tokenize
@@ -367,7 +368,11 @@ def ready_code(script: str, original: str | None, want: list[str] | None = None)
 
 
 def after_run(turn: Turn) -> Ask | None:
-    if not turn.runs or not turn.runs[-1].failed or sum(r.failed for r in turn.runs) < TRIES:
+    """The model's own tries used up (max_failed_runs, else three): the 0.5B model, told the error, fixed
+    ho-fix-counter and ho2-fix-index on its third try, which an earlier search took from it."""
+    if not turn.runs or not turn.runs[-1].failed:
+        return None
+    if not turn.failed_out and sum(r.failed for r in turn.runs) < FAILED_OUT:
         return None
     return _offer(turn)
 
@@ -396,7 +401,8 @@ def _offer(turn: Turn) -> Ask | None:
 
 rule = Rule(
     name="crash fix", setting="repair_slips", start=start, after_run=after_run, follow_up=follow_up,
-    summary="asked to fix one Python script that is there, after two failed (or refused) tries the model is given code that repairs it "
+    summary="asked to fix one Python script that is there, when the model's tries are used up (or it stops after two failed or "
+            "refused) it is given code that repairs it "
             "by running it: from the error it tries the close names that exist (a key, a file, an attribute, a variable), "
             "an import, float()/str() around the failing line's values, skipping an empty count; keeps the change that gets "
             "furthest, at most four, each run in the sandbox; writes the first version that runs cleanly and runs it, and "
