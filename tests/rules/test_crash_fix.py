@@ -169,3 +169,9 @@ def test_an_index_one_past_the_end(folder: Path) -> None:
     out = _ready(folder, "last.py")
     assert "fixed last.py: [3] -> [2]" in out and out.endswith("$ python last.py\ncherry\n")
     assert (folder / "last.py").read_text() == 'fruits = ["apple", "banana", "cherry"]\nprint(fruits[2])\n'
+
+
+def test_another_types_word_for_it(folder: Path) -> None:
+    (folder / "guests.py").write_text('guests = ["Ann", "Bob"]\nguests.add("Zoe")\nprint(", ".join(guests))\n')
+    out = _ready(folder, "guests.py")
+    assert "fixed guests.py: .add -> .append" in out and out.endswith("Ann, Bob, Zoe\n")

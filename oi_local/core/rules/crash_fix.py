@@ -227,7 +227,11 @@ def candidates(text, err):
                     owner = None
             attr = m.group(2) or m.group(4)
             if owner is not None:
-                found += [(f".{attr} -> .{k}", swap_name(text, row, attr, k, dotted=True)) for k in close(attr, [a for a in dir(owner) if not a.startswith("_")])]
+                # another type's word for it (a list's add is append), then the names that look alike
+                said = {"add": ["append"], "push": ["append"], "insert": ["append"]} if owner is list else \
+                    {"append": ["add"], "push": ["add"]} if owner is set else {}
+                near = said.get(attr, []) + close(attr, [a for a in dir(owner) if not a.startswith("_")])
+                found += [(f".{attr} -> .{k}", swap_name(text, row, attr, k, dotted=True)) for k in dict.fromkeys(near)]
     elif kind in ("FileNotFoundError", "IsADirectoryError"):
         m = re.search(r"No such file or directory: '([^']+)'", msg)
         if m:
