@@ -172,18 +172,21 @@ def wrap(text, row, node, fn):
     return put(text, row, node, fn + "(" + ast.get_source_segment(text, node) + ")")
 
 
-def operands(nodes):
+def operands(nodes, text_side=""):
+    """The values an operator or sum() on the failing line works on (not one already made a number or text),
+    the side the error names as text first."""
     found = []
     for n in nodes:
         if isinstance(n, ast.BinOp):
-            found += [n.left, n.right]
+            found += [n.right, n.left] if text_side == "right" else [n.left, n.right]
         elif isinstance(n, ast.Compare):
             found += [n.left, *n.comparators]
         elif isinstance(n, ast.AugAssign):
             found += [n.value]
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("sum", "max", "min", "round"):
             found += n.args[:1]
-    return [o for o in found if isinstance(o, (ast.Subscript, ast.Name, ast.Call, ast.Attribute))]
+    made = lambda o: isinstance(o, ast.Call) and isinstance(o.func, ast.Name) and o.func.id in ("float", "int", "str")
+    return [o for o in found if isinstance(o, (ast.Subscript, ast.Name, ast.Call, ast.Attribute)) and not made(o)]
 
 
 def candidates(text, err):
@@ -267,8 +270,10 @@ def candidates(text, err):
         _, nodes = on_line(text, row)
         # a number is likelier meant than text, unless the error says text is being joined
         fns = ("str", "float", "int") if "concatenate str" in msg else ("float", "int", "str")
+        sides = re.search(r"for \S+: '(\w+)' and '(\w+)'", msg)  # "for /: 'int' and 'str'": the text side first
+        ops = operands(nodes, "left" if sides and sides.group(1) == "str" else "right" if sides and sides.group(2) == "str" else "")
         for fn in fns:
-            for o in operands(nodes)[:6]:
+            for o in ops[:6]:
                 found.append((f"{fn}() around {ast.unparse(o)}", wrap(text, row, o, fn)))
     if not found and row:  # no clue in the message: one operator or number on the failing line
         lines = text.splitlines(keepends=True)
@@ -310,8 +315,10 @@ def repair(text):
             break  # clean (right, or wrong with no error left to go by), or it hangs
         tried = [(what, t, run(t)) for what, t in candidates(text, now[2])[:24]]
         better = [c for c in tried if score(c[2], c[1]) > score(now, text)]
-        # else a change that gets as far with another error (the key mended, then `.uper()` on the same line)
-        better = better or [c for c in tried if score(c[2], c[1]) == score(now, text) and where(c[2][2])[1] != where(now[2])[1]][:1]
+        # else a change that gets as far with another kind of error (the key mended, then `.uper()` on the
+        # same line; not float() then int() then float() around one value, each a TypeError)
+        kind_now = where(now[2])[1].split(":")[0]
+        better = better or [c for c in tried if score(c[2], c[1]) == score(now, text) and where(c[2][2])[1].split(":")[0] != kind_now][:1]
         if not better:
             break
         what, text, now = max(better, key=lambda c: score(c[2], c[1]))
