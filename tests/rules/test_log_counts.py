@@ -47,6 +47,11 @@ def test_what_is_looked_up(folder: Path) -> None:
     run = subprocess.run([sys.executable, "-c", log_counts.ready_code(*found)], capture_output=True, text=True, cwd=folder)
     assert run.stdout.startswith("2 lines of app.log have ERROR")
     assert log_counts.asked("how many requests in auth.log came from 203.0.113.7?", folder)[1] == "203.0.113.7"
+    (folder / "access.log").write_text('1.2.3.4 - - [x] "GET /blog/fixing-404-errors HTTP/1.1" 200 88\n'
+                                       '1.2.3.4 - - [x] "GET /old HTTP/1.1" 404 12\n')
+    found = log_counts.asked("How many requests in access.log got a 404?", folder)
+    run = subprocess.run([sys.executable, "-c", log_counts.ready_code(*found)], capture_output=True, text=True, cwd=folder)
+    assert run.stdout.startswith("1 lines of access.log have 404")  # not the page about 404 errors
     for request in ("How many lines are in auth.log?",  # every line: not ours
                     "how many bananas are in auth.log?",  # nothing of it there
                     "which IP address failed most in auth.log?",  # not a count

@@ -19,14 +19,15 @@ SHOWN = "Not run: the code does not count the lines of {file} that have {phrase!
 MAX_BYTES = 20_000_000  # a bigger log is read by the code, not looked at here
 _HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bhow\s+often\b", re.I)
 _FILE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w.-]+\.log)\b")
-_TOKEN = re.compile(r"\d+(?:\.\d+){1,3}(?::\d+)?|[A-Za-z][\w'-]*|\d+")
+_TOKEN = re.compile(r"\d+(?:\.\d+){1,3}(?::\d+)?|\d+s?\b|[A-Za-z][\w'-]+|\d+")
 # Words that say how to count or where, not what: "how many lines in server.log contain the word ERROR"
 _SAYS_NOTHING = frozenset("""how many much number often times time are is was were be been there here in inside into of on at by
 for from to with within the a an and or any all every each some my our your his her their its this that these those it me
 you we i they he she can could would will please tell show give say count counted counting total altogether so far
 lines line entries entry log logs file files does do did has have had got get gets getting appear appears appeared
 mention mentions mentioned contain contains containing which what where when who word words text string phrase
-there's theres today yesterday week month year ever yet still about just only exactly roughly approximately""".split())
+there's theres today yesterday week month year ever yet still about just only exactly roughly approximately
+site website server web through go look tell""".split())
 _CAPS = re.compile(r"[A-Z]{3,}")
 
 
@@ -41,8 +42,9 @@ def _stem(word: str) -> str:
 def _pattern(words: list[str]) -> re.Pattern[str]:
     parts = []
     for w in words:
-        if re.fullmatch(r"[\d.:]+", w):
-            parts.append(rf"(?<![\w.]){re.escape(w)}(?!\d|\.\d)")
+        w = w[:-1] if re.fullmatch(r"\d+s", w) else w  # "the most 404s"
+        if re.fullmatch(r"[\d.:]+", w):  # a status or an address is a field of its own: not the 404 of /fixing-404-errors
+            parts.append(rf"(?<![^\s\[(\"']){re.escape(w)}(?![^\s\]),:;\"'])")
         elif _CAPS.fullmatch(w):
             parts.append(rf"\b{re.escape(w)}\b")
         else:
