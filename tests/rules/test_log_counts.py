@@ -63,3 +63,7 @@ def test_code_that_looks_for_the_words_runs(folder: Path) -> None:
     own = 'print(sum("Failed password" in line for line in open("auth.log")))'
     assert log_counts.check(make_turn(ASK), block(own)) is None
     assert log_counts.check(make_turn(ASK), block("print(len(open('auth.log').readlines()))")) is not None
+
+
+def test_a_count_of_the_top_one_is_not_ours(folder: Path) -> None:
+    assert log_counts.asked("which IP in auth.log failed the most, and how many times?", folder) is None

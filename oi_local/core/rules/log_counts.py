@@ -29,6 +29,7 @@ mention mentions mentioned contain contains containing which what where when who
 there's theres today yesterday week month year ever yet still about just only exactly roughly approximately
 site website server web through go look tell""".split())
 _CAPS = re.compile(r"[A-Z]{3,}")
+WHICH_MOST = re.compile(r"\b(?:which|what)\b(?:[^.?!]|\.(?=\S))*\b(?:most|top|busiest|biggest\s+number)\b|\bmost\s+(?:common|frequent)\b", re.I)
 
 
 def _stem(word: str) -> str:
@@ -55,8 +56,8 @@ def _pattern(words: list[str]) -> re.Pattern[str]:
 def asked(request: str, cwd: Path) -> tuple[str, str, str] | None:
     """(the log, the words counted as they stand in it, the pattern) for a "how many" question about one log."""
     words = instruction(request)
-    if not _HOW_MANY.search(words) or "\n" in words.strip():
-        return None
+    if not _HOW_MANY.search(words) or "\n" in words.strip() or WHICH_MOST.search(words):
+        return None  # "which page ... the most 404s, and how many times?": the top one's count (log_tops.py)
     files = list(dict.fromkeys(f for f in _FILE.findall(words) if (cwd / f).is_file()))
     if len(files) != 1 or (cwd / files[0]).stat().st_size > MAX_BYTES:
         return None

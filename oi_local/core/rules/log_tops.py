@@ -12,12 +12,12 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.log_counts import WHICH_MOST
 from oi_local.core.rules.log_counts import asked as counted
 from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
 NOTE = "(Write one ```python block that does what I asked: in {file}, find which {kind} comes up most{among}."
 SHOWN = "Not run: the code does not count which {kind} comes up most in {file}; asked afresh with the code that does."
-_WHICH = re.compile(r"\b(?:which|what)\b[^.?!]*\b(?:most|top|busiest|biggest\s+number)\b|\bmost\s+(?:common|frequent)\b", re.I)
 _THOSE = re.compile(r"\b(?:those|them|these|they|of\s+it)\b", re.I)
 # the field asked for: the regex that finds it in a line (group 1)
 FIELDS = {
@@ -38,7 +38,7 @@ _SOME = re.compile(r"\bhow\s+many\s+(?!(?:requests?|times?|hits?|visits?|lines?|
 def asked(request: str, earlier: str, cwd: Path) -> tuple[str, str, str, str | None, str] | None:
     """(the log, the field's name, its regex, the lines' pattern or None for all, the words narrowing them)."""
     words = instruction(request)
-    if not _WHICH.search(words):
+    if not WHICH_MOST.search(words):
         return None
     kinds = [k for k, (said, _) in FIELDS.items() if said.search(words)]
     if len(kinds) != 1:
@@ -53,7 +53,7 @@ def asked(request: str, earlier: str, cwd: Path) -> tuple[str, str, str, str | N
     # the lines: narrowed by this question's words ("the most 404s"), or the earlier question's ("of those")
     said = FIELDS[kinds[0]][0]
     rest = said.sub(" ", _ASKING.sub(" ", _HOW_MANY.sub(" ", words)))
-    own = counted(f"how many {rest}", cwd) if not follow else None
+    own = counted(f"how many {WHICH_MOST.sub(' ', rest)}", cwd) if not follow else None
     narrowed = own or (counted(instruction(earlier), cwd) if follow else None)
     if narrowed is not None and narrowed[0] != log:
         narrowed = None
