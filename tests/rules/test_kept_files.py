@@ -74,3 +74,13 @@ def test_in_the_loop_the_kept_file_survives_and_a_person_confirming_is_warned(fo
         interp.close()
     warned = kept_files.check(make_turn(RUN, approve=lambda m: "run"), RENAME)
     assert warned is not None and warned.warning.startswith("Careful: ") and not (warned.stop or warned.again)
+
+
+def test_some_of_a_folder_kept_does_not_keep_the_folder(tmp_path: Path) -> None:
+    # "delete the old ones ... but do not touch the newer ones in logs/": the old ones may go
+    (tmp_path / "logs").mkdir()
+    ask = ("zip the .log files in logs/ that are older than 30 days into old_logs.zip and delete them, "
+           "but do not touch the newer ones in logs/")
+    assert kept_files.kept(ask, tmp_path) == {}
+    assert kept_files.kept("leave the recent logs in logs/ alone and remove the rest", tmp_path) == {}
+    assert kept_files.kept("don't touch anything in logs/", tmp_path) == {"logs": True}  # the whole folder

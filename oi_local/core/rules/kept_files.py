@@ -21,6 +21,8 @@ _EVERYTHING = re.compile(r"^(?:anything|everything|any(?: of the)? files?|nothin
 _ANY_WORD = re.compile(r"^(?:anything|everything|any(?: of the)? files?)\s+(?:in|inside|under|within|of)\b", re.I)
 _THE_NAMED = re.compile(r"^(?:it|them|the originals?|the files?|(?:the|my) \w+ files?)\b", re.I)
 _PATH = re.compile(r"[\w.~-]+(?:/[\w.~-]+)*/?")
+_SOME_OF = re.compile(r"^(?:the\s+|any\s+)?(?:\w+\s+){0,2}?(?:ones?|others?|rest|remaining|newer|newest|recent|latest|new|"
+                      r"current|younger|older|oldest|larger|smaller|bigger)\b", re.I)
 _NAMED = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/-])")
 ALL = "."
 NOTE = ("Not run: this code changes {paths}, and the request says not to change {kept}. Write code that "
@@ -43,6 +45,8 @@ def kept(request: str, cwd: Path) -> dict[str, bool]:
             paths = [ALL]
         elif _THE_NAMED.match(what):
             paths = named
+        elif _SOME_OF.match(what):
+            paths = []  # "don't touch the newer ones in logs/": some of the folder, which a path cannot say
         else:
             what = _ANY_WORD.sub("", what)
             paths = [w.rstrip("/") for w in _PATH.findall(what) if (cwd / w).exists() and w not in (".", "..")]
