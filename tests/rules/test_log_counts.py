@@ -67,3 +67,23 @@ def test_code_that_looks_for_the_words_runs(folder: Path) -> None:
 
 def test_a_count_of_the_top_one_is_not_ours(folder: Path) -> None:
     assert log_counts.asked("which IP in auth.log failed the most, and how many times?", folder) is None
+
+
+def test_an_answer_without_the_count_gives_way_to_the_output(folder: Path) -> None:
+    interp, model = scripted_interpreter(["```python\nprint(12)\n```", "There were some failed attempts.",
+                                          "There were some failed attempts."])
+    interp.template = "small"
+    try:
+        out = interp.chat(ASK, display=False)
+    finally:
+        interp.close()
+    answers = [m["content"] for m in out if m["role"] == "assistant" and m["type"] == "message"]
+    assert "8 lines of auth.log have failed password" in answers[-1]
+
+
+def test_a_status_in_an_access_log_is_the_status_field(folder: Path) -> None:
+    (folder / "web.log").write_text('1.2.3.4 - - [x] "GET /a HTTP/1.1" 200 404\n1.2.3.4 - - [x] "GET /b HTTP/1.1" 404 12\n'
+                                    '1.2.3.4 - - [x] "GET /c HTTP/1.1" 404 99\n')
+    found = log_counts.asked("how many requests in web.log got a 404?", folder)
+    run = subprocess.run([sys.executable, "-c", log_counts.ready_code(*found)], capture_output=True, text=True, cwd=folder)
+    assert run.stdout.startswith("2 lines of web.log have 404")  # not the 404 bytes of /a

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, instruction, own_code
+from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, instruction, newest_reply, own_code
 
 NOTE = "(Write one ```python block that does what I asked: count the lines of {file} that have {phrase!r}."
 SHOWN = "Not run: the code does not count the lines of {file} that have {phrase!r}; asked afresh with the code that does."
+ANSWER = "(Answer my question in one sentence with what the code printed: {line})"
 MAX_BYTES = 20_000_000  # a bigger log is read by the code, not looked at here
 _HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bhow\s+often\b", re.I)
 _FILE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w.-]+\.log)\b")
@@ -29,6 +30,7 @@ mention mentions mentioned contain contains containing which what where when who
 there's theres today yesterday week month year ever yet still about just only exactly roughly approximately
 site website server web through go look tell""".split())
 _CAPS = re.compile(r"[A-Z]{3,}")
+_ACCESS = re.compile(r"\"[A-Z]+ \S+ HTTP/[\d.]+\" \d{3} ")  # a web server's access log line
 WHICH_MOST = re.compile(r"\b(?:which|what)\b(?:[^.?!]|\.(?=\S))*\b(?:most|top|busiest|biggest\s+number)\b|\bmost\s+(?:common|frequent)\b", re.I)
 
 
@@ -40,11 +42,13 @@ def _stem(word: str) -> str:
     return low
 
 
-def _pattern(words: list[str]) -> re.Pattern[str]:
+def _pattern(words: list[str], access: bool = False) -> re.Pattern[str]:
     parts = []
     for w in words:
         w = w[:-1] if re.fullmatch(r"\d+s", w) else w  # "the most 404s"
-        if re.fullmatch(r"[\d.:]+", w):  # a status or an address is a field of its own: not the 404 of /fixing-404-errors
+        if access and re.fullmatch(r"[1-5]\d\d", w):  # a web server's status: after the request, not a size of 404 bytes
+            parts.append(rf"\" {w}(?!\S)")
+        elif re.fullmatch(r"[\d.:]+", w):  # a status or an address is a field of its own: not the 404 of /fixing-404-errors
             parts.append(rf"(?<![^\s\[(\"']){re.escape(w)}(?![^\s\]),:;\"'])")
         elif _CAPS.fullmatch(w):
             parts.append(rf"\b{re.escape(w)}\b")
@@ -69,10 +73,11 @@ def asked(request: str, cwd: Path) -> tuple[str, str, str] | None:
     if not asked_words:
         return None  # "how many lines are in server.log": every line
     lines = (cwd / log).read_text(encoding="utf-8", errors="replace").splitlines()
+    access = sum(bool(_ACCESS.search(line)) for line in lines) > len(lines) / 2
     for n in range(min(3, len(asked_words)), 0, -1):
         found = []
         for i in range(len(asked_words) - n + 1):
-            pattern = _pattern(asked_words[i:i + n])
+            pattern = _pattern(asked_words[i:i + n], access)
             hits = [m.group(0) for line in lines for m in [pattern.search(line)] if m]
             if hits:
                 found.append((len(hits), " ".join(asked_words[i:i + n]), pattern.pattern))
@@ -106,8 +111,27 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     return Verdict(note=SHOWN.format(file=log, phrase=phrase), ask=ask)
 
 
+def said_short(turn: Turn) -> bool:
+    """The answer after this rule's code leaves out the count it printed: the printed lines say it instead."""
+    reply = newest_reply(turn.engine)
+    last = turn.runs[-1] if turn.runs else None
+    if reply is None or last is None or last.failed or turn.state.get("own code") != last.code.strip():
+        return False
+    m = re.match(r"(\d+) lines of \S+ have ", last.output)
+    return m is not None and not re.search(rf"(?<![\d.]){m.group(1)}(?![\d.])", str(reply.get("content", "")))
+
+
+def follow_up(turn: Turn) -> Ask | None:
+    """Asked once more with the printed line in view; the second time the printed lines say it (discard)."""
+    if turn.counts["log counts answer"] or not said_short(turn):
+        return None
+    turn.counts["log counts answer"] += 1
+    line = turn.runs[-1].output.strip().splitlines()[0]
+    return Ask(ANSWER.format(line=line), final=True)
+
+
 rule = Rule(
-    name="log counts", setting="repair_slips", check=check,
+    name="log counts", setting="repair_slips", check=check, discard=said_short, follow_up=follow_up,
     summary="a \"how many\" question about one .log file that is there is looked up in it: the longest run of the "
             "question's words found in its lines (\"failed password\" for \"failed password attempts\"; ERROR in capitals) "
             "is what is counted; code that does not look for those words is not run, and the model is given code that "

@@ -1,0 +1,25 @@
+"""Own answers: after the loop's own whole code (a rule's ready code, `Ask.own`) ran cleanly for a question,
+the 0.5B model went on writing code in the same turn, and its last output became the answer: "32 lines of
+auth.log have failed password", then its own count of 464 (a development run); "20 lines ... have 404", then
+0. A block sent after such a run for a question is not run: the turn ends with the answer to that output
+(a change asked for is left alone: more may be needed for it)."""
+from __future__ import annotations
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    own = turn.state.get("own code")
+    last = turn.runs[-1] if turn.runs else None
+    if not own or last is None or last.failed or last.interrupted or last.code.strip() != own or block.code.strip() == own:
+        return None
+    from oi_local.core.writes import question
+
+    return Verdict(repeated=True) if question(turn.request) else None
+
+
+rule = Rule(
+    name="own answers", setting="repair_slips", check=check,
+    summary="after the loop's own whole code ran cleanly for a question, more code the model sends in that turn is "
+            "not run: the turn ends with the answer to that output")
