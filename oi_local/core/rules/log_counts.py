@@ -9,6 +9,7 @@ them and says which words it counted."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
@@ -111,23 +112,37 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     return Verdict(note=SHOWN.format(file=log, phrase=phrase), ask=ask)
 
 
-def said_short(turn: Turn) -> bool:
-    """The answer after this rule's code leaves out the count it printed: the printed lines say it instead."""
+def own_answer(turn: Turn) -> tuple[str, str] | None:
+    """(the newest reply, the output it answers) when the last run was the loop's own code and ran cleanly."""
     reply = newest_reply(turn.engine)
     last = turn.runs[-1] if turn.runs else None
     if reply is None or last is None or last.failed or turn.state.get("own code") != last.code.strip():
-        return False
-    m = re.match(r"(\d+) lines of \S+ have ", last.output)
-    return m is not None and not re.search(rf"(?<![\d.]){m.group(1)}(?![\d.])", str(reply.get("content", "")))
+        return None
+    return str(reply.get("content", "")), last.output
+
+
+def leaves_out(said: str, *values: str) -> bool:
+    """One of the printed values is not in the answer (a number as a whole number)."""
+    return any(not re.search(rf"(?<![\w.]){re.escape(v)}(?![\w]|\.\d)", said) for v in values)
+
+
+def answer_again(turn: Turn, key: str, short: Callable[[Turn], bool]) -> Ask | None:
+    """Asked once more with the printed line in view; the second time the printed lines say it (`discard`)."""
+    if turn.counts[key] or not short(turn):
+        return None
+    turn.counts[key] += 1
+    return Ask(ANSWER.format(line=turn.runs[-1].output.strip().splitlines()[0]), final=True)
+
+
+def said_short(turn: Turn) -> bool:
+    """The answer after this rule's code leaves out the count it printed: the printed lines say it instead."""
+    found = own_answer(turn)
+    m = re.match(r"(\d+) lines of \S+ have ", found[1]) if found else None
+    return found is not None and m is not None and leaves_out(found[0], m.group(1))
 
 
 def follow_up(turn: Turn) -> Ask | None:
-    """Asked once more with the printed line in view; the second time the printed lines say it (discard)."""
-    if turn.counts["log counts answer"] or not said_short(turn):
-        return None
-    turn.counts["log counts answer"] += 1
-    line = turn.runs[-1].output.strip().splitlines()[0]
-    return Ask(ANSWER.format(line=line), final=True)
+    return answer_again(turn, "log counts answer", said_short)
 
 
 rule = Rule(

@@ -12,9 +12,14 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.log_counts import WHICH_MOST
+from oi_local.core.rules.log_counts import (
+    WHICH_MOST,
+    answer_again,
+    leaves_out,
+    own_answer,
+)
 from oi_local.core.rules.log_counts import asked as counted
-from oi_local.core.rules.turn import Block, Turn, instruction, newest_reply, own_code
+from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
 NOTE = "(Write one ```python block that does what I asked: in {file}, find which {kind} comes up most{among}."
 SHOWN = "Not run: the code does not count which {kind} comes up most in {file}; asked afresh with the code that does."
@@ -95,31 +100,19 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     return Verdict(note=SHOWN.format(file=log, kind=kind), ask=ask)
 
 
-ANSWER = "(Answer my question in one sentence with what the code printed: {line})"
 _SAID = re.compile(r"^(\S+) is the .+? that comes up most.*?: (\d+) lines of ")
 
 
 def said_short(turn: Turn) -> bool:
     """The answer after this rule's code leaves out the top one or its count: "10.0.0.5 hit the server the most"
     over "10.0.0.5 ...: 5 lines" (ho34, asked how many requests it made); the printed lines say it instead."""
-    reply = newest_reply(turn.engine)
-    last = turn.runs[-1] if turn.runs else None
-    if reply is None or last is None or last.failed or turn.state.get("own code") != last.code.strip():
-        return False
-    m = _SAID.match(last.output)
-    if m is None:
-        return False
-    said = str(reply.get("content", ""))
-    return m.group(1) not in said or not re.search(rf"(?<![\d.]){m.group(2)}(?![\d.])", said)
+    found = own_answer(turn)
+    m = _SAID.match(found[1]) if found else None
+    return found is not None and m is not None and leaves_out(found[0], m.group(1), m.group(2))
 
 
 def follow_up(turn: Turn) -> Ask | None:
-    """Asked once more with the printed line in view; the second time the printed lines say it (discard)."""
-    if turn.counts["log tops answer"] or not said_short(turn):
-        return None
-    turn.counts["log tops answer"] += 1
-    line = turn.runs[-1].output.strip().splitlines()[0]
-    return Ask(ANSWER.format(line=line), final=True)
+    return answer_again(turn, "log tops answer", said_short)
 
 
 rule = Rule(
