@@ -12,6 +12,7 @@ from oi_local.core.rules import (
     amounts,
     answers,
     appended_header,
+    archive_first,
     asked_column,
     averages,
     broken_scripts,
@@ -220,6 +221,7 @@ RULES: tuple[Rule, ...] = (
     script_text.rule,
     broken_scripts.rule,
     sources.rule,
+    archive_first.rule,
     deletions.rule,
     empty_leftovers.rule,  # last: records what the block, as it will run, makes
     emptied_files.rule,  # and copies what it writes
