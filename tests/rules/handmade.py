@@ -43,3 +43,17 @@ def printed(code: str) -> str:
     with contextlib.redirect_stdout(out):
         exec(code, {})
     return out.getvalue().strip()
+
+
+def scripted_chat(replies: list[str], request: str, **settings: Any) -> list[dict[str, Any]]:
+    """The messages of one chat with the scripted model (its `replies` in turn) on the small template."""
+    from scripted import scripted_interpreter
+
+    interp, _model = scripted_interpreter(replies)
+    interp.template = "small"
+    for name, value in settings.items():
+        setattr(interp, name, value)
+    try:
+        return interp.chat(request, display=False)
+    finally:
+        interp.close()

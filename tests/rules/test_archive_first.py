@@ -7,11 +7,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from scripted import scripted_interpreter
 
 from oi_local.core.rules import archive_first
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, scripted_chat
 
 ASK = ("Zip up the .log files in the logs folder that haven't been modified in more than 30 days into old_logs.zip "
        "in this folder, then delete those originals.")
@@ -38,12 +37,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_originals_go_only_once_the_archive_holds_them(folder: Path) -> None:
-    interp, model = scripted_interpreter([f"```python\n{ONLY_DELETES}\n```", f"```python\n{ZIPS}\n```", "Done: 2 logs."])
-    interp.template = "small"
-    try:
-        out = interp.chat(ASK, display=False)
-    finally:
-        interp.close()
+    out = scripted_chat([f"```python\n{ONLY_DELETES}\n```", f"```python\n{ZIPS}\n```", "Done: 2 logs."], ASK)
     consoles = [m["content"] for m in out if m["type"] == "console"]
     assert consoles[0].startswith("Not run: this code deletes files but does not make old_logs.zip")
     assert sorted(zipfile.ZipFile(folder / "old_logs.zip").namelist()) == ["api.log", "cron.log"]

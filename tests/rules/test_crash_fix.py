@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripted import scripted_interpreter
 
 from oi_local.core.rules import crash_fix
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, scripted_chat
 
 ROOMS = {"unit": "C", "sensors": {"attic": [], "hall": [18.0, 19.0], "kitchen": [20.5, 21.5]}}
 SCRIPT = ('import json\n\n# the average temperature of each room\nwith open("readings.json") as f:\n    data = json.load(f)\n\n'
@@ -78,13 +77,8 @@ def test_the_script_as_the_turn_found_it_comes_first(folder: Path) -> None:
 
 
 def test_offered_when_the_models_tries_are_used_up(folder: Path) -> None:
-    interp, model = scripted_interpreter([f"```python\n{AGAIN}\n```", f"```python\n{AGAIN}\n```",
-                                          "Fixed: the key was wrong and the attic has no readings."])
-    interp.template = "small"
-    try:
-        out = interp.chat(ASK, display=False)
-    finally:
-        interp.close()
+    out = scripted_chat([f"```python\n{AGAIN}\n```", f"```python\n{AGAIN}\n```",
+                                          "Fixed: the key was wrong and the attic has no readings."], ASK)
     run = subprocess.run([sys.executable, "rooms.py"], capture_output=True, text=True, cwd=folder)
     assert run.returncode == 0 and run.stdout == "hall: 18.5\nkitchen: 21.0\n"
     consoles = [m["content"] for m in out if m["type"] == "console"]

@@ -6,11 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripted import scripted_interpreter
 
 from oi_local.core.rules import kind_folders
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, scripted_chat
 
 ASK = ("tidy up Downloads/ please: jpg and png files go into Downloads/pictures, pdfs into Downloads/pdf. "
        "anything else stays where it is")
@@ -31,12 +30,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_kinds_are_moved_into_their_folders(home: Path) -> None:
-    interp, model = scripted_interpreter([f"```python\n{WRONG}\n```", "Moved 4 files."])
-    interp.template = "small"
-    try:
-        out = interp.chat(ASK, display=False)
-    finally:
-        interp.close()
+    out = scripted_chat([f"```python\n{WRONG}\n```", "Moved 4 files."], ASK)
     d = home / "Downloads"
     assert sorted(p.name for p in (d / "pictures").iterdir()) == ["beach.jpg", "cat.PNG", "scan 2024.png"]
     assert [p.name for p in (d / "pdf").iterdir()] == ["ticket.pdf"]

@@ -6,11 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripted import scripted_interpreter
 
 from oi_local.core.rules import log_counts
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, scripted_chat
 
 AUTH = "".join(
     f"Mar {d:2d} 10:0{d % 10}:11 host sshd[{900 + d}]: {kind} from 203.0.113.{7 if d % 2 else 9} port 22 ssh2\n"
@@ -29,12 +28,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_the_questions_words_found_in_the_log_are_counted(folder: Path) -> None:
     # the 0.5B model's first code (ho41): a typed-in answer
-    interp, model = scripted_interpreter(["```python\nprint(12)\n```", "8 failed password attempts."])
-    interp.template = "small"
-    try:
-        out = interp.chat(ASK, display=False)
-    finally:
-        interp.close()
+    out = scripted_chat(["```python\nprint(12)\n```", "8 failed password attempts."], ASK)
     consoles = [m["content"] for m in out if m["type"] == "console"]
     assert consoles[0].startswith("Not run: the code does not count the lines of auth.log that have 'failed password'")
     assert consoles[-1].startswith("8 lines of auth.log have failed password")
@@ -70,13 +64,8 @@ def test_a_count_of_the_top_one_is_not_ours(folder: Path) -> None:
 
 
 def test_an_answer_without_the_count_gives_way_to_the_output(folder: Path) -> None:
-    interp, model = scripted_interpreter(["```python\nprint(12)\n```", "There were some failed attempts.",
-                                          "There were some failed attempts."])
-    interp.template = "small"
-    try:
-        out = interp.chat(ASK, display=False)
-    finally:
-        interp.close()
+    out = scripted_chat(["```python\nprint(12)\n```", "There were some failed attempts.",
+                                          "There were some failed attempts."], ASK)
     answers = [m["content"] for m in out if m["role"] == "assistant" and m["type"] == "message"]
     assert "8 lines of auth.log have failed password" in answers[-1]
 

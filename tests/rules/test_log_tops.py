@@ -6,11 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripted import scripted_interpreter
 
 from oi_local.core.rules import log_tops
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, scripted_chat
 
 ACCESS = "".join(f'{ip} - - [18/Nov/2025:14:0{i}:00 +0000] "GET {page} HTTP/1.1" {status} 1532\n' for i, (ip, page, status) in enumerate([
     ("81.2.69.160", "/favicon.ico", 404), ("203.0.113.45", "/favicon.ico", 404), ("203.0.113.45", "/shop", 200),
@@ -41,13 +40,8 @@ def test_the_page_with_most_of_those(folder: Path) -> None:
 
 
 def test_the_address_with_most_lines(folder: Path) -> None:
-    interp, model = scripted_interpreter(['```python\nprint("0")\n```', "203.0.113.45, with 3 requests."])
-    interp.template = "small"
-    try:
-        out = interp.chat("Which IP address hit the server the most in access.log, and how many requests did it make?",
-                          display=False)
-    finally:
-        interp.close()
+    out = scripted_chat(['```python\nprint("0")\n```', "203.0.113.45, with 3 requests."],
+                        "Which IP address hit the server the most in access.log, and how many requests did it make?")
     consoles = [m["content"] for m in out if m["type"] == "console"]
     assert consoles[0].startswith("Not run: the code does not count which IP address comes up most in access.log")
     assert consoles[-1].startswith("203.0.113.45 is the IP address that comes up most: 3 lines of access.log")

@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scripted import scripted_interpreter
 
+from .handmade import scripted_chat
 from .test_log_counts import ASK, AUTH
 
 
@@ -17,12 +17,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _chat(replies: list[str], request: str = ASK) -> list[dict]:
-    interp, model = scripted_interpreter(replies)
-    interp.template = "small"
-    try:
-        return interp.chat(request, display=False)
-    finally:
-        interp.close()
+    return scripted_chat(replies, request)
 
 
 def test_more_code_after_the_loops_answer_is_not_run(folder: Path) -> None:

@@ -20,7 +20,7 @@ SHOWN = "Not run: the code does not count the lines of {file} that have {phrase!
 ANSWER = "(Answer my question in one sentence with what the code printed: {line})"
 MAX_BYTES = 20_000_000  # a bigger log is read by the code, not looked at here
 _HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bhow\s+often\b", re.I)
-_FILE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w.-]+\.log)\b")
+LOG_FILE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w.-]+\.log)\b")
 _TOKEN = re.compile(r"\d+(?:\.\d+){1,3}(?::\d+)?|\d+s?\b|[A-Za-z][\w'-]+|\d+")
 # Words that say how to count or where, not what: "how many lines in server.log contain the word ERROR"
 _SAYS_NOTHING = frozenset("""how many much number often times time are is was were be been there here in inside into of on at by
@@ -63,7 +63,7 @@ def asked(request: str, cwd: Path) -> tuple[str, str, str] | None:
     words = instruction(request)
     if not _HOW_MANY.search(words) or "\n" in words.strip() or WHICH_MOST.search(words):
         return None  # "which page ... the most 404s, and how many times?": the top one's count (log_tops.py)
-    files = list(dict.fromkeys(f for f in _FILE.findall(words) if (cwd / f).is_file()))
+    files = list(dict.fromkeys(f for f in LOG_FILE.findall(words) if (cwd / f).is_file()))
     if len(files) != 1 or (cwd / files[0]).stat().st_size > MAX_BYTES:
         return None
     log = files[0]

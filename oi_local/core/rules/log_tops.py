@@ -13,6 +13,7 @@ from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.log_counts import (
+    LOG_FILE,
     WHICH_MOST,
     answer_again,
     leaves_out,
@@ -33,7 +34,6 @@ FIELDS = {
     "name in brackets": (re.compile(r"\b(?:services?|modules?|components?|daemons?|programs?|square\s+brackets)\b", re.I),
                          r"\[([A-Za-z][\w.-]*)\]"),
 }
-_FILE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w.-]+\.log)\b")
 _ASKING = re.compile(r"\b(?:which|what|most|top|busiest|come|comes|came|coming|from|the|in|of|on)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow\s+many\b", re.I)
 # "how many requests did it make" counts the top one's lines; "how many ERROR lines" asks for some lines
@@ -48,10 +48,10 @@ def asked(request: str, earlier: str, cwd: Path) -> tuple[str, str, str, str | N
     kinds = [k for k, (said, _) in FIELDS.items() if said.search(words)]
     if len(kinds) != 1:
         return None
-    logs = [f for f in dict.fromkeys(_FILE.findall(words)) if (cwd / f).is_file()]
+    logs = [f for f in dict.fromkeys(LOG_FILE.findall(words)) if (cwd / f).is_file()]
     follow = not logs and bool(_THOSE.search(words))
     if follow:
-        logs = [f for f in dict.fromkeys(_FILE.findall(instruction(earlier))) if (cwd / f).is_file()]
+        logs = [f for f in dict.fromkeys(LOG_FILE.findall(instruction(earlier))) if (cwd / f).is_file()]
     if len(logs) != 1:
         return None
     log = logs[0]
