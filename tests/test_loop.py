@@ -144,6 +144,27 @@ def test_failed_runs_are_capped_and_the_end_names_the_error(make):
     assert len([m for m in interp.messages if m["role"] == "computer"]) > 3  # 0: no such limit
 
 
+def test_a_script_that_crashes_under_subprocess_is_a_failed_run(make, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "totals.py").write_text("print(int('84.30'))\n")
+    run = "```python\nimport subprocess\nsubprocess.run(['{py}', 'totals.py'])\n```".format(py=sys.executable)
+    again = run.replace("subprocess.run(", "subprocess.call(")
+    interp, model = make([run, again, "It crashes."], max_failed_runs=2)
+    new = interp.chat("what does totals.py print?", display=False)
+    outputs = [m for m in new if m["role"] == "computer"]
+    assert len(outputs) == 2 and all(m.get("exit_code") == 1 for m in outputs)
+    assert "ValueError: invalid literal" in outputs[0]["content"] and "(exit code 1)" in outputs[0]["content"]
+    said = [m["content"] for m in new if m["role"] == "assistant" and m["type"] == "message"]
+    assert "the last run failed with ValueError: invalid literal" in said[-1]
+    # The same code with a script that works is a clean run, and so is a traceback the cell printed itself.
+    (tmp_path / "totals.py").write_text("print(84.30)\n")
+    ok = "```python\nimport traceback\ntry:\n    1/0\nexcept ZeroDivisionError:\n    traceback.print_exc()\n```"
+    for code in (run, ok):
+        interp, model = make([code, "Done."])
+        new = interp.chat("run it", display=False)
+        assert not any(m.get("exit_code") for m in new if m["role"] == "computer")
+
+
 def test_the_small_set_stops_after_three_failed_runs() -> None:
     from oi_local.core.engine import Engine
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator
 
 from oi_local.computer.languages import missing_note
+from oi_local.core.child_runs import child_failure
 from oi_local.core.lmc import Message, chunk
 from oi_local.core.rules import Ask, hooks
 from oi_local.core.rules.destructive import destructive_request
@@ -284,6 +285,8 @@ def _run(turn: Turn, lang: str, code: str) -> Iterator[Message]:
     finally:
         result = getattr(engine.computer, "last_result", None)
         exit_code, note = getattr(result, "exit_code", None), None
+        if exit_code in (None, 0) and result is not None and not getattr(result, "interrupted", False):
+            exit_code = child_failure(lang, code, text) or exit_code
         if exit_code not in (None, 0):
             out_msg = out_msg or _store_output(engine, "")
             out_msg["content"] = out_msg["content"].rstrip("\n") + f"\n(exit code {exit_code})"
