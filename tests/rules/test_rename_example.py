@@ -1,6 +1,8 @@
 """Rename by example: one name shown before and after gives the rule for every file named like it."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,23 @@ def test_what_is_not_a_rename_by_example(folder: Path) -> None:
     assert rename_example.asked("rename notes.txt to todo.txt", folder) is None
     (folder / "receipts" / "receipt_01-01-2024.txt").write_text("")
     assert rename_example.asked(ASK.replace("07-03-2024", "01-01-2024").replace("2024-03-07", "2024-01-01"), folder) is None
+
+
+def test_names_with_spaces_in_quotes_and_two_pairs_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "scans").mkdir()
+    for n in (1, 2, 7, 10, 12):
+        (tmp_path / "scans" / f"Scan {n}.pdf").write_text(str(n))
+    ask = ("The files in my scans folder are named like 'Scan 1.pdf', 'Scan 12.pdf' and they sort in the wrong order. "
+           "Rename them to scan_001.pdf, scan_012.pdf and so on, keeping each file's number.")
+    found = rename_example.asked(ask, tmp_path)
+    assert found is not None and found[:3] == ("scans", "Scan 1.pdf", "scan_001.pdf")
+    run = subprocess.run([sys.executable, "-c", rename_example.ready_code(found[0], found[3], found[4])],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in (tmp_path / "scans").iterdir()) == \
+        ["scan_001.pdf", "scan_002.pdf", "scan_007.pdf", "scan_010.pdf", "scan_012.pdf"]
+    assert (tmp_path / "scans" / "scan_012.pdf").read_text() == "12"
+    # two pairs that follow different rules are no example
+    (tmp_path / "scans" / "Scan 3.pdf").write_text("3")
+    assert rename_example.asked("rename 'Scan 3.pdf', 'Scan 4.pdf' to scan_003.pdf, scan_9.pdf", tmp_path) is None

@@ -20,6 +20,7 @@ NOTE = ("(Write one ```python block that does what I asked: rename each file in 
 SHOWN = "Not run: the request shows the new name by example ({old} -> {new}); asked afresh with the code that renames every such file."
 _RENAME = re.compile(r"\b(?:renam\w*|re-?name\w*)\b", re.I)
 _NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w][\w.-]*\.[A-Za-z0-9]{1,5})(?![\w-])")
+_QUOTED = re.compile(r"[\"'‘“`]([\w][\w .-]*\.[A-Za-z0-9]{1,5})[\"'’”`]")
 _PART = re.compile(r"\d+|[A-Za-z]+|[^A-Za-z\d]+")
 
 
@@ -56,16 +57,13 @@ def asked(request: str, cwd: Path) -> tuple[str, str, str, str, str] | None:
     words = instruction(request)
     if not _RENAME.search(words):
         return None
-    names = list(dict.fromkeys(m.group(1).rstrip(".") for m in _NAME.finditer(words)))
-    if len(names) != 2:
+    names = _names(words)
+    pair = _pair(names, cwd)
+    if pair is None:
         return None
+    names = list(pair)
     old, new = (n.rsplit("/", 1)[-1] for n in names)
-    if (cwd / names[1]).exists() or old == new:
-        return None  # the second name is there already: not an example of a new one
-    found = _rule(old, new)
-    if found is None:
-        return None
-    regex, body = found
+    regex, body = _rule(old, new) or ("", "")
     from oi_local.core.hints import mentioned_paths
 
     folders = [p for p in mentioned_paths(words, cwd) if p.is_dir()]
@@ -77,6 +75,50 @@ def asked(request: str, cwd: Path) -> tuple[str, str, str, str, str] | None:
         return None
     folder = folders[0]
     return os.path.relpath(folder.resolve(), cwd.resolve()), old, new, regex, body
+
+
+def _names(words: str) -> list[str]:
+    """File names as written: quoted ones may hold spaces ("'Scan 1.pdf', 'Scan 12.pdf'", ho42)."""
+    quoted = [(m.start(), m.end(), m.group(1)) for m in _QUOTED.finditer(words)]
+    inside = [(a, b) for a, b, _ in quoted]
+    bare = [(m.start(), m.end(), m.group(1).rstrip(".")) for m in _NAME.finditer(words)
+            if not any(a <= m.start() < b for a, b in inside)]
+    return list(dict.fromkeys(n for _, _, n in sorted(quoted + bare)))
+
+
+def _pair(names: list[str], cwd: Path) -> tuple[str, str] | None:
+    """The example (old, new): two names, or the first of several olds with the new name shown for it, when
+    every other pair shown follows the same rule ("'Scan 1.pdf', 'Scan 12.pdf' ... to scan_001.pdf, scan_012.pdf")."""
+    if len(names) == 2:
+        pairs = [(names[0], names[1])]
+    elif len(names) % 2 == 0 and 4 <= len(names) <= 8:
+        half = len(names) // 2
+        pairs = list(zip(names[:half], names[half:]))
+    else:
+        return None
+    old, new = pairs[0]
+    if (cwd / new).exists() or old == new:
+        return None  # the new name is there already: not an example of a new one
+    found = _rule(old.rsplit("/", 1)[-1], new.rsplit("/", 1)[-1])
+    if found is None:
+        return None
+    regex, body = found
+    for o, n in pairs[1:]:
+        m = re.match(regex, o.rsplit("/", 1)[-1])
+        if m is None or _render(body, m) != n.rsplit("/", 1)[-1]:
+            return None
+    return old, new
+
+
+def _render(body: str, m: re.Match[str]) -> str:
+    """The new name `body` gives for a match, as the ready code's f-string would."""
+    def part(t: re.Match[str]) -> str:
+        if t.group(1):
+            return m[int(t.group(1))]
+        if t.group(2):
+            return f"{int(m[int(t.group(2))]):0{int(t.group(3))}d}"
+        return t.group(0)[0]
+    return re.sub(r"\{m\[(\d+)\]\}|\{int\(m\[(\d+)\]\):0(\d+)d\}|\{\{|\}\}", part, body)
 
 
 def _like(folder: Path, regex: str) -> list[Path]:
