@@ -441,6 +441,8 @@ def test_the_date_calculations(tmp_path: Path) -> None:
     ("what date will it be 90 days after 3 may 2025?", "What date is 45 days after"),
     ("what's the percentage increase from 1200 to 1500?", "By what percentage did it go up"),
     ("how many kilometres is 26.2 miles?", "Convert 26.2 miles to kilometres."),
+    ("can you collect all the e-mail addresses in inbox_dump.txt into a list, no repeats", "Pull every email address out"),
+    ("find all the urls in notes.md and put them in a file", "List every web link in bookmarks.md"),
 ])
 def test_a_second_batch_request_gets_its_recipe_first(request_text: str, expected: str) -> None:
     chosen = pick(request_text, 2)
@@ -687,3 +689,15 @@ def test_the_json_to_csv_columns_recipe_says_which_asked_column_no_record_has(tm
     _write(tmp_path, {"pets.json": '[{"name": "Rex", "kind": "dog", "age": 3}]'})
     out = _run(_recipe("Turn pets.json into pets.csv"), tmp_path)
     assert "no record has ['species'] - the fields are ['age', 'kind', 'name']" in out
+
+
+def test_the_extraction_recipes_find_each_address_and_link_once(tmp_path: Path) -> None:
+    _write(tmp_path, {"minutes.txt": "From: Jo.Park@Acme.co.uk\nCc: lena_vogt+ship@northwind.io, jo.park@acme.co.uk.\n"
+                                     "Ask mark@northwind.io (not @here or a@b).\n",
+                      "bookmarks.md": "See https://a.example/x?y=1, and (https://b.example/path).\nAgain https://a.example/x?y=1.\n"})
+    _run(_recipe("Pull every email address out"), tmp_path)
+    assert (tmp_path / "contacts.txt").read_text() == "jo.park@acme.co.uk\nlena_vogt+ship@northwind.io\nmark@northwind.io\n"
+    _run(_recipe("List every web link in bookmarks.md"), tmp_path)
+    assert (tmp_path / "links.txt").read_text() == "https://a.example/x?y=1\nhttps://b.example/path\n"
+    # a request that only names a web address is not shown the extraction
+    assert not any(r.startswith("List every web link") for r in _requests(pick("download the page at https://example.com", 2)))
