@@ -58,8 +58,10 @@ def test_in_the_loop_the_second_try_ends_the_turn_honestly(folder: Path) -> None
 
     code = "```python\n" + AVERAGED + "```"
     interp, model = scripted_interpreter([code, code, "10233.6"], computed_answers=True)
+    # (a delivery time of a file with no delivery dates now ends before any code: core/rules/missing_inputs.py)
     try:
-        interp.chat(ASK, display=False)
+        interp.chat("On average, how many parcels did each delivered order have? Everything's in orders_export.csv.",
+                    display=False)
         said = " ".join(str(m.get("content")) for m in interp.messages if m.get("role") == "assistant"
                         and m.get("type") == "message")
         assert "does not seem to have" in said or any("does not seem to have" in str(m.get("content"))
