@@ -156,6 +156,7 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
     # the files". The model's code mended by a note (error_notes) is still checked as the model's: a named
     # month's filter is added to it.
     own = turn.state.get("own code") == block.code.strip()
+    written = block.code  # as the model wrote it, before any rule mends it
     for check in hooks(engine, "check", guards=own):
         verdict = check(turn, block)
         if verdict is None:
@@ -204,7 +205,7 @@ def _code(turn: Turn, block: Block) -> Generator[Message, None, tuple[str, Ask |
         _store_output(engine, "The user declined to run this code.")
         yield from _console_note("Code not run.")
         return END, None
-    yield from _run(turn, block.lang, block.code)
+    yield from _run(turn, block.lang, block.code, written)
     turn.not_run = None
     turn.steps += 1
     for after_run in hooks(engine, "after_run"):
@@ -263,7 +264,7 @@ def _reply(turn: Turn, blocks: list[Block], ask: Ask | None = None, allow_code: 
             engine.messages.pop()
 
 
-def _run(turn: Turn, lang: str, code: str) -> Iterator[Message]:
+def _run(turn: Turn, lang: str, code: str, written: str = "") -> Iterator[Message]:
     """Run code, streaming its output into a stored output message; the run joins `turn.runs`."""
     engine = turn.engine
     yield chunk("computer", "console", start=True)
@@ -301,7 +302,7 @@ def _run(turn: Turn, lang: str, code: str) -> Iterator[Message]:
             # Silent code still gets an (empty) output message, so the model is told it ran
             # (empty_code_output_template) instead of seeing its own code as the last word.
             _store_output(engine, "")
-        turn.runs.append(Run(lang, code, text, exit_code, bool(getattr(result, "interrupted", False)), note))
+        turn.runs.append(Run(lang, code, text, exit_code, bool(getattr(result, "interrupted", False)), note, written or code))
     if note:  # shown as it is stored, so the person sees what the model was told
         yield chunk("computer", "console", "output", content="\n" + note + "\n")
     yield chunk("computer", "console", end=True) | ({"exit_code": exit_code} if result is not None else {})

@@ -30,8 +30,8 @@ def failed(code: str, output: str, note: str | None = None, lang: str = "python"
     return Run(lang, code, output + "\n(exit code 1)", 1, False, note)
 
 
-def ran(code: str, output: str, lang: str = "python") -> Run:
-    return Run(lang, code, output, 0)
+def ran(code: str, output: str, lang: str = "python", written: str = "") -> Run:
+    return Run(lang, code, output, 0, written=written)
 
 
 def printed(code: str) -> str:

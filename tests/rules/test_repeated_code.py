@@ -37,3 +37,27 @@ def test_the_last_output_sent_back_as_code_is_not_run() -> None:
     assert repeated_code.check(turn, block("print('routes.py')")) is None  # code
     after_failure = make_turn("x", runs=(failed("print(1/0)", "ZeroDivisionError"),))
     assert repeated_code.check(after_failure, block("ZeroDivisionError")) is None
+
+
+def test_code_a_rule_mended_before_it_ran_is_the_same_code_when_sent_again() -> None:
+    # A rule mends the model's block the same way each time (a helper saw glob("*.csv") pointed at the folder
+    # named, the run failing, ten times over): the model's own block sent again repeats that run.
+    turn = make_turn("x", runs=(ran("print(2 + 2)", "4\n", written="print(2+2)"),))
+    verdict = repeated_code.check(turn, block("print(2+2)"))
+    assert verdict is not None and verdict.repeated
+    assert repeated_code.check(turn, block("print(2+3)")) is None
+
+
+def test_in_the_loop_a_mended_block_sent_again_is_not_run_again() -> None:
+    from scripted import scripted_interpreter
+
+    # fstrings mends the quote inside the braces before it runs; the same block again is the same run
+    code = "```python\nname = 'a-b'\nprint(f\"{name.split(\"-\")[0]}\")\n```"
+    interp, model = scripted_interpreter([code, code, code, "It prints a."])
+    interp.template = "small"
+    try:
+        new = interp.chat("what is the first part of a-b?", display=False)
+    finally:
+        interp.close()
+    runs = [m for m in new if m["role"] == "computer" and m["type"] == "console"]
+    assert len(runs) == 1 and runs[0]["content"].strip() == "a"

@@ -29,7 +29,9 @@ def echoed(turn: Turn, block: Block) -> bool:
 def check(turn: Turn, block: Block) -> Verdict | None:
     if echoed(turn, block):
         return Verdict(repeated=True)
-    same = [i for i, r in enumerate(turn.runs) if (r.lang, r.code.strip()) == (block.lang, block.code.strip())]
+    # the model's block as it wrote it: a rule mends it the same way each time (ran ten times over: session 44)
+    same = [i for i, r in enumerate(turn.runs)
+            if r.lang == block.lang and block.code.strip() in (r.code.strip(), r.written.strip())]
     if not same or any(_writes(r) for r in turn.runs[same[-1] + 1:]):
         return None
     return Verdict(repeated=True)

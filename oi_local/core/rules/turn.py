@@ -135,6 +135,7 @@ class Run:
     exit_code: int | None = None
     interrupted: bool = False  # stopped by the user or a time limit: not an error to retry
     note: str | None = None  # the note a rule added to its output (core/errors.py)
+    written: str = ""  # the code as the model wrote it, when a rule mended it before it ran
 
     @property
     def failed(self) -> bool:
