@@ -58,6 +58,11 @@ def test_a_named_result_file_must_exist(folder: Path) -> None:
     (folder / "items.png").write_bytes(b"\x89PNG....")
     turn.runs.append(ran("plt.plot([3, 4, 5])\nplt.savefig('items.png')", ""))
     assert outputs.problems(turn) == ["the code never read items.csv, so the plot does not show its data"]
+    turn.runs.append(ran("import glob\nfor p in glob.glob('*.csv'):\n    df = pd.read_csv(p)", ""))  # a pattern that matches it
+    assert outputs.problems(turn) == []
+    turn = started("plot the items and save as items.png")
+    turn.runs.append(ran("import glob\nfor p in glob.glob('data/*.json'):\n    df = pd.read_json(p)\ndf.plot()", ""))
+    assert outputs.problems(turn) == ["the code never read items.csv, so the plot does not show its data"]
 
 
 def test_nothing_is_checked_for_requests_without_files_or_without_runs(folder: Path) -> None:

@@ -311,8 +311,18 @@ def problems(turn: Turn) -> list[str]:
         data = [n for n in names_before if n.rsplit(".", 1)[-1].lower() in DATA_EXT and re.search(
             rf"(?<![\w.-]){re.escape(n)}(?![\w-])", request)]
         data = data or [p.name for p in by_stem(request, Path(root)) if p.name in names_before]  # "plot the prices"
-        found += [f"the code never read {n}, so the plot does not show its data" for n in data if n not in code]
+        found += [f"the code never read {n}, so the plot does not show its data" for n in data if not _names(code, n)]
     return found + _unread_data(turn)
+
+
+def _names(code: str, name: str) -> bool:
+    """The code names the file, or a pattern that matches it (`glob("*.csv")` read spending.csv: session 44)."""
+    import fnmatch
+
+    if name in code:
+        return True
+    patterns = re.findall(r"[\"']([^\"'\n]*[*?][^\"'\n]*)[\"']", code)
+    return any(fnmatch.fnmatch(name, p.rsplit("/", 1)[-1]) for p in patterns)
 
 
 def _unread_data(turn: Turn) -> list[str]:
