@@ -53,6 +53,7 @@ def test_an_average_asked_is_averaged_per_group_with_the_column_named_anywhere()
     ("what was the longest single shift in food/shifts.csv, and who did it?", ROW_MAX),   # one row is asked
     ("who is the oldest in food/people.csv?", 'import pandas as pd\nprint(pd.read_csv("food/people.csv")["age"].max())'),
     ("what is the total of hours in food/shifts.csv?", ROW_MAX),                            # no most per name
+    (ASK, 'import csv, glob\nfor p in sorted(glob.glob("food/*.csv")):\n    print(p, len(list(csv.reader(open(p)))))'),
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     assert per_group.check(make_turn(request_text), block(code)) is None

@@ -42,7 +42,8 @@ ASKS = re.compile(r"\b(?:who(?:'s|se)?|which\s+([a-z][\w-]*))\b[^.?!]*?\b(most|l
                   r"largest|smallest|top|max(?:imum)?|min(?:imum)?)\b", re.I)
 _EXTREME = {"least": "smallest", "fewest": "smallest", "lowest": "smallest", "smallest": "smallest", "min": "smallest",
             "minimum": "smallest"}
-_TAKES = re.compile(r"\.(?:max|min|idxmax|idxmin|nlargest|nsmallest|sort_values)\(|\b(?:max|min|sorted)\(")
+_TAKES = re.compile(r"\.(?:max|min|idxmax|idxmin|nlargest|nsmallest|sort_values)\(|\b(?:max|min)\(|"
+                    r"\bsorted\((?![^)\n]*\b(?:glob|rglob|listdir|iterdir|scandir)\b)")  # sorted file names take no value
 _GROUPS = re.compile(r"groupby|defaultdict|Counter|pivot|value_counts|\.get\(|\+=|setdefault|\bcount\(")
 # "the highest score in a single game": one row is what is asked
 _ONE = re.compile(r"\b(?:single|in (?:one|a|any one) (?:\w+ )?(?:game|day|shift|session|match|race|go|row|entry|visit|"
