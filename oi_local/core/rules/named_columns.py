@@ -31,7 +31,8 @@ def named(request: str) -> list[str]:
     if not m:
         return []
     names: list[str] = []
-    for part in re.split(r",|\band\b", m.group(1)):
+    listed = re.sub(r"\s*\([^)]*\)", "", m.group(1))  # "joined (in that order)" (ho24)
+    for part in re.split(r",|\band\b", listed):
         words = part.split()
         if len(words) != 1:
             if words:
