@@ -136,6 +136,22 @@ def test_offered_when_the_model_gives_up_after_a_refusal_and_a_failure(folder: P
     assert crash_fix.follow_up(turn) is None  # once a turn
 
 
+def test_offered_when_the_model_stops_after_a_clean_run_and_the_script_still_crashes(folder: Path) -> None:
+    from .handmade import failed, ran
+
+    # ho42: the script run (it crashed), then the model's own copy inline in try/except printed the error, then words
+    crash = failed("import subprocess\nsubprocess.run(['python3', 'rooms.py'])", "KeyError: 'sensor'")
+    caught = ran("try:\n    print(data['sensor'])\nexcept KeyError as e:\n    print('Error:', e)", "Error: 'sensor'\n")
+    turn = make_turn(ASK, runs=(crash, caught))
+    crash_fix.start(turn)
+    ask = crash_fix.follow_up(turn)
+    assert ask is not None and ask.ready and ask.own
+    fixed = ran("python3 rooms.py", "hall: 18.5\n", lang="shell")  # the script's own last run was clean: fixed
+    turn = make_turn(ASK, runs=(crash, fixed, caught))
+    crash_fix.start(turn)
+    assert crash_fix.follow_up(turn) is None
+
+
 def test_tries_run_on_copies_and_only_the_fix_on_the_real_files(folder: Path) -> None:
     # a script that appends before it crashes: twenty tries on the real file would append twenty times
     (folder / "log.py").write_text('with open("runs.txt", "a") as f:\n    f.write("5\\n")\nprint(sum(int(x) for x in open("run.txt")))\n')

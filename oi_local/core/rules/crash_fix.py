@@ -393,8 +393,21 @@ def follow_up(turn: Turn) -> Ask | None:
     a data file, then the same again, and "not done" ended the turn (ho40)."""
     refused = sum(n.startswith("Not run") for n in turn.notes)
     if sum(r.failed for r in turn.runs) + refused < TRIES or (turn.runs and not turn.runs[-1].failed and not refused):
-        return None
+        # the model moved on to a clean run and stopped, the script still crashing (the retries after a failure
+        # stay the model's: it fixes some on its third try)
+        return _offer(turn) if turn.runs and not turn.runs[-1].failed and _still_crashes(turn) else None
     return _offer(turn)
+
+
+def _still_crashes(turn: Turn) -> bool:
+    """The last run that named the script failed: ho42's model rewrote totals.py with the same int(), ran it (a
+    crash), then ran its own copy inline inside try/except, printed the error, and stopped."""
+    found = turn.state.get("crash fix")
+    if not found:
+        return False
+    name = found[0].name
+    last = next((r for r in reversed(turn.runs) if name in r.code), None)
+    return last is not None and last.failed
 
 
 def _offer(turn: Turn) -> Ask | None:
