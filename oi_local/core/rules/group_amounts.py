@@ -31,10 +31,12 @@ def asked(request: str, cwd: Path) -> tuple[str, str, str, str, str] | None:
     if save is None or len(aggs) != 1:
         return None
     found = per_each(words.replace("median", "average").replace("Median", "Average"), cwd)
-    if found is None or found[2] is None or "[" in found[1]:
+    if found is None or "[" in found[1]:
         return None
     file, group, column = found
-    out = save.group(1)
+    out = str(save.group(1))
+    if column is None:
+        return None
     if Path(out).name == Path(file).name:
         return None  # the data file itself rewritten: not a table of results
     return file, group, column, aggs[0], out

@@ -86,7 +86,8 @@ def asked(request: str, cwd: Path) -> dict[str, Any] | None:
     name, qty, price, amount = keys
     if (money and not (amount or (qty and price))) or (units and not qty):
         return None
-    leave, only = [], []
+    leave: list[tuple[str, str]] = []
+    only: list[tuple[str, str]] = []
     for pattern, into in ((_LEAVE, leave), (_ONLY, only)):
         for v in pattern.findall(words):
             field = _value_field(records, v)
