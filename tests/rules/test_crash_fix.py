@@ -185,3 +185,12 @@ def test_another_types_word_for_it(folder: Path) -> None:
     (folder / "guests.py").write_text('guests = ["Ann", "Bob"]\nguests.add("Zoe")\nprint(", ".join(guests))\n')
     out = _ready(folder, "guests.py")
     assert "fixed guests.py: .add -> .append" in out and out.endswith("Ann, Bob, Zoe\n")
+
+
+def test_a_header_read_as_a_number_is_skipped_and_its_values_read_as_decimals(folder: Path) -> None:
+    # ho42: int() of every row, the header first; skipping each failing row printed "Total: 0.00"
+    (folder / "expenses.csv").write_text("date,description,amount\n2025-05-01,Tea,3.75\n2025-05-02,Taxi,18.40\n2025-05-03,Stamps,7\n")
+    (folder / "totals.py").write_text('import csv\n\ntotal = 0\nwith open("expenses.csv") as f:\n    reader = csv.reader(f)\n'
+                                      '    for row in reader:\n        total += int(row[2])\nprint(f"Total: {total:.2f}")\n')
+    out = _ready(folder, "totals.py")
+    assert "fixed totals.py: the header row skipped; int( -> float(" in out and "Total: 29.15" in out, out

@@ -266,6 +266,15 @@ def candidates(text, err):
         lines = text.splitlines(keepends=True)
         if "int(" in lines[row - 1]:
             found.append(("int( -> float(", "".join(lines[:row - 1]) + re.sub(r"\bint\(", "float(", lines[row - 1]) + "".join(lines[row:])))
+    bad = re.search(r"(?:invalid literal for \w+\(\) with base 10|could not convert string to float): '([^'\n]*)'", msg)
+    if kind == "ValueError" and bad and bad.group(1) in keys and re.search(r"\bcsv\.reader\(", text):
+        # a CSV's header read as a number (ho42: int('amount')): the rows after it, with the change its values then need
+        header = re.sub(r"\bcsv\.reader\(([^()\n]*)\)", r"list(csv.reader(\1))[1:]", text, count=1)
+        lines = header.splitlines(keepends=True)
+        found.append(("the header row skipped", header))
+        if row and "int(" in lines[row - 1]:
+            found.append(("the header row skipped; int( -> float(",
+                          "".join(lines[:row - 1]) + re.sub(r"\bint\(", "float(", lines[row - 1]) + "".join(lines[row:])))
     if kind in ("TypeError", "ValueError"):
         _, nodes = on_line(text, row)
         # a number is likelier meant than text, unless the error says text is being joined
