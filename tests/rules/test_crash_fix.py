@@ -194,3 +194,17 @@ def test_a_header_read_as_a_number_is_skipped_and_its_values_read_as_decimals(fo
                                       '    for row in reader:\n        total += int(row[2])\nprint(f"Total: {total:.2f}")\n')
     out = _ready(folder, "totals.py")
     assert "fixed totals.py: the header row skipped; int( -> float(" in out and "Total: 29.15" in out, out
+
+
+def test_the_second_refused_fix_gets_the_repair_instead_of_the_end(folder: Path) -> None:
+    from oi_local.core.rules import broken_scripts
+
+    # ho40: the fixed script written over the data file it reads, twice; the turn used to end there
+    over_data = ('fixed = """import json\\nimport sys\\nfor room in json.load(open(\\"readings.json\\")):\\n    print(room)\\n"""\n'
+                 'with open("readings.json", "w") as f:\n    f.write(fixed)')
+    turn = make_turn(ASK)
+    crash_fix.start(turn)
+    first = broken_scripts.check(turn, block(over_data))
+    assert first is not None and first.ask is not None and not first.stop and not first.ask.own
+    second = broken_scripts.check(turn, block(over_data))
+    assert second is not None and not second.stop and second.ask is not None and second.ask.own and second.ask.ready

@@ -394,7 +394,7 @@ def after_run(turn: Turn) -> Ask | None:
         return None
     if not turn.failed_out and sum(r.failed for r in turn.runs) < FAILED_OUT:
         return None
-    return _offer(turn)
+    return offer(turn)
 
 
 def follow_up(turn: Turn) -> Ask | None:
@@ -404,8 +404,8 @@ def follow_up(turn: Turn) -> Ask | None:
     if sum(r.failed for r in turn.runs) + refused < TRIES or (turn.runs and not turn.runs[-1].failed and not refused):
         # the model moved on to a clean run and stopped, the script still crashing (the retries after a failure
         # stay the model's: it fixes some on its third try)
-        return _offer(turn) if turn.runs and not turn.runs[-1].failed and _still_crashes(turn) else None
-    return _offer(turn)
+        return offer(turn) if turn.runs and not turn.runs[-1].failed and _still_crashes(turn) else None
+    return offer(turn)
 
 
 def _still_crashes(turn: Turn) -> bool:
@@ -419,7 +419,8 @@ def _still_crashes(turn: Turn) -> bool:
     return last is not None and last.failed
 
 
-def _offer(turn: Turn) -> Ask | None:
+def offer(turn: Turn) -> Ask | None:
+    """The repair, once a turn, when the request asks to fix one Python script that is there."""
     found = turn.state.get("crash fix")
     if not found or turn.counts["crash fix"]:
         return None

@@ -38,6 +38,11 @@ def refuse(turn: Turn, note: str, warning: str) -> Verdict:
     why = note[len("Not run: "):] if note.startswith("Not run: ") else note
     fresh = Ask(FRESH.format(why=why), code_retry(turn.engine, 3),
                 hide=True, drop_recipes=True) if first and turn.steps_left else None
+    if not first:  # asked to fix a script, the loop's own repair instead of the end (ho40: two fixes written over the data)
+        from oi_local.core.rules.crash_fix import offer
+
+        fresh = offer(turn)
+        first = fresh is not None
     return Verdict(note=note, shown="Not run: " + warning, again=first, stop=not first, ask=fresh)
 
 
