@@ -39,6 +39,9 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ("FileNotFoundError: [Errno 2] No such file or directory: 'sale.csv'", "", "there is sales.csv"),
     ("FileNotFoundError: [Errno 2] No such file or directory: 'shopping.csv'",  # to be made, read first
      "Start a shopping list in shopping.csv with the columns item, qty and price.", "you are asked to make it"),
+    # ho3-multi-quiz-csv: a row appended, then the rows read from the closed handle
+    ("ValueError: I/O operation on closed file.\nValues on that line: f = <_io.TextIOWrapper name='quiz.csv' mode='a' "
+     "encoding='UTF-8'>", "Add a row for Omar", "with open('quiz.csv', newline='') as f:\n    rows = list(csv.DictReader(f))"),
 ])
 def test_errors_with_one_likely_cause_get_a_note(folder: Path, error: str, request_text: str, expected: str) -> None:
     assert expected in (note("Traceback ...\n" + error + "\n(exit code 1)", request_text) or "")

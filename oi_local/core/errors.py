@@ -296,6 +296,13 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         return header
     if _INT_OF_DECIMAL.search(output):
         return "Note: int() cannot read a number with a decimal point. Use float() for it."
+    if "I/O operation on closed file" in output:  # ho3-multi-quiz-csv: a row appended, then read from the closed handle
+        named = re.search(r"name='([^']+)' mode='[^']*'", output) or re.search(r"open\(\s*['\"]([^'\"]+)['\"]", code)
+        path = named.group(1) if named else "the file"
+        read = (f"with open({path!r}, newline='') as f:\n    rows = list(csv.DictReader(f))" if path.endswith(".csv")
+                else f"with open({path!r}) as f:\n    text = f.read()")
+        return (f"Note: {path} was closed when its `with` block ended, so it cannot be read from there. After writing, "
+                f"open it again to read what it holds now:\n```python\n{read}\n```")
     if _FILE_OBJ.search(output):
         return "Note: that is the file object, not its text. Use f.read() to get the text of the file."
     m = _NO_FILE.search(output)
