@@ -8,17 +8,16 @@ units) added up over every item of every record, records with a value the reques
 cancelled orders") left out, or only those with a value it asks for, each total printed, largest first."""
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
+from oi_local.core.records import records
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
 NOTE = "(Write one ```python block that does what I asked: add up each {name}'s {what} over the {items} of every record in {file}{but}."
 SHOWN = "Not run: the code does not add up each {name} over the {items} of every record in {file}; asked afresh with the code that does."
-MAX_BYTES = 5_000_000
 _ASKS = re.compile(r"\b(?:which|what)\s+([a-z]+)\b[^.?!]*\b(?:most|least|best|top|highest|lowest|biggest)\b|"
                    r"\b(?:best|top)[\s-]+(?:selling|seller|earning)\b", re.I)
 _MONEY = re.compile(r"\b(?:money|revenue|income|earn\w*|brought\s+in|brings\s+in|sales|takings|turnover|made)\b", re.I)
@@ -31,18 +30,6 @@ _LEAVE = re.compile(r"\b(?:ignor\w*|exclud\w*|skip\w*|leav\w*\s+out|without|not\
                     r"([\w-]+)", re.I)
 _ONLY = re.compile(r"\bonly\s+(?:the\s+|count\s+(?:the\s+)?)?([\w-]+)", re.I)
 _JSON = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w.-]+\.json)\b", re.I)
-
-
-def _records(path: Path) -> list[dict[str, Any]]:
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            return []
-        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError):
-        return []
-    items = data if isinstance(data, list) else next((v for v in data.values() if isinstance(v, list)), []) \
-        if isinstance(data, dict) else []
-    return [r for r in items if isinstance(r, dict)]
 
 
 def _keys(items: list[dict[str, Any]]) -> tuple[str, str | None, str | None, str | None] | None:
@@ -75,12 +62,13 @@ def asked(request: str, cwd: Path) -> dict[str, Any] | None:
     money, units = bool(_MONEY.search(words)), bool(_UNITS.search(words))
     if money == units:
         return None  # neither or both: not one total to rank by
-    records = _records(cwd / files[0])
-    lists = [k for k, v in (records[0].items() if records else []) if isinstance(v, list) and v and isinstance(v[0], dict)]
+    rows = records(cwd / files[0]) or []
+    lists = [k for k, v in (rows[0].items() if rows else []) if isinstance(v, list) and v and isinstance(v[0], dict)]
     if len(lists) != 1:
         return None
     items = lists[0]
-    keys = _keys(records[0][items])
+    first = rows[0][items]
+    keys = _keys(first) if isinstance(first, list) else None
     if keys is None:
         return None
     name, qty, price, amount = keys
@@ -90,9 +78,9 @@ def asked(request: str, cwd: Path) -> dict[str, Any] | None:
     only: list[tuple[str, str]] = []
     for pattern, into in ((_LEAVE, leave), (_ONLY, only)):
         for v in pattern.findall(words):
-            field = _value_field(records, v)
+            field = _value_field(rows, v)
             if field:
-                into.append((field, next(str(r[field]) for r in records if str(r.get(field, "")).lower().rstrip("s")
+                into.append((field, next(str(r[field]) for r in rows if str(r.get(field, "")).lower().rstrip("s")
                                          == v.lower().rstrip("s"))))
     return {"file": files[0], "items": items, "name": name, "qty": qty, "price": price, "amount": amount,
             "money": money, "leave": leave, "only": only, "least": bool(re.search(r"\b(?:least|lowest|fewest)\b", words, re.I))}

@@ -7,11 +7,11 @@ into that field is not run and the model is given the code that does: each liste
 is in each record, one row per record."""
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
+from oi_local.core.records import records
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.named_columns import named
 from oi_local.core.rules.turn import Block, Turn, instruction, own_code
@@ -19,25 +19,12 @@ from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 NOTE = ("(Write one ```python block that does what I asked: write {csv} from the records of {json}, with the columns "
         "{columns}; {inner} inside each record.")
 SHOWN = "Not run: {inner} inside each record of {json}, and the code does not reach it; asked afresh with the code that does."
-MAX_BYTES = 5_000_000
 _JSON = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w.-]+\.json)\b", re.I)
 _CSV = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w.-]+\.csv)\b", re.I)
 
 
 def _key(name: str) -> str:
     return re.sub(r"[\s_-]+", "", name).lower()
-
-
-def _records(path: Path) -> list[dict[str, Any]]:
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            return []
-        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError):
-        return []
-    items = data if isinstance(data, list) else next((v for v in data.values() if isinstance(v, list)), []) \
-        if isinstance(data, dict) else []
-    return [r for r in items if isinstance(r, dict)]
 
 
 def _find(record: dict[str, Any], column: str, depth: int = 3) -> list[str] | None:
@@ -63,12 +50,12 @@ def asked(request: str, cwd: Path) -> tuple[str, str, list[str], dict[str, list[
     columns = named(request)
     if len(jsons) != 1 or len(csvs) != 1 or len(columns) < 2:
         return None
-    records = _records(cwd / jsons[0])
-    if not records:
+    rows = records(cwd / jsons[0])
+    if not rows:
         return None
     paths: dict[str, list[str]] = {}
     for c in columns:
-        found = next((p for p in (_find(r, c) for r in records[:20]) if p is not None), None)
+        found = next((p for p in (_find(r, c) for r in rows[:20]) if p is not None), None)
         if found is None:
             return None  # a column the records do not hold: not for this rule to make up
         paths[c] = found
