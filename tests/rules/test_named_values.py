@@ -179,3 +179,12 @@ def test_a_follow_up_that_names_no_file_reads_the_file_of_the_request_before() -
         interp.close()
     turn = make_turn("ok, and how many hours did Priya work? see hours.csv")
     assert named_values.check(turn, block(LOADED)) is None  # names a file of its own (not there): not the earlier one
+
+
+def test_a_value_the_request_adds_is_not_a_row_it_asks_about(tmp_path, monkeypatch) -> None:
+    from oi_local.core.rules import named_values
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "quiz.csv").write_text("name,points\nNora,12\nIvan,9\nOmar,11\n")
+    assert named_values.named("Add a row for Omar with 11 points to quiz.csv, then tell me the average points", tmp_path) == []
+    assert named_values.named("add up the points for Omar in quiz.csv", tmp_path) == [("quiz.csv", "name", "Omar")]

@@ -56,6 +56,11 @@ def records(p: Path) -> dict[str, list[str]]:
     return table
 
 
+# "Add a row for Omar with 11 points, then tell me the average points": Omar is added, not the rows asked about
+# (session 44: the rows narrowed to Omar's, the average answered 11.0); "add up" is a sum
+_ADDED = re.compile(r"\b(?:add(?!\s+(?:up|together|them|these|those)\b)|append|insert)\b[^.?!,;]*", re.I)
+
+
 def named(request: str, cwd: Path, files_from: str | None = None) -> list[tuple[str, str, str]]:
     """(file, column, value) for each value of a text column of a named CSV file that the request
     names as words (case aside, "takeaways" for Takeaway), in the file's order; a JSON file of records
@@ -64,7 +69,7 @@ def named(request: str, cwd: Path, files_from: str | None = None) -> list[tuple[
     from oi_local.core.hints import mentioned_paths
     from oi_local.core.rules.asked_column import _numeric, _table
 
-    said = _PATHISH.sub(" ", request).lower()
+    said = _ADDED.sub(" ", _PATHISH.sub(" ", request)).lower()
     found: list[tuple[str, str, str]] = []
     for p in mentioned_paths(request if files_from is None else files_from, cwd):
         if not (p.is_file() and p.suffix.lower() in SUFFIXES | {".json"}):
