@@ -208,3 +208,15 @@ def test_the_second_refused_fix_gets_the_repair_instead_of_the_end(folder: Path)
     assert first is not None and first.ask is not None and not first.stop and not first.ask.own
     second = broken_scripts.check(turn, block(over_data))
     assert second is not None and not second.stop and second.ask is not None and second.ask.own and second.ask.ready
+
+
+def test_not_offered_when_the_scripts_own_last_run_was_clean(folder: Path) -> None:
+    from .handmade import failed, ran
+
+    # ho25: refused once, the script crashed, then the model's fix written and run cleanly; a search wrote over it
+    crash = failed("python3 rooms.py", "KeyError: 'sensor'", lang="shell")
+    fix = ran("open('rooms.py', 'w').write(fixed)\nimport subprocess\nsubprocess.run(['python3', 'rooms.py'])", "hall: 18.5\n")
+    turn = make_turn(ASK, runs=(crash, fix))
+    turn.notes.append("Not run: the request asks to run rooms.py, and this code does not run it; asked to run it.")
+    crash_fix.start(turn)
+    assert crash_fix.follow_up(turn) is None

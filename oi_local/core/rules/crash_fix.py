@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import Turn, careful, own_code
@@ -401,6 +402,8 @@ def follow_up(turn: Turn) -> Ask | None:
     """The model stops without code after its tries failed or were refused: a copy of the script that rewrote
     a data file, then the same again, and "not done" ended the turn (ho40)."""
     refused = sum(n.startswith("Not run") for n in turn.notes)
+    if _last_run_of_script(turn) is not None and not _still_crashes(turn):
+        return None  # the script's own last run was clean: the model's fix stands (ho25: a search wrote over it)
     if sum(r.failed for r in turn.runs) + refused < TRIES or (turn.runs and not turn.runs[-1].failed and not refused):
         # the model moved on to a clean run and stopped, the script still crashing (the retries after a failure
         # stay the model's: it fixes some on its third try)
@@ -411,12 +414,16 @@ def follow_up(turn: Turn) -> Ask | None:
 def _still_crashes(turn: Turn) -> bool:
     """The last run that named the script failed: ho42's model rewrote totals.py with the same int(), ran it (a
     crash), then ran its own copy inline inside try/except, printed the error, and stopped."""
+    last = _last_run_of_script(turn)
+    return last is not None and last.failed
+
+
+def _last_run_of_script(turn: Turn) -> Any:
+    """The turn's last run whose code names the script to fix (None: none did)."""
     found = turn.state.get("crash fix")
     if not found:
-        return False
-    name = found[0].name
-    last = next((r for r in reversed(turn.runs) if name in r.code), None)
-    return last is not None and last.failed
+        return None
+    return next((r for r in reversed(turn.runs) if found[0].name in r.code), None)
 
 
 def offer(turn: Turn) -> Ask | None:
