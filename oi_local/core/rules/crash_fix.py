@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, careful, own_code
+from oi_local.core.rules.turn import Run, Turn, careful, own_code
 
 NOTE = "(Write one ```python block that does what I asked: fix {script} so that it runs without the error, and run it."
 HOW = "This block finds the changes that stop the crash, runs each one first, writes the fix into {script} and runs it; reply with it."
@@ -418,7 +417,7 @@ def _still_crashes(turn: Turn) -> bool:
     return last is not None and last.failed
 
 
-def _last_run_of_script(turn: Turn) -> Any:
+def _last_run_of_script(turn: Turn) -> Run | None:
     """The turn's last run whose code names the script to fix (None: none did)."""
     found = turn.state.get("crash fix")
     if not found:
