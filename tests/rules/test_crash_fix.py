@@ -220,3 +220,13 @@ def test_not_offered_when_the_scripts_own_last_run_was_clean(folder: Path) -> No
     turn.notes.append("Not run: the request asks to run rooms.py, and this code does not run it; asked to run it.")
     crash_fix.start(turn)
     assert crash_fix.follow_up(turn) is None
+
+
+def test_a_skip_that_skips_every_item_is_no_fix(folder: Path) -> None:
+    # ho40 (dev3): totals[name] += int(amount) on a name not seen yet and decimals: skipping each line printed 0.00
+    (folder / "costs.txt").write_text("Ana,12.50\nBo,30\nAna,7.50\n")
+    (folder / "split.py").write_text('totals = {}\nwith open("costs.txt") as f:\n    for line in f:\n'
+                                     '        name, amount = line.strip().split(",")\n        totals[name] += int(amount)\n'
+                                     'print(f"Total: {sum(totals.values()):.2f}")\n')
+    out = _ready(folder, "split.py")
+    assert "Total: 50.00" in out and "skips the item" not in out, out
