@@ -66,7 +66,7 @@ def test_an_honest_miss_leaves_the_script(folder: Path) -> None:
     assert "rooms.py is not fixed: it still fails with KeyError: 'humidity'" in out
     assert (folder / "rooms.py").read_text() == hard
     (folder / "fine.py").write_text("print('ok')\n")
-    assert "fine.py runs without an error as it is\n$ python fine.py\nok" in _ready(folder, "fine.py")
+    assert "fine.py runs without an error as it is. It now prints: ok\n$ python fine.py\nok" in _ready(folder, "fine.py")
 
 
 def test_the_script_as_the_turn_found_it_comes_first(folder: Path) -> None:
@@ -193,7 +193,7 @@ def test_a_header_read_as_a_number_is_skipped_and_its_values_read_as_decimals(fo
     (folder / "totals.py").write_text('import csv\n\ntotal = 0\nwith open("expenses.csv") as f:\n    reader = csv.reader(f)\n'
                                       '    for row in reader:\n        total += int(row[2])\nprint(f"Total: {total:.2f}")\n')
     out = _ready(folder, "totals.py")
-    assert "fixed totals.py: the header row skipped; int( -> float(" in out and "Total: 29.15" in out, out
+    assert "fixed totals.py: the header row skipped; int( -> float(. It now prints: Total: 29.15\n" in out, out
 
 
 def test_the_second_refused_fix_gets_the_repair_instead_of_the_end(folder: Path) -> None:

@@ -359,15 +359,14 @@ if not small:
 fixed = [r for r in results if r[1][0] == 0 and right(r[1][1])]
 if fixed:
     text, (code, out, err), changes = fixed[0]
-    if changes:
+    if text != current:
         script.write_text(text, encoding="utf-8")
-        print(f"fixed {script}: " + "; ".join(changes))
-    elif text != current:
-        script.write_text(text, encoding="utf-8")
-        print(f"{script} put back as it was: that version runs")
-    else:
-        print(f"{script} runs without an error as it is")
     code, out, err = run(text, real=True)  # once, on the real files
+    # what it prints now on the first line: a small model's answer is often that line alone (ho42: the total left out)
+    shown = " | ".join(ln.strip() for ln in out.strip().splitlines()[-3:])[:200]
+    done = (f"fixed {script}: " + "; ".join(changes) if changes else f"{script} put back as it was: that version runs"
+            if text != current else f"{script} runs without an error as it is")
+    print(f"{done}. It now prints: {shown}" if code == 0 and shown else done)
     print(f"$ python {script}")
     print(out.rstrip() or "(it printed nothing)")
     if code != 0:
