@@ -136,18 +136,14 @@ def test_offered_when_the_model_gives_up_after_a_refusal_and_a_failure(folder: P
     assert crash_fix.follow_up(turn) is None  # once a turn
 
 
-def test_offered_when_the_model_stops_after_a_clean_run_and_the_script_still_crashes(folder: Path) -> None:
+def test_left_to_the_model_when_it_moved_on_to_a_clean_run(folder: Path) -> None:
     from .handmade import failed, ran
 
-    # ho42: the script run (it crashed), then the model's own copy inline in try/except printed the error, then words
+    # session 44's end run: the script crashed twice, then the model's own fix ran inline, cleanly; writing that
+    # into the script is asked first (core/rules/fix_asks.py); offered here, the search wrote over such a fix
     crash = failed("import subprocess\nsubprocess.run(['python3', 'rooms.py'])", "KeyError: 'sensor'")
-    caught = ran("try:\n    print(data['sensor'])\nexcept KeyError as e:\n    print('Error:', e)", "Error: 'sensor'\n")
-    turn = make_turn(ASK, runs=(crash, caught))
-    crash_fix.start(turn)
-    ask = crash_fix.follow_up(turn)
-    assert ask is not None and ask.ready and ask.own
-    fixed = ran("python3 rooms.py", "hall: 18.5\n", lang="shell")  # the script's own last run was clean: fixed
-    turn = make_turn(ASK, runs=(crash, fixed, caught))
+    caught = ran("try:\n    print(data['sensors'])\nexcept KeyError as e:\n    print('Error:', e)", "{'hall': [18.0]}\n")
+    turn = make_turn(ASK, runs=(crash, crash, caught))
     crash_fix.start(turn)
     assert crash_fix.follow_up(turn) is None
 

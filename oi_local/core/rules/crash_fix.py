@@ -417,15 +417,14 @@ def follow_up(turn: Turn) -> Ask | None:
     if _last_run_of_script(turn) is not None and not _still_crashes(turn):
         return None  # the script's own last run was clean: the model's fix stands (ho25: a search wrote over it)
     if sum(r.failed for r in turn.runs) + refused < TRIES or (turn.runs and not turn.runs[-1].failed and not refused):
-        # the model moved on to a clean run and stopped, the script still crashing (the retries after a failure
-        # stay the model's: it fixes some on its third try)
-        return offer(turn) if turn.runs and not turn.runs[-1].failed and _still_crashes(turn) else None
+        # a clean last run is the model's own fix run inline: writing it into the script is asked first (fix_asks;
+        # offered here, the search wrote over such a fix in session 44's end run)
+        return None
     return offer(turn)
 
 
 def _still_crashes(turn: Turn) -> bool:
-    """The last run that named the script failed: ho42's model rewrote totals.py with the same int(), ran it (a
-    crash), then ran its own copy inline inside try/except, printed the error, and stopped."""
+    """The last run that named the script failed."""
     last = _last_run_of_script(turn)
     return last is not None and last.failed
 
