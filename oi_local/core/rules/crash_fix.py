@@ -414,19 +414,14 @@ def follow_up(turn: Turn) -> Ask | None:
     """The model stops without code after its tries failed or were refused: a copy of the script that rewrote
     a data file, then the same again, and "not done" ended the turn (ho40)."""
     refused = sum(n.startswith("Not run") for n in turn.notes)
-    if _last_run_of_script(turn) is not None and not _still_crashes(turn):
+    script_run = _last_run_of_script(turn)
+    if script_run is not None and not script_run.failed:
         return None  # the script's own last run was clean: the model's fix stands (ho25: a search wrote over it)
     if sum(r.failed for r in turn.runs) + refused < TRIES or (turn.runs and not turn.runs[-1].failed and not refused):
         # a clean last run is the model's own fix run inline: writing it into the script is asked first (fix_asks;
         # offered here, the search wrote over such a fix in session 44's end run)
         return None
     return offer(turn)
-
-
-def _still_crashes(turn: Turn) -> bool:
-    """The last run that named the script failed."""
-    last = _last_run_of_script(turn)
-    return last is not None and last.failed
 
 
 def _last_run_of_script(turn: Turn) -> Run | None:
