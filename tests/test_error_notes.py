@@ -751,3 +751,23 @@ def test_a_total_started_nowhere_is_started_at_zero_in_the_script(tmp_path: Path
     run = subprocess.run([sys.executable, "split.py"], capture_output=True, text=True, cwd=tmp_path)
     assert run.stdout == "Ana 50\nBo 10\n", run.stderr
     assert "totals[name] = totals.get(name, 0) + int(amount)" in (tmp_path / "split.py").read_text()
+
+
+def test_a_key_of_the_other_named_csv_is_said_where_it_is(folder: Path) -> None:
+    (folder / "products.csv").write_text("sku,name,unit_cost\nTB-01,Backpack,42.50\nHL-02,Headlamp,18.00\n")
+    (folder / "stock.csv").write_text("sku,warehouse,qty\nTB-01,Leeds,10\nHL-02,Glasgow,4\n")
+    code = ('import csv\nfrom collections import defaultdict\ntotals = defaultdict(int)\nwith open("products.csv") as f:\n'
+            '    for r in csv.DictReader(f):\n        totals[r["sku"]] += float(r["unit_cost"]) * int(r["qty"])\nprint(totals)\n')
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    assert "KeyError: 'qty'" in run.stderr
+    ask = "Using products.csv (unit cost per SKU) and stock.csv (quantity per warehouse), what is our stock worth?"
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"') + "\n(exit code 1)", ask, folder, code) or ""
+    assert "+= cannot add" not in got  # the key the line reads is missing, not the entry it adds to
+    assert "The keys are: 'sku', 'name', 'unit_cost'." in got
+    assert "'qty' is a column of stock.csv (its columns: 'sku', 'warehouse', 'qty'): read that file too; " \
+           "match its rows to these on 'sku'." in got
+    # the entry added to is the missing key: the .get() mend, as before
+    adds = 'counts = {}\nfor w in ["a", "b", "a"]:\n    counts[w] += 1\nprint(counts)\n'
+    run = subprocess.run([sys.executable, "-c", adds], capture_output=True, text=True, cwd=folder)
+    error = run.stderr.replace('File "<string>"', 'File "<cell-1>"') + "\n(exit code 1)"  # as the session shows it
+    assert "+= cannot add" in (note(error, "count the words", folder, adds) or "")

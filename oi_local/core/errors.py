@@ -243,7 +243,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if m:
         keys = _known_keys(output, request, base)
         if keys and m.group(1) not in keys:
-            inner = _nested_key(m.group(1), request, base)
+            inner = _nested_key(m.group(1), request, base) or _other_file_key(m.group(1), keys, request, base)
             return f"Note: there is no key '{m.group(1)}'. The keys are: {', '.join(repr(k) for k in keys)}." + (
                 f"\n{inner}" if inner else "")  # a line of its own: the honest end quotes the keys line alone
         return None
@@ -665,6 +665,30 @@ def _nested_key(key: str, request: str, base: Path) -> str | None:
     return None
 
 
+def _other_file_key(key: str, keys: list[str], request: str, base: Path) -> str | None:
+    """Where a missing key is when the request names two CSV files: "'qty' is a column of stock.csv".
+    Asked the value of all stock from products.csv (unit cost per SKU) and stock.csv (quantity per
+    warehouse), the 0.5B model read qty from products.csv three times, told only its columns (ho43)."""
+    import csv
+
+    from oi_local.core.hints import mentioned_paths
+
+    for p in mentioned_paths(request, base):
+        if p.suffix.lower() not in (".csv", ".tsv") or not p.is_file():
+            continue
+        try:
+            with p.open(encoding="utf-8-sig", errors="replace", newline="") as f:
+                header = next(csv.reader(f, delimiter="\t" if p.suffix.lower() == ".tsv" else ","), [])
+        except OSError:
+            continue
+        header = [h.strip() for h in header]
+        if key in header and set(header) != set(keys):
+            shared = [h for h in header if h in keys]
+            match = f"; match its rows to these on {shared[0]!r}" if shared else ""
+            return f"'{key}' is a column of {p.name} (its columns: {', '.join(map(repr, header))}): read that file too{match}."
+    return None
+
+
 _CELL_LINE = re.compile(r'File "<cell-\d+>", line (\d+)')
 _MATH_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 
@@ -760,12 +784,24 @@ def _totals_started(output: str, code: str, base: Path) -> str | None:
     if script:
         rel, text = script
         return said + f" With that, {rel} would be:\n```python\n{text.strip()}\n```\nWrite that into {rel} and run it."
-    fixed = _dict_started(code, _failed_line(output) or 0) if code and len(code) <= MAX_CODE else None
+    fixed = _dict_started(code, _failed_line(output) or 0, _missing_key(output)) if code and len(code) <= MAX_CODE else None
     return said + f" With that, the code would be:\n```python\n{fixed.strip()}\n```" if fixed else None
 
 
-def _dict_started(code: str, line: int) -> str | None:
-    """`code` with each `d[k] += v` on `line` written `d[k] = d.get(k, 0) + v`, or None when there is none."""
+def _missing_key(output: str) -> str | None:
+    m = _KEY.search(output)
+    return m.group(1) if m else None
+
+
+def _reads_key(node: ast.AST, key: str | None) -> bool:
+    """`node` looks up the literal key `key` (`r["qty"]`): a KeyError for it came from there."""
+    return key is not None and any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant)
+                                   and n.slice.value == key for n in ast.walk(node))
+
+
+def _dict_started(code: str, line: int, missing: str | None = None) -> str | None:
+    """`code` with each `d[k] += v` on `line` written `d[k] = d.get(k, 0) + v`, or None when there is none
+    (nor when the missing key is one the line reads, `totals[r["sku"]] += int(r["qty"])`: no .get() mends that)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -774,6 +810,8 @@ def _dict_started(code: str, line: int) -> str | None:
     for n in ast.walk(tree):
         if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Subscript) \
                 and n.lineno == n.end_lineno == line:
+            if _reads_key(n.value, missing) or _reads_key(n.target.slice, missing):
+                return None
             d, k, v = (ast.get_source_segment(code, x) for x in (n.target.value, n.target.slice, n.value))
             if d and k and v:
                 edits.append((n.lineno, n.col_offset, n.end_col_offset or 0, f"{d}[{k}] = {d}.get({k}, 0) + {v}"))
