@@ -19,6 +19,9 @@ TEXTS = 'from pathlib import Path\nprint(sorted(f.name for f in Path("inbox").it
      'from pathlib import Path\nprint(len(list(Path("app").rglob("TODO.md"))))', "python"),
     ("which files in notes/ mention the dentist?", "ls notes | grep -i dentist", "shell"),  # grep of the listing: names
     ("list the files in notes that contain the word budget", 'import os\nprint([f for f in os.listdir("notes") if "budget" in f])', "python"),
+    # how long files are, counted by the length of their names
+    ("Which file in the lists folder has the most lines?",
+     'from pathlib import Path\nprint(max(Path("lists").iterdir(), key=lambda p: len(p.name)))', "python"),
 ])
 def test_code_that_only_looks_at_file_names_is_asked_afresh(request_text: str, code: str, lang: str) -> None:
     turn = make_turn(request_text)
@@ -35,6 +38,9 @@ def test_code_that_only_looks_at_file_names_is_asked_afresh(request_text: str, c
     ("what does invoice_2.txt say?", 'print(open("inbox/invoice_2.txt").read())'),
     ("which files in notes/ mention the dentist?", "grep -ril dentist notes"),
     ("which files in notes/ mention the dentist?", "find notes -type f | xargs grep -il dentist"),
+    ("Which file in the lists folder has the most lines?",
+     'from pathlib import Path\nprint(max(Path("lists").iterdir(), key=lambda p: len(p.read_text().splitlines())))'),
+    ("how many lines are in the notes folder's files?", "wc -l notes/*"),
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     lang = "python" if "(" in code else "shell"

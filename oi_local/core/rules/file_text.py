@@ -2,7 +2,8 @@
 "how many TODO comments are left in the python files?") is answered from their text. The 0.5B model's
 code often lists the files and looks at their names only (`re.search("invoice", f.name)`,
 `rglob("TODO.md")`) and answers from that: [] and 0. In the development runs all 3 requests whose
-code did so failed. Code that lists files and reads none of them is not run; the request is asked
+code did so failed; asked which file in a folder has the most lines, it took the longest name (whole suite,
+session 44). Code that lists files and reads none of them is not run; the request is asked
 afresh once (sampled, the try hidden), told to open each file and look in its text."""
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ SHOWN = "Not run: the request is about what the files say, and the code only loo
 # ("which folders contain photos" is about names: "contain" counts only after a kind of text file)
 _TEXT_ASKED = re.compile(r"\b(?:mention\w*|talk\w*\s+about|says?|saying|refer\w*\s+to|comments?|"
                          r"lines?\s+(?:with|containing|that\s+(?:have|say|mention))|"
+                         # how long files are in lines or words ("which file has the most lines?"): counted in their text
+                         r"(?:most|fewest|more|fewer|how\s+many|number\s+of|count\s+(?:the\s+)?)\s+(?:lines|words)|"
                          r"(?:files?|emails?|notes|documents?|scripts?|letters?|messages|logs?)\s+(?:that\s+|which\s+)?contain\w*)\b",
                          re.I)
 _FILES = re.compile(r"\b(?:files?|emails?|notes|documents?|scripts?|letters?|messages|folder|project|logs?)\b|"
