@@ -527,6 +527,15 @@ def test_a_made_up_success_over_a_failed_run_is_not_the_answer(folder: Path) -> 
         assert "synced" not in said.lower()
         assert said.startswith("This did not work: the last run failed with")
         assert "Connection refused" in said or "URLError" in said
+        assert "Traceback (most recent call last)" in said  # the person sees the output
+        # The next turn shows the model the statement's first paragraph only: shown the traceback as its own
+        # answer, the 0.5B model wrote it back as its next reply.
+        model.replies.append("It is at 127.0.0.1:9.")
+        interp.chat("Which server was that?", display=False)
+        shown = [m["content"] for m in model.prompts[-1] if m["role"] == "assistant"]
+        statement = next(c for c in shown if c.startswith("This did not work"))
+        assert "\n\n" not in statement and "Traceback" not in statement
+        assert any(m["content"].startswith("This did not work") and "Traceback" in m["content"] for m in interp.messages)
     finally:
         interp.close()
 

@@ -12,7 +12,7 @@ from oi_local.core import lmc
 from oi_local.core.context import TokenCounter, Trimmed, fit
 from oi_local.core.convert import Templates, append_user, to_chat
 from oi_local.core.lmc import Message, chunk
-from oi_local.core.loop import Approver, respond
+from oi_local.core.loop import FAILED_SAID, Approver, respond
 from oi_local.core.prompts import apply_template, fill, load_template_set
 from oi_local.core.rules.base import Addition
 from oi_local.llm.llm import EXECUTE_TOOL, Llm, parse_tool_arguments
@@ -231,6 +231,10 @@ class Engine(Checked):  # assignments to settings are type-checked (oi_local/set
         messages = list(self.messages)
         if i is None:
             return messages
+        for j in range(i):  # the loop's failure statement of an earlier turn: its first line, not the traceback
+            content = messages[j].get("content")
+            if messages[j]["role"] == "assistant" and isinstance(content, str) and content.startswith(FAILED_SAID):
+                messages[j] = {**messages[j], "content": content.split("\n\n", 1)[0]}
         text = messages[i]["content"] if request is None else request
         text = f"{text}\n\n{hint}" if hint else text
         if text != messages[i]["content"]:

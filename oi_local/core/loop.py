@@ -25,6 +25,12 @@ __all__ = ["Approver", "respond", "destructive_request", "last_request"]
 # approve(code_message) -> "run" | "skip" | ("run", edited_code)
 Approver = Callable[[Message], Any]
 
+# The loop's own last word on a failed turn, with the failed run's output under it (shown to the person).
+# Later turns show the model its first paragraph only (Engine._as_shown): shown the whole traceback as
+# its own earlier answer, the 0.5B model wrote it back as the next turn's reply and then as code (whole
+# suite, session 44: ho6-multi-shopping-list's second turn, 82 s).
+FAILED_SAID = "This did not work: the last run failed with "
+
 FINAL_ANSWER_NUDGE = (
     "Stop writing code now. In one or two plain sentences, tell me the answer or the result, "
     "based on the outputs above."
@@ -342,7 +348,7 @@ def _final_answer(turn: Turn, note: str | None = None, nudge: str | None = None)
         if turn.runs and not turn.failure:  # the last run's own output: a chart's run prints nothing, and the
             last = turn.runs[-1].output or _made(turn.runs[-1])  # traceback of the try before it was shown as the result
         if turn.failure:
-            yield from _say(engine, f"This did not work: the last run failed with {turn.failure.strip()}\n\n{last.strip()}")
+            yield from _say(engine, f"{FAILED_SAID}{turn.failure.strip()}\n\n{last.strip()}")
         elif turn.not_run:
             return  # the last output is a rule's refusal, not a result: the honest end says what happened
         else:
