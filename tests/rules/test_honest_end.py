@@ -100,6 +100,10 @@ def test_a_missing_named_file_is_the_error_named_not_a_later_one(tmp_path: Path,
     png = failed("open('chart.png')", "FileNotFoundError: [Errno 2] No such file or directory: 'chart.png'")
     turn = make_turn("Plot the prices and save it as chart.png", OUT, reply("42."), runs=(png, later))
     assert honest_end.finish(turn) == "This is not done: the last run failed with NameError: name 'rows' is not defined."
+    shop = failed("open('shopping.csv')", "FileNotFoundError: [Errno 2] No such file or directory: 'shopping.csv'")
+    turn = make_turn("Start a shopping list in shopping.csv with the columns item and qty. Put in 6 apples.", OUT,
+                     reply("Done."), runs=(shop, later))  # a file the request asks to make is no cause
+    assert honest_end.finish(turn) == "This is not done: the last run failed with NameError: name 'rows' is not defined."
     (tmp_path / "sales.csv").write_text("price\n3\n")  # the file is there now: the later error is the reason
     turn = make_turn("Sum the prices in sales.csv", OUT, reply("The total is 42."), runs=(first, later))
     assert honest_end.finish(turn) == "This is not done: the last run failed with NameError: name 'rows' is not defined."
