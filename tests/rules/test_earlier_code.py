@@ -27,3 +27,34 @@ def test_the_same_code_for_a_new_request_is_asked_anew(tmp_path: Path, monkeypat
         assert [str(m["content"]).strip() for m in again if m["type"] == "console"] == ["books: 18"]
     finally:
         interp.close()
+
+
+PRO = ("import csv\nrows = [r for r in csv.DictReader(open('customers.csv')) if r['plan'] == 'Pro']\n"
+       "print('customers:', len(rows))")
+PRO_2023 = PRO.replace("== 'Pro']", "== 'Pro' and r['joined'].startswith('2023')]").replace("'customers:'", "'in 2023:'")
+
+
+def test_the_same_code_with_another_label_is_the_same_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "customers.csv").write_text("name,plan,joined\nAda,Pro,2023-02-01\nBo,Pro,2024-05-01\nCy,Free,2023-01-09\n")
+    relabelled = PRO.replace("'customers:'", "'Pro customers:'")
+    interp, model = scripted_interpreter([f"```python\n{PRO}\n```", "2 customers are on Pro.",
+                                          f"```python\n{relabelled}\n```", f"```python\n{PRO_2023}\n```", "1 of them."])
+    interp.template = "small"
+    try:
+        interp.chat("How many customers in customers.csv are on the Pro plan?", display=False)
+        out = interp.chat("And how many of those Pro customers signed up in 2023?", display=False)
+        consoles = [str(m["content"]).strip() for m in out if m["type"] == "console"]
+        assert "already answered the earlier request" in consoles[0]
+        assert consoles[-1] == "in 2023: 1"
+        assert "it printed: customers: 2" in str(model.prompts[3][-1]["content"])
+    finally:
+        interp.close()
+
+
+def test_same_work() -> None:
+    from oi_local.core.rules.earlier_code import same_work
+
+    assert same_work(PRO) == same_work(PRO.replace("'customers:'", "'Pro customers:'"))
+    assert same_work(PRO) != same_work(PRO_2023)
+    assert same_work('print("Paris")') != same_work('print("Berlin")')  # a printed answer is all that code does

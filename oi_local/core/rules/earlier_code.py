@@ -17,11 +17,36 @@ SHOWN = "Not run: the same code already answered the earlier request; asked for 
 _AGAIN = re.compile(r"\b(?:again|re-?run|same|repeat|once\s+more)\b", re.I)
 
 
+def same_work(code: str) -> str:
+    """`code` as the work it does: the text of what it prints left out. Asked "and how many of those Pro
+    customers signed up in 2023?", the 0.5B model sent the loop's code for "how many are on the Pro plan?"
+    with only its label changed ('customers:' became 'Pro customers:'), and answered 12 again (ho36)."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code.strip()
+    if all(isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) for n in tree.body):
+        return code.strip()  # `print("Paris")`: what it prints is all it does
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "print":
+            for node in ast.walk(call):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    node.value = ""
+    return ast.dump(tree)
+
+
 def _earlier(turn: Turn, block: Block) -> str | None:
-    """What the same code printed when it ran for an earlier request, or None."""
+    """What the same code (or the same but for what it prints) printed when it ran for an earlier request, or None."""
     messages = turn.engine.messages[:max(turn.start - 1, 0)]
+    work = same_work(block.code) if block.lang == "python" else block.code.strip()
     for i, m in enumerate(messages):
-        if m.get("type") == "code" and str(m.get("content", "")).strip() == block.code.strip():
+        if m.get("type") != "code":
+            continue
+        earlier = str(m.get("content", ""))
+        if earlier.strip() == block.code.strip() or block.lang == "python" and m.get("format") in (None, "python") \
+                and same_work(earlier) == work:
             out = next((str(n.get("content", "")) for n in messages[i + 1:i + 3] if n.get("type") == "console"), None)
             if out is None or out.startswith(("Not run", "Code not run", "The user declined")):
                 continue  # it never ran (a rule or the person held it back): not an answer given
@@ -50,5 +75,5 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 
 rule = Rule(
     name="earlier code", setting="stop_repeats", check=check,
-    summary="code that already ran for an earlier request, sent again for a new one that does not ask to run it "
+    summary="code that already ran for an earlier request (or the same but for the text it prints), sent again for a new one that does not ask to run it "
             "again and that changes no file, is not run; the model is asked once (sampled) for new code, told what the old code printed")
