@@ -644,3 +644,21 @@ def test_loops_over_json_left_alone(folder: Path, code: str) -> None:
     (folder / "stock.json").write_text(STOCK)
     (folder / "list.json").write_text('[{"stock": 1}]')
     assert slips.json_walked(code) == (code, [])
+
+
+def test_a_table_written_to_a_text_file_gets_no_header_line(folder: Path) -> None:
+    (folder / "log.csv").write_text("title,year\nDune,2025\nEmma,2024\nMiddlemarch,2025\n")
+    code = ('import pandas as pd\ndf = pd.read_csv("log.csv")\ndf = df[df["year"] == 2025]\n'
+            'df[["title"]].to_csv("finished.txt", index=False)')
+    b = block(code)
+    verdict = slips.check(make_turn("write just the 2025 titles into finished.txt, one per line"), b)
+    assert verdict is not None and "without a header line" in verdict.warning
+    assert 'to_csv("finished.txt", index=False, header=False)' in b.code
+    run(b.code, folder)
+    assert (folder / "finished.txt").read_text() == "Dune\nMiddlemarch\n"
+    b = block('import pandas as pd\npd.read_csv("log.csv").to_csv("all.txt")')
+    slips.check(make_turn("copy log.csv into all.txt"), b)
+    assert 'to_csv("all.txt", header=False, index=False)' in b.code
+    for kept in ('import pandas as pd\npd.read_csv("log.csv").to_csv("all.txt", header=True)',  # said so
+                 'import pandas as pd\npd.read_csv("log.csv").to_csv("copy.csv", index=False)'):  # a CSV has a header
+        assert slips.check(make_turn("copy log.csv"), block(kept)) is None

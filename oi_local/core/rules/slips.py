@@ -49,6 +49,10 @@ with json.load. A table of a JSON object that holds one list of records (`pd.rea
 had one column of whole records; it is made of that list.
 A move for a copy: asked to back up a photos folder, the code moved every photo out of it; asked to
 back up or copy (and not to move), `shutil.move` is `shutil.copy2`.
+A table written as a text list: asked for "just the titles ... into finished_2025.txt, one per line", the
+code wrote `df[["title"]].to_csv("finished_2025.txt", index=False)`, and the file's first line was the
+column's name, "title" (ho24, a development run of session 45); a table written to a .txt file with
+to_csv gets no header line (and no index) unless the code says so.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -267,6 +271,24 @@ def _rewrite_calls(code: str, edit: Edit) -> tuple[str, bool]:
     for old, new in edits:
         code = code.replace(old, new, 1)
     return code, bool(edits)
+
+
+def text_lists(code: str) -> tuple[str, bool]:
+    """`code` with each `x.to_csv("a.txt", ...)` that says nothing of a header written without one (and
+    without the index, unless it says); and whether it changed."""
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr == "to_csv" and node.args
+                and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower().endswith(".txt")):
+            return None
+        said = {k.arg for k in node.keywords}
+        if "header" in said or None in said:
+            return None
+        segment = ast.get_source_segment(code, node)
+        if not segment or not segment.endswith(")"):
+            return None
+        extra = ", header=False" + ("" if "index" in said else ", index=False")
+        return segment[:-1].rstrip().rstrip(",") + extra + ")"
+    return _rewrite_calls(code, edit)
 
 
 def day_names(code: str) -> tuple[str, bool]:
@@ -1091,6 +1113,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "with open(" in code:
         code, handles = file_read_twice(code)
     code, archives = archive_names(code)
+    listed = False
+    if "to_csv(" in code and ".txt" in code:
+        code, listed = text_lists(code)
     days = False
     if _DAY_ASKED.search(turn.request):
         code, days = day_names(code)
@@ -1126,7 +1151,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks) \
+            or recased or added or nested or blanks or listed) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -1139,6 +1164,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("~ is written as your home folder's path (Python does not expand ~ in a path)")
     changes += [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
     changes += archives
+    if listed:
+        changes.append("the table goes into the .txt file without a header line (a text list has no column names)")
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
     if topped:
@@ -1186,5 +1213,5 @@ rule = Rule(
             "asked for the top, an ascending sort whose head is taken (`sorted(...)[:3]`, `sort_values(...).head()`) "
             "runs from the highest down; a file read more than once in its `with` (`f.readlines()` twice) is read once "
             "into a name; `csv.DictReader` over a .json file of records reads it with `json.load`, and a table of, or a loop "
-            "over, a JSON object holding one list of records takes that list; "
-            "the person is told")
+            "over, a JSON object holding one list of records takes that list; a table written to a .txt file with "
+            "`to_csv` gets no header line; the person is told")
