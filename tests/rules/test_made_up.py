@@ -20,7 +20,10 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_which_code_only_prints_typed_in_values() -> None:
     assert made_up.typed_in('print("Marlow Farm Shop")') == ["Marlow Farm Shop"]
     assert made_up.typed_in("print(42)\nprint(f'total: {3}')") == ["42", "total: ", "3"]
-    assert made_up.typed_in("total = 3\nprint(total)") is None  # computes (a name is read)
+    assert made_up.typed_in("total = 3 + 4\nprint(total)") is None  # computes
+    # a name given a typed-in value, then printed: typed in all the same (ho16: `customer = "Marlow Farm Shop"`)
+    assert made_up.typed_in('customer = "Marlow Farm Shop"\nprint(customer)') == ["Marlow Farm Shop"]
+    assert made_up.typed_in('customer = "Marlow"\nprint(customer, other)') is None  # reads a name it did not type
     assert made_up.typed_in("print(open('a.txt').read())") is None
     assert made_up.typed_in("print(len([1, 2]))") is None
     assert made_up.typed_in("import os") is None

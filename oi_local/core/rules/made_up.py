@@ -1,4 +1,4 @@
-"""Made-up results: code that only prints typed-in values (`print("Marlow Farm Shop")`,
+"""Made-up results: code that only prints typed-in values (`print("Marlow Farm Shop")`, or a name given one first,
 `print("The plumber's number is 800-555-1234")`) computes nothing, so for a request about the
 person's files its output is a guess dressed as a result. The 0.5B model writes such code when asked
 for code after answering from memory, and after a run failed on a file that is not there, where the
@@ -42,12 +42,21 @@ def typed_in(code: str) -> list[str] | None:
     except SyntaxError:
         return None
     values: list[str] = []
+    named: dict[str, str] = {}  # `customer = "Marlow Farm Shop"` then `print(customer)`: typed in all the same
     for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, (str, int, float)) \
+                and not isinstance(stmt.value.value, bool):
+            named[stmt.targets[0].id] = str(stmt.value.value)
+            continue
         call = stmt.value if isinstance(stmt, ast.Expr) else None
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print"):
             return None
         for node in ast.walk(call):
             if node is call or node is call.func:
+                continue
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in named:
+                values.append(named[node.id])
                 continue
             if isinstance(node, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)):
                 return None
