@@ -146,6 +146,8 @@ def test_json_records_at_the_top_are_narrowed(folder: Path) -> None:
     "What percent of the hours in timesheet.csv did Priya work?",  # a share: the other rows count
     "How many hours did everyone but Priya work? timesheet.csv",
     "Compare Priya's and Tom's hours in timesheet.csv",  # two values of one column
+    "How many hours are in timesheet.csv, leaving out Priya's?",  # a value left out: narrowed to it, the
+    "Total hours in timesheet.csv, ignoring Priya",  # answer was the refunded orders' total (ho26)
 ])
 def test_not_narrowed_where_the_other_rows_count(request_text: str) -> None:
     b = block(LOADED)

@@ -120,7 +120,7 @@ def _data_strings(code: str) -> list[str]:
 # total over all, or a value left out
 OTHER_ROWS = re.compile(
     r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|each|every|per(?!\s+(?:line|row|page)\b)|by|"
-    r"except|excluding|"
+    r"except|excluding|exclud\w*|leav\w*\s+out|left\s+out|ignor\w*|skip\w*|omit\w*|apart\s+from|minus|besides|"
     r"not|without|other|others|overall|altogether|everyone|everybody)\b", re.I)
 _LOADS = ("json.load", "json.loads", "pd.read_csv", "pandas.read_csv", "pd.read_json", "pandas.read_json",
           "list(csv.DictReader")
