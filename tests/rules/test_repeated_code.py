@@ -61,3 +61,16 @@ def test_in_the_loop_a_mended_block_sent_again_is_not_run_again() -> None:
         interp.close()
     runs = [m for m in new if m["role"] == "computer" and m["type"] == "console"]
     assert len(runs) == 1 and runs[0]["content"].strip() == "a"
+
+
+def test_a_block_that_prints_the_loops_note_back_is_asked_afresh() -> None:
+    note = "Not run: the same code already answered the earlier request; asked for code for this one."
+    turn = make_turn("and which of those was the longest? how many pages?")
+    turn.notes.append(note)
+    verdict = repeated_code.check(turn, block(f'print("{note}")'))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert verdict.note == repeated_code.NOTE_BACK
+    assert repeated_code.check(turn, block(f'print("{note}")')) is None  # once a turn
+    other = make_turn("which was the longest?")
+    other.notes.append(note)
+    assert repeated_code.check(other, block('print("Middlemarch, 880 pages")')) is None  # its own answer
