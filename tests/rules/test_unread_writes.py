@@ -11,7 +11,7 @@ from .handmade import block, make_turn
 
 NOTES = "# Steering group\n\nMeeting held 04/11/2026.\n\n- Budget approved\n"
 ASK = "Please change every date in notes.md from DD/MM/YYYY to YYYY-MM-DD. Leave everything else as it is."
-TYPED = 'with open("notes.md", "w") as f:\n    f.write("Meeting held 2026-11-04.\\n")\nprint(open("notes.md").read())'
+TYPED = 'with open("notes.md", "w") as f:\n    f.write("Meeting held 04/11/2026.\\n")\nprint(open("notes.md").read())'
 READS = ('import re\ntext = open("notes.md").read()\ntext = re.sub(r"(\\d\\d)/(\\d\\d)/(\\d{4})", r"\\3-\\2-\\1", text)\n'
          'with open("notes.md", "w") as f:\n    f.write(text)\nprint(text)')
 
@@ -43,6 +43,7 @@ def test_typed_in_text_over_a_named_file_is_asked_afresh() -> None:
     ("Change empty.txt to say hi", 'open("empty.txt", "w").write("hi")'),  # nothing to lose
     ("Add a heading to summary.md", TYPED),  # another file than the one named
     ("What is in notes.md?", 'print(open("notes.md").read())'),
+    ("Change notes.md to say the meeting moved", 'open("notes.md", "w").write("The meeting moved to May.\\n")'),  # new text
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     assert unread_writes.check(make_turn(request_text), block(code)) is None

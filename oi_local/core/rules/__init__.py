@@ -223,12 +223,12 @@ RULES: tuple[Rule, ...] = (
     quoted_words.rule,
     thresholds.rule,
     preview_filters.rule,
-    file_text.rule,
     run_asked.rule,
     stale_numbers.rule,
     made_up.rule,
     id_columns.rule,
     picked_names.rule,
+    file_text.rule,  # after picked names: code that picks files by typed-in names is told that first
     first_match.rule,
     unused_numbers.rule,
     written_numbers.rule,

@@ -4,7 +4,8 @@ YYYY-MM-DD", "sort the lines of names.txt", "add a heading to report.md") means 
 with "w": lines it left out are gone (ho43's date task lost the heading and blank lines, and the
 dates stayed as they were). Python code that writes over a named text file that has content, and
 reads no file before that write, is not run; the request is asked afresh once (sampled, the try
-hidden): read the file, change its text in the code, write it back. Not for a request that says to
+hidden): read the file, change its text in the code, write it back. Only where the typed-in text has
+a line of the file as it is (a copy of its text, not new text: "change a.txt" to "two"). Not for a request that says to
 write over the file or its contents, nor for scripts (a fixed script is often written out whole)."""
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ _CHANGE = re.compile(r"\b(?:chang\w*|convert\w*|replac\w*|updat\w*|edit\w*|sort\
                      re.I)
 # ... unless the request says the old text goes: "overwrite notes.txt", "replace its contents with"
 _OVER = re.compile(r"\b(?:overwrit\w*|contents?|from scratch|start (?:over|fresh)|clear|empty|blank|wipe)\b", re.I)
+LIMIT = 1_000_000  # bytes: a larger file is left alone
+MIN_LINE = 12  # characters: a line this long typed into the code as it is in the file is a copy of the file's text
 _READ_CALLS = {"read", "read_text", "read_bytes", "readlines", "readline", "load", "safe_load", "read_csv",
                "read_json", "reader", "DictReader", "load_workbook"}
 
@@ -80,6 +83,16 @@ def writes_unread(code: str) -> list[str]:
     return found
 
 
+def typed_lines(code: str) -> set[str]:
+    """The lines of the code's string constants (what it would write), stripped."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    return {ln.strip() for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            for ln in n.value.splitlines() if len(ln.strip()) >= MIN_LINE}
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or turn.counts["unread writes"] >= 1:
         return None
@@ -91,10 +104,13 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         if p.suffix.lower() not in TEXT_SUFFIXES or p.name.lower() not in request.lower():
             continue
         try:
-            if not p.is_file() or p.stat().st_size == 0:
+            if not p.is_file() or p.stat().st_size == 0 or p.stat().st_size > LIMIT:
                 continue
+            held = {ln.strip() for ln in p.read_text(encoding="utf-8", errors="replace").splitlines() if len(ln.strip()) >= MIN_LINE}
         except OSError:
             continue
+        if not held & typed_lines(block.code):
+            continue  # new text, not a copy of the file's: "change a.txt to say two" writes it over
         turn.counts["unread writes"] += 1
         return Verdict(note=SHOWN.format(path=path),
                        ask=Ask(NOTE.format(path=path), code_retry(turn.engine, 59), hide=True))
