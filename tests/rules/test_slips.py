@@ -662,3 +662,31 @@ def test_a_table_written_to_a_text_file_gets_no_header_line(folder: Path) -> Non
     for kept in ('import pandas as pd\npd.read_csv("log.csv").to_csv("all.txt", header=True)',  # said so
                  'import pandas as pd\npd.read_csv("log.csv").to_csv("copy.csv", index=False)'):  # a CSV has a header
         assert slips.check(make_turn("copy log.csv"), block(kept)) is None
+
+
+def test_an_extension_tested_on_a_stem_is_tested_on_the_name(folder: Path) -> None:
+    (folder / "downloads").mkdir()
+    for n in ("a.pdf", "b.png", "c.txt"):
+        (folder / "downloads" / n).write_text("x")
+    code = ('from pathlib import Path\nfor p in sorted(Path("downloads").iterdir()):\n'
+            '    if p.stem.endswith(".pdf"):\n        print("doc", p.name)\n'
+            '    elif p.stem.endswith((".jpg", ".png")):\n        print("pic", p.name)\n')
+    assert run(code, folder) == ""  # as written, nothing matches
+    b = block(code)
+    verdict = slips.check(make_turn("put the pdfs into downloads/documents and the pictures into downloads/pictures"), b)
+    assert verdict is not None and "not its stem" in verdict.warning
+    assert run(b.code, folder) == "doc a.pdf\npic b.png\n"
+    assert slips.check(make_turn("list them"), block('from pathlib import Path\nprint(Path("a.txt").stem.endswith("_old"))')) is None
+
+
+def test_a_csv_cell_compared_with_a_number_is_compared_as_a_number(folder: Path) -> None:
+    (folder / "meter.csv").write_text("date,kwh\n2024-02-01,12.4\n2024-02-02,0.0\n2024-02-03,0\n2024-02-04,15.1\n")
+    code = ('import csv\nwith open("meter.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+            'kept = [r for r in rows if r["kwh"] != 0]\nzero = sum(1 for r in rows if 0 == r["kwh"])\nprint(len(kept), zero)\n')
+    assert run(code, folder) == "4 0\n"  # as written: text is never 0
+    b = block(code)
+    verdict = slips.check(make_turn("drop the rows where the meter logged 0 and tell me how many are left"), b)
+    assert verdict is not None and "with a number as a number" in verdict.warning
+    assert run(b.code, folder) == "2 2\n"
+    kept = 'import json\nrows = json.load(open("m.json"))\nprint([r for r in rows if r["kwh"] != 0])'  # JSON numbers
+    assert slips.check(make_turn("drop zero rows"), block(kept)) is None

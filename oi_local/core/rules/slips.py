@@ -53,6 +53,8 @@ A table written as a text list: asked for "just the titles ... into finished_202
 code wrote `df[["title"]].to_csv("finished_2025.txt", index=False)`, and the file's first line was the
 column's name, "title" (ho24, a development run of session 45); a table written to a .txt file with
 to_csv gets no header line (and no index) unless the code says so.
+An extension tested on a stem: `p.stem.endswith(".pdf")` is never true; it is tested on the name.
+A CSV cell equal to a number: `r["kwh"] != 0` is always true (a cell is text); it is compared as a number.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -983,6 +985,57 @@ def _suffixes_here(request: str, code: str = "") -> set[str]:
     return found
 
 
+def text_equals(code: str) -> tuple[str, bool]:
+    """`r["kwh"] != 0` over csv rows, where every cell is text and so never equals a number, made
+    `float(r["kwh"]) != 0`: asked to drop the days a meter logged 0, the code kept all 14 rows and said
+    "14 rows saved" (ho44, read after session 45's end). Only in code that reads rows with the csv module,
+    for a cell looked up by a quoted column name."""
+    if "csv." not in code:
+        return code, False
+
+    def cell(node: ast.expr) -> bool:
+        return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+
+    def number(node: ast.expr) -> bool:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            node = node.operand
+        return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    edits = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.NotEq))):
+            continue
+        left, right = n.left, n.comparators[0]
+        side = left if cell(left) and number(right) else right if cell(right) and number(left) else None
+        if side is None or side.lineno != side.end_lineno:
+            continue
+        text = ast.get_source_segment(code, side)
+        if text:
+            edits.append((side.lineno, side.col_offset, side.end_col_offset or side.col_offset, f"float({text})"))
+    return (rewrite(code, edits), True) if edits else (code, False)
+
+
+def stem_suffixes(code: str) -> tuple[str, bool]:
+    """`p.stem.endswith(".pdf")`, never true (a stem has no extension), made `p.name.endswith(".pdf")`: asked to
+    put the PDFs and pictures of downloads/ into folders, the code tested the stems, moved nothing and printed
+    each file as "not a PDF or a picture" (ho44, read after session 45's end)."""
+    def dotted(arg: ast.expr) -> bool:
+        parts = arg.elts if isinstance(arg, ast.Tuple) else [arg]
+        return all(isinstance(e, ast.Constant) and isinstance(e.value, str) and e.value.startswith(".") for e in parts)
+
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr == "endswith" and len(node.args) == 1
+                and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "stem" and dotted(node.args[0])):
+            return None
+        owner, arg = ast.get_source_segment(code, node.func.value.value), ast.get_source_segment(code, node.args[0])
+        return f"{owner}.name.endswith({arg})" if owner and arg else None
+    return _rewrite_calls(code, edit)
+
+
 def any_case(code: str, suffixes: set[str]) -> tuple[str, bool]:
     """`name.endswith(".pdf")` made `name.lower().endswith(".pdf")`, and `glob("*.pdf")` made
     `glob("*.[pP][dD][fF]")`, for an extension the folder also holds in another case: asked for
@@ -1147,11 +1200,17 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if ("shutil.move" in code or "rename(" in code) and _COPY_ASKED.search(instruction(turn.request)) \
             and not _MOVE_ASKED.search(instruction(turn.request)):
         code, kept = copy_not_move(code)
+    equals = False
+    if "==" in code or "!=" in code:
+        code, equals = text_equals(code)
+    stems = False
+    if ".stem.endswith(" in code:
+        code, stems = stem_suffixes(code)
     cased = False
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks or listed) \
+            or recased or added or nested or blanks or listed or stems or equals) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -1166,6 +1225,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     changes += archives
     if listed:
         changes.append("the table goes into the .txt file without a header line (a text list has no column names)")
+    if equals:
+        changes.append("a CSV cell is compared with a number as a number (a cell is text, and text never equals 0)")
+    if stems:
+        changes.append("the extension is tested on the file's name, not its stem (a stem has no extension)")
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
     if topped:
@@ -1214,4 +1277,5 @@ rule = Rule(
             "runs from the highest down; a file read more than once in its `with` (`f.readlines()` twice) is read once "
             "into a name; `csv.DictReader` over a .json file of records reads it with `json.load`, and a table of, or a loop "
             "over, a JSON object holding one list of records takes that list; a table written to a .txt file with "
-            "`to_csv` gets no header line; the person is told")
+            "`to_csv` gets no header line; `p.stem.endswith(\".pdf\")` (never true) tests `p.name`; a CSV cell compared with a "
+            "number by == or != (`r[\"kwh\"] != 0`, always true) is compared as a number; the person is told")
