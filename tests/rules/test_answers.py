@@ -109,6 +109,10 @@ def test_rounding_kept_when_asked_for_or_beyond_two_decimals() -> None:
     assert answers.rounded(turn)
     turn = make_turn("How many orders are there?", reply("There are 12 orders."), runs=(ran("print(n)", "12.0\n"),))
     assert not answers.rounded(turn)  # 12.0 is 12
+    turn = make_turn("What's my average ride?", reply("Your average ride is 27.38 km."), runs=(ran("print(a)", "27.375\n"),))
+    assert answers.rounded(turn)  # three decimals are the exact value: kept whole
+    turn.engine.messages[-1] = reply("Your average ride is 27.375 km.")
+    assert not answers.rounded(turn)
 
 
 def test_an_answer_blind_to_the_failed_run_is_asked_again_then_gives_way() -> None:

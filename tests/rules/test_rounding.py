@@ -5,14 +5,25 @@ from oi_local.core.rules import rounding
 from .handmade import block, make_turn
 
 
-def test_rounding_to_one_decimal_or_none_is_widened_to_two() -> None:
-    assert rounding.widened("print(round(sum(w) / len(w), 1))") == "print(round(sum(w) / len(w), 2))"
-    assert rounding.widened("x = round(t, 0)\nprint(x)") == "x = round(t, 2)\nprint(x)"
-    assert rounding.widened("print(round(total / n))") == "print(round(total / n, 2))"
-    assert rounding.widened('print(f"Average: {avg:.1f} g")') == 'print(f"Average: {avg:.2f} g")'
-    assert rounding.widened('print(f"{avg:,.0f}")') == 'print(f"{avg:,.2f}")'
-    assert rounding.widened('print("%.1f" % avg)') == 'print("%.2f" % avg)'
-    assert rounding.widened('print("café", round(x / 3, 1))') == 'print("café", round(x / 3, 2))'
+def test_rounding_to_one_decimal_or_none_is_widened_to_the_exact_value() -> None:
+    assert rounding.widened("print(round(sum(w) / len(w), 1))") == "print(round(sum(w) / len(w), 10))"
+    assert rounding.widened("x = round(t, 0)\nprint(x)") == "x = round(t, 10)\nprint(x)"
+    assert rounding.widened("print(round(total / n))") == "print(round(total / n, 10))"
+    assert rounding.widened('print(f"Average: {avg:.1f} g")') == 'print(f"Average: {avg:.15g} g")'
+    assert rounding.widened('print(f"{avg:,.0f}")') == 'print(f"{avg:,.15g}")'
+    assert rounding.widened('print("%.1f" % avg)') == 'print("%.15g" % avg)'
+    assert rounding.widened('print("café", round(x / 3, 1))') == 'print("café", round(x / 3, 10))'
+
+
+def test_the_widened_code_prints_the_exact_value_without_float_noise() -> None:
+    for code, printed in (("avg = 219 / 8\nprint(round(avg, 1))", "27.375"),
+                          ("print(f'{(0.1 + 0.2):.1f}')", "0.3"),
+                          ("print(f'{1234.5:,.0f} kg')", "1,234.5 kg"),
+                          ("print('%.1f' % (7 / 4))", "1.75"),
+                          ("print(round(2 / 3))", "0.6666666667")):
+        out: list[str] = []
+        exec(rounding.widened(code), {"print": lambda *a: out.append(" ".join(map(str, a)))})
+        assert out == [printed], code
 
 
 def test_other_code_is_left_as_it_is() -> None:
@@ -27,7 +38,7 @@ def test_only_for_questions_that_did_not_ask_for_rounding() -> None:
     b = block(code)
     verdict = rounding.check(turn, b)
     assert verdict is not None and verdict.warning == rounding.NOTE and not verdict.again
-    assert b.code == "print(round(sum(w) / len(w), 2))"  # the code that runs (and is shown to confirm)
+    assert b.code == "print(round(sum(w) / len(w), 10))"  # the code that runs (and is shown to confirm)
     for request in ("What is the average age, rounded to one decimal?", "Roughly how long is a loaf?",
                     "What percentage of orders shipped late?", "Write the average into avg.txt"):
         b = block(code)
@@ -48,7 +59,7 @@ def test_in_the_loop_the_widened_code_is_what_runs_and_the_person_is_told(tmp_pa
         chunks = list(interp.chat("What is the average loaf weight in bakes.csv?", display=False, stream=True))
         assert any(rounding.NOTE in str(c.get("content")) for c in chunks)  # shown, not stored
         assert [m["content"].strip() for m in interp.messages if m["type"] == "console"] == ["912.35"]
-        assert "round(sum(w) / len(w), 2)" in [m for m in interp.messages if m["type"] == "code"][0]["content"]
+        assert "round(sum(w) / len(w), 10)" in [m for m in interp.messages if m["type"] == "code"][0]["content"]
     finally:
         interp.close()
 

@@ -133,6 +133,9 @@ _AMOUNT_ASKED = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 _ROUNDING_ASKED = re.compile(r"\b(round\w*|decimals?|nearest|approx\w*|about|roughly|estimate\w*|whole)\b", re.I)
 
 
+EXACT_PLACES = 3  # 27.375 is an exact average (219 / 8); 27.38 said for it is a rounding (ho44)
+
+
 def _number(t: str) -> float | None:
     try:
         return float(t)
@@ -151,11 +154,12 @@ def _same_number(printed: str, said: str) -> bool:
 
 
 def rounded_away(printed: set[str], said: set[str]) -> bool:
-    """The answer gives a printed result with fewer decimals than the code printed (two at most kept:
-    2.5 for 2.51, 1358 for 1358.3) and the exact value nowhere: the 0.5B model rounds averages to one
-    decimal unasked, and the person takes the rounded figure for the answer."""
+    """The answer gives a printed result with fewer decimals than the code printed (2.5 for 2.51, 1358
+    for 1358.3, 27.38 for 27.375) and the exact value nowhere: the 0.5B model rounds averages unasked,
+    and the person takes the rounded figure for the answer. A value of up to three decimals is exact
+    and kept whole; a longer one (a float's 1.4166666) may be said to two."""
     for a in printed:
-        x, keep = _number(a), min(_places(a), 2)
+        x, keep = _number(a), (_places(a) if _places(a) <= EXACT_PLACES else 2)
         if x is None or keep == 0:
             continue
         close = [b for b in said if _same_number(a, b)]

@@ -1,8 +1,10 @@
 """Rounding: code for a question that rounds its result to one decimal or none (`round(x, 1)`,
 `f"{x:.1f}"`, `round(total / n)`) when the request asked for no rounding prints a value the person
 takes for the exact one (2.5 for 2.51, issue 18). The 0.5B model copies the rounding of any example
-it has seen. Before such code runs its rounding is widened to two decimals (what the answers rule
-keeps), and the person is told; the code shown for confirmation is the code that runs."""
+it has seen. Before such code runs its rounding is widened to ten decimals (`:.15g` in a format), so
+the value printed is the exact one (27.375, where two decimals said 27.38: ho44) without a float's noise
+(0.3, not 0.30000000000000004); a value with more decimals than that is rounded in the answer by the
+long decimals rule. The person is told; the code shown for confirmation is the code that runs."""
 from __future__ import annotations
 
 import ast
@@ -17,12 +19,13 @@ from oi_local.core.rules.turn import Block, Turn
 ROUNDING_ASKED = re.compile(
     r"\b(round\w*|decimals?|nearest|approx\w*|about|roughly|estimate\w*|whole|integer|percent\w*)\b|%", re.I)
 _FORMAT = re.compile(r"(\{[^{}\n]*:[,_]?)\.[01]f\}|%\.[01]f")
-NOTE = "Rounding widened to two decimals before it ran (the request did not ask for rounding)."
+WIDE = 10  # decimals kept by a widened round(): exact for any value with up to ten
+NOTE = "Rounding widened before it ran, so the exact value is printed (the request did not ask for rounding)."
 
 
 def _edits(code: str) -> list[tuple[int, int, int, int, str]]:
     """(line, col, end line, end col, new text) for each round() call that keeps fewer than two
-    decimals of a result: round(x, 0), round(x, 1), and round(a / b) of a division."""
+    decimals of a result: round(x, 0), round(x, 1), and round(a / b) of a division (widened to WIDE)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -34,17 +37,18 @@ def _edits(code: str) -> list[tuple[int, int, int, int, str]]:
         if len(node.args) == 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in (0, 1) \
                 and not isinstance(node.args[1].value, bool):
             n = node.args[1]
-            found.append((n.lineno, n.col_offset, n.end_lineno or n.lineno, n.end_col_offset or n.col_offset, "2"))
+            found.append((n.lineno, n.col_offset, n.end_lineno or n.lineno, n.end_col_offset or n.col_offset, str(WIDE)))
         elif len(node.args) == 1 and not node.keywords and any(
                 isinstance(x, ast.BinOp) and isinstance(x.op, ast.Div) for x in ast.walk(node.args[0])):
             a = node.args[0]
             end = (a.end_lineno or a.lineno, a.end_col_offset or a.col_offset)
-            found.append((*end, *end, ", 2"))
+            found.append((*end, *end, f", {WIDE}"))
     return found
 
 
 def widened(code: str) -> str:
-    """`code` with rounding to fewer than two decimals widened to two (the same code if none)."""
+    """`code` with rounding to fewer than two decimals widened to WIDE, and `:.1f` formats to `:.15g`
+    (the same code if none)."""
     lines = code.splitlines(keepends=True)
     for line, col, end_line, end_col, text in sorted(_edits(code), reverse=True):
         if line != end_line:
@@ -52,7 +56,7 @@ def widened(code: str) -> str:
         s = lines[line - 1].encode()
         lines[line - 1] = (s[:col] + text.encode() + s[end_col:]).decode()
     out = "".join(lines)
-    return _FORMAT.sub(lambda m: (m.group(1) + ".2f}") if m.group(1) else "%.2f", out)
+    return _FORMAT.sub(lambda m: (m.group(1) + ".15g}") if m.group(1) else "%.15g", out)
 
 
 # "2 decimal places pls", "to two decimals", "3 dp": the places asked for
@@ -132,6 +136,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="rounding", setting="widen_rounding", check=check,
     summary="Python code for a question that rounds its result to one decimal or none (`round(x, 1)`, `:.1f`, "
-            "`round(a / b)`) when the request did not ask for rounding has that rounding widened to two decimals "
-            "before it runs, and the person is told (2.5 printed for 2.51 was taken for the answer); code for a request "
+            "`round(a / b)`) when the request did not ask for rounding has that rounding widened "
+            "before it runs (to ten decimals; `:.15g` in a format), so the exact value is printed, and the person is told (2.5 printed "
+            "for 2.51 was taken for the answer); code for a request "
             "that asks for N decimal places (\"2 decimal places pls\", \"to cents\") has its round(x, k), round(x) and `:.kf` set to N")

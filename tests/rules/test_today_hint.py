@@ -1,0 +1,44 @@
+"""Today hint: the small set's system message has no date; a request that speaks of time gets it."""
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from oi_local.core.rules import today_hint
+from oi_local.interpreter import OpenInterpreter
+
+
+def test_the_small_system_message_is_the_same_every_day() -> None:
+    interp = OpenInterpreter(conversation_history=False)
+    interp.template = "small"
+    text = interp.full_system_message()
+    assert "You are Open Interpreter" in text
+    assert datetime.date.today().isoformat() not in text and "{date}" not in text
+
+
+@pytest.mark.parametrize("request_text", [
+    "how many days until christmas?",
+    "Which tasks in todo.json are overdue?",
+    "what's the average age in people.csv",
+    "list the files I changed this week",
+    "How many orders were placed in March?",
+    "orders after 2025-03-01 please",
+    "what day of the week is it",
+])
+def test_a_request_that_speaks_of_time_gets_the_date(request_text: str) -> None:
+    added = today_hint.prompt(None, request_text, "")
+    today = datetime.date.today()
+    assert added is not None and added.hint == f"Today is {today.isoformat()} (a {today.strftime('%A')})."
+
+
+@pytest.mark.parametrize("request_text", [
+    "how many lines are in notes.txt?",
+    "what is 17 * 23",
+    "plot prices.csv as prices.png",
+    "you may delete tmp.txt",
+    "show me the last line of log.txt",
+    "copy this file to backup/",
+])
+def test_other_requests_do_not(request_text: str) -> None:
+    assert today_hint.prompt(None, request_text, "") is None
