@@ -133,6 +133,7 @@ from oi_local.core.rules import (
     two_numbers,
     unknown_values,
     unread_writes,
+    unseen_contacts,
     unused_numbers,
     which_answers,
     whole_folder,
@@ -275,6 +276,7 @@ RULES: tuple[Rule, ...] = (
     honest_end.rule,
     long_decimals.rule,
     offline.rule,
+    unseen_contacts.rule,
 )
 
 HOOKS = ("start", "prompt", "cut", "language", "check", "recheck", "on_failure", "after_run", "follow_up", "discard", "finish")
