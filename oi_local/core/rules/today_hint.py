@@ -2,8 +2,8 @@
 same on every day and the model's code for it too. With "today is {date}" in it, the 0.5B model wrote other
 code for 16 of the 30 speed tasks on 6 December than on 5 December from prompts the same but for the date,
 and four of them failed (BENCHMARKS.md, session 44): a tool that answers worse on some days. Only a request
-that speaks of time (today, dates, days, weeks, ages, due, overdue, ...) needs the date; it gets
-"Today is 2026-12-06 (a Sunday)." with it. Never stored."""
+whose answer depends on the day (today, ago, until, ages, due, overdue, "this week") needs the date; it
+gets "Today is 2026-12-06 (a Sunday)." with it. Never stored."""
 from __future__ import annotations
 
 import datetime
@@ -12,30 +12,29 @@ from typing import Any
 
 from oi_local.core.rules.base import Addition, Rule
 
-# Words of a request that needs to know the day it is asked on.
+# Words of a request whose answer depends on the day it is asked: "today", "overdue", "how old", "ago",
+# "this week". Not a date or a month alone: asked "What date will it be 100 days after 17 March 2025?"
+# with today's date beside it, the 0.5B model counted from 17 December 2026.
 TIME_WORDS = re.compile(
-    r"\b(?:today|todays|tonight|tomorrow|yesterday|now|current(?:ly)?|dates?|dated|days?|daily|weeks?|weekly|weekdays?|"
-    r"weekends?|months?|monthly|years?|yearly|annual|ages?|aged|old|older|oldest|birthdays?|born|ago|since|until|till|"
-    r"due|overdue|deadlines?|expir\w*|late|recent\w*|latest|upcoming|next|last|this|past|calendar|anniversar\w*|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|"
-    r"nov(?:ember)?|dec(?:ember)?|"
-    r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4})\b", re.I)
-# "this"/"next"/"last"/"past" mean time only before a unit of time ("this file" does not)
-_UNIT_AFTER = re.compile(r"\s+(?:\w+\s+)?(?:days?|weeks?|weekend|months?|years?|quarters?|time|monday|tuesday|wednesday|"
-                         r"thursday|friday|saturday|sunday)\b", re.I)
-_NEEDS_UNIT = {"this", "next", "last", "past", "may", "mar", "now"}
+    r"\b(?:today|todays|tonight|tomorrow|yesterday|now|current(?:ly)?|ago|since|until|till|due|overdue|deadlines?|"
+    r"expir\w*|ages?|aged|old|older|oldest|youngest|birthdays?|recent(?:ly)?|latest|upcoming|so\s+far|"
+    r"this|next|last|past|coming)\b", re.I)
+# "this"/"next"/"last"/"past"/"coming"/"now" mean time only before a unit of time ("this file" does not)
+_UNIT_AFTER = re.compile(r"\s+(?:\w+\s+)?(?:days?|nights?|weeks?|weekend|months?|years?|quarters?|time|monday|tuesday|"
+                         r"wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
+                         r"september|october|november|december)\b", re.I)
+_NEEDS_UNIT = {"this", "next", "last", "past", "coming"}
+# "days left", "weeks to go", "what day is it"
+_LEFT = re.compile(r"\b(?:days?|weeks?|months?|years?)\s+(?:left|remaining|to\s+go)\b|\bwhat\s+(?:day|date|year|month)\s+is\s+it\b",
+                   re.I)
 HINT = "Today is {date} (a {weekday})."
 
 
 def speaks_of_time(request: str) -> bool:
+    if _LEFT.search(request):
+        return True
     for m in TIME_WORDS.finditer(request):
-        word = m.group(0).lower()
-        if word not in _NEEDS_UNIT:
-            return True
-        if word in ("may", "mar") and m.group(0)[0].isupper():
-            return True  # "May 3", not "you may"
-        if _UNIT_AFTER.match(request, m.end()):
+        if m.group(0).lower() not in _NEEDS_UNIT or _UNIT_AFTER.match(request, m.end()):
             return True
     return False
 
@@ -50,5 +49,5 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
 rule = Rule(
     name="today hint", setting="file_hints", prompt=prompt,
     summary="the small prompt set's system message carries no date, so a request's prompt (and the code the model writes "
-            "for it) is the same every day; a request that speaks of time (today, dates, days, ages, due, overdue, a month's "
-            "name, \"this week\") gets \"Today is 2026-12-06 (a Sunday).\" with it, never stored (small set: on)")
+            "for it) is the same every day; a request whose answer depends on the day (today, ago, until, ages, due, overdue, "
+            "\"this week\", \"days left\"; not a date or a month alone) gets \"Today is 2026-12-06 (a Sunday).\" with it, never stored (small set: on)")
