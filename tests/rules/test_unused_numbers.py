@@ -13,7 +13,10 @@ def test_code_that_leaves_out_a_number_of_the_calculation_is_asked_afresh() -> N
     assert verdict is not None and verdict.ask is not None and verdict.ask.hide
     assert "leaves out 4 from the request" in verdict.note
     assert "186.40, 15%, 4" in (verdict.ask.text or "") and verdict.ask.sampling["temperature"] > 0
-    assert unused_numbers.check(turn, block("print(186.40 * 0.15)")) is None  # once a turn
+    again = unused_numbers.check(turn, block("print(186.40 * 0.15)"))  # asked afresh a second time, another seed
+    assert again is not None and again.ask is not None and "leaves out 4" in again.note
+    assert again.ask.sampling["seed"] != verdict.ask.sampling["seed"]
+    assert unused_numbers.check(turn, block("print(186.40 * 0.15)")) is None  # twice a turn at most
 
 
 def test_a_number_set_and_never_read_is_not_used() -> None:

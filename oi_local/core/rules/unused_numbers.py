@@ -1,7 +1,7 @@
 """Unused numbers: code for a calculation the request spells out ("the bill is 186.40, add a 15% tip
 and split it between 4 people") that leaves out one of the request's numbers answers another
 question. The 0.5B model dropped the 4 people, and set `petrol_per_100_km = 6.4` and never used it,
-and printed the result of what was left. Such code is not run; the request is asked afresh once (sampled, the try hidden),
+and printed the result of what was left. Such code is not run; the request is asked afresh (up to twice, sampled, the try hidden),
 with the numbers it must use named. Only for requests that name no file (the numbers are the data)
 and code that uses some of them as typed-in numbers (it is working from them)."""
 from __future__ import annotations
@@ -21,6 +21,9 @@ _NUMBER = re.compile(r"(?<![\w.,/:-])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%| ?percen
 # mean of eight swim times, the code was refused, and the retry averaged the 2 in: 36.44 for 40.74).
 _PRECISION = re.compile(r"\s*(?:decimal|dp\b|d\.p\.|places\b|digits\b|sig\w*\b|significant\b)", re.I)
 _ROUND_TO = re.compile(r"\bround\w*\s+(?:it\s+|that\s+|them\s+)?(?:off\s+)?to\s+$", re.I)
+# Asked afresh up to twice, each time with another seed: the retry for a fuel cost "for a 575 km trip" at
+# "6.4 litres per 100 km" used the 6.4 and left out the 575 (1209.6 printed; the speed set on the dateless prompt).
+TRIES = 2
 _FILE = re.compile(r"\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b|/")
 
 
@@ -77,7 +80,7 @@ def _own_words(request: str) -> str:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or turn.counts["unused numbers"] >= 1 or turn.runs:
+    if block.lang != "python" or turn.counts["unused numbers"] >= TRIES or turn.runs:
         return None
     request = _own_words(turn.request)
     gone = missing(request, block.code)
@@ -86,11 +89,11 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     turn.counts["unused numbers"] += 1
     every = ", ".join(text for text, _, _ in request_numbers(request))
     return Verdict(note=SHOWN.format(missing=", ".join(gone)),
-                   ask=Ask(NOTE.format(numbers=every), code_retry(turn.engine, 11), hide=True))
+                   ask=Ask(NOTE.format(numbers=every), code_retry(turn.engine, 10 + turn.counts["unused numbers"]), hide=True))
 
 
 rule = Rule(
     name="unused numbers", setting="check_answers", check=check,
     summary="the first code for a calculation the request spells out (no file named) that uses some of the request's "
             "numbers but leaves one out (a bill split \"between 4 people\" never divided by 4) is not run; the request "
-            "is asked afresh once, sampled, with its numbers named")
+            "is asked afresh (up to twice, sampled), with its numbers named")
