@@ -25,6 +25,9 @@ def test_a_change_that_asks_to_be_told_a_number_and_printed_none_is_asked_for_it
     ("Rename them and show me the total size", "the total size"),
     ("tell me the name of the newest file", None),  # not a number
     ("What is the total of sales.csv?", None),  # asked, not told (fresh retries see to questions)
+    ("Which site in survey.csv had the most birds, and how many?", "how many"),
+    ("who sold the most in q3.csv and how much did they sell", "how much did they sell"),
+    ("how many birds were seen and which site had the most?", None),  # the number is the question itself
 ])
 def test_what_is_to_be_told(request_text: str, what: str | None) -> None:
     assert told_numbers.told(request_text) == what
@@ -62,3 +65,11 @@ def test_in_the_loop_the_number_is_printed(tmp_path, monkeypatch) -> None:
         assert json.loads((tmp_path / "budget.json").read_text())["utilities"] == 140
     finally:
         interp.reset()
+
+
+def test_a_two_part_question_answered_by_a_name_alone_is_asked_for_the_number() -> None:
+    code = "import csv\nrows = list(csv.DictReader(open('survey.csv')))\nprint(max(rows, key=lambda r: int(r['birds']))['site'])"
+    turn = make_turn("Which site in survey.csv had the most birds, and how many?", reply("Fen Lane."),
+                     runs=(ran(code, "Fen Lane\n"),))
+    ask = told_numbers.follow_up(turn)
+    assert ask is not None and "how many, and nothing printed it" in (ask.text or "")

@@ -1,7 +1,9 @@
 """Told numbers: a change that also asks for a number ("Add utilities, 140 a month, to budget.json and
 tell me the new monthly total") is done when the number is said. The 0.5B model wrote the file,
 printed "budget.json updated" and answered that (ho34-mt-budget-json): nothing gave the total. When
-no clean run of the turn printed a digit, the model is asked once for code that prints it."""
+no clean run of the turn printed a digit, the model is asked once for code that prints it. So is a
+two-part question, "which site had the most birds, and how many?", answered by code that printed the
+site alone (ho44)."""
 from __future__ import annotations
 
 import re
@@ -14,15 +16,21 @@ NOTE = "(Not answered yet: I also asked you to tell me {what}, and nothing print
 TOLD = re.compile(r"\b(?:tell|show|give|let)\s+me\s+(?:know\s+)?((?:the\s+|what\s+|how\s+)[^.?!\n]{3,60})", re.I)
 _NUMBERISH = re.compile(r"\b(?:total|sum|how (?:much|many|long)|average|mean|count|number|amount|cost|size|price)\b", re.I)
 _DIGIT = re.compile(r"\d")
+# A two-part question: "which site had the most birds, and how many?" The 0.5B model printed the site
+# alone and answered with it (ho44): the second part is a number to tell as well.
+SECOND = re.compile(r"\b(?:which|who|what)\b(?:[^.?!\n]|\.(?=\w)){3,100}?[,;]?\s+and\s+(how\s+(?:many|much|long|often)\b[^.?!\n]{0,40})",
+                    re.I)
 
 
 def told(request: str) -> str | None:
     """What number the request asks to be told, in its words, or None."""
-    for m in TOLD.finditer(instruction(request)):
+    words = instruction(request)
+    for m in TOLD.finditer(words):
         what = m.group(1).strip().rstrip(",;:")
         if _NUMBERISH.search(what):
             return what
-    return None
+    m = SECOND.search(words)
+    return m.group(1).strip().rstrip(",;:") if m else None
 
 
 def follow_up(turn: Turn) -> Ask | None:
