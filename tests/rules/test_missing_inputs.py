@@ -35,6 +35,12 @@ def test_which_requests_and_files_it_acts_on(here: Path) -> None:
     assert missing_inputs.missing("On average, how many days does it take for our orders to get delivered? It's in "
                                   "orders.csv.", here) == ("orders.csv", "a delivery time", "when each order was delivered",
                                                            "order_id, order_date, customer, total")
+    (here / "volunteers.csv").write_text("name,phone,skills\nAnn,0700 900 111,rowing\n")
+    near = missing_inputs.missing("Which of the volunteers in volunteers.csv lives nearest the boathouse?", here)
+    assert near is not None and near[1:3] == ("who or what is nearest", "where each one is (an address, a place or a distance)")
+    assert missing_inputs.missing("Which score in volunteers.csv is closest to 50?", here) is None  # a number, not a place
+    (here / "crew.csv").write_text("name,postcode\nAnn,OX1 2AB\n")
+    assert missing_inputs.missing("who in crew.csv lives closest to the boathouse?", here) is None  # it has a place
     age = missing_inputs.missing("What's the average age of the people in staff.csv?", here)
     assert age is not None and age[1:3] == ("an age", "birth dates or ages")
     (here / "costs.csv").write_text("month,cost\n2025-04,9000\n")

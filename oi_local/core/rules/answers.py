@@ -378,8 +378,10 @@ def follow_up(turn: Turn) -> Ask | None:
 
 
 def discard(turn: Turn) -> bool:
+    # ungrounded too: asked which site had the most birds "and how many was that", the 0.5B model said
+    # "Estuary Wall" twice over a printed 116 (ho44); the printed result says the number
     return (parroted(turn) or repeats_a_note(turn) or rounded(turn) or blind_to_failure(turn) or cut_short(turn)
-            or contradicted(turn) or unnamed(turn))
+            or contradicted(turn) or unnamed(turn) or ungrounded(turn))
 
 
 rule = Rule(

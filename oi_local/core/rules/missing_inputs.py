@@ -3,7 +3,7 @@ month, region, units and revenue, the 0.5B model typed two revenue figures from 
 answered -8.33 (ho42); asked how long orders take to be delivered, of a file with no delivery dates, it
 averaged the order numbers (ho39). Some amounts need an input that a file either has or does not: a profit
 or a margin needs what was spent, a delivery time needs when each order arrived, an age needs a birth date
-or an age. When the request asks for one of these from a CSV file it names, no column of that file can hold
+or an age, who lives nearest needs where each one is. When the request asks for one of these from a CSV file it names, no column of that file can hold
 the input, and the request does not give it either, the code is not run and the turn ends saying what the
 file lacks, with its columns."""
 from __future__ import annotations
@@ -40,6 +40,14 @@ NEEDS = (
          "a delivery time", "when each order was delivered",
          re.compile(r"deliver|arriv|receiv|days|duration|lead|transit", re.I),
          re.compile(r"\b(?:delivered|arrived)\s+(?:on|in|after)\b", re.I)),
+    # "who lives nearest the boathouse?" of a list of names, phones and skills: the 0.5B model called a
+    # weather API with a made-up key (ho44)
+    Need(re.compile(r"\b(?:lives?|living|based|located|stays?|home)\b[^.?!]{0,40}\b(?:nearest|closest|furthest|farthest)\b|"
+                    r"\b(?:nearest|closest|furthest|farthest)\b[^.?!]{0,40}\b(?:lives?|living|based|located|home)\b", re.I),
+         "who or what is nearest", "where each one is (an address, a place or a distance)",
+         re.compile(r"addr|street|road|post|zip|city|town|village|location|place|area|region|suburb|district|"
+                    r"neighbo|lat|lon|lng|coord|dist|km|mile|far|near|geo|home|where|lives|map", re.I),
+         re.compile(r"(?!)")),
     Need(re.compile(r"\b(?:average|mean|median|total)\s+age\b|\bhow\s+old\b|\bages?\s+of\b", re.I),
          "an age", "birth dates or ages",
          re.compile(r"age|birth|born|dob|year", re.I),
@@ -92,5 +100,5 @@ def finish(turn: Turn) -> str | None:
 rule = Rule(
     name="missing inputs", setting="repair_slips", check=check, finish=finish,
     summary="asked for an amount that needs an input (a profit or margin needs costs, a delivery time the delivery "
-            "dates, an age birth dates) from one CSV file that has no column for it, and the request does not give "
+            "dates, an age birth dates, who is nearest where each one is) from one CSV file that has no column for it, and the request does not give "
             "it: the code is not run and the turn ends saying what the file lacks, with its columns")
