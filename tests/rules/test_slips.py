@@ -690,3 +690,17 @@ def test_a_csv_cell_compared_with_a_number_is_compared_as_a_number(folder: Path)
     assert run(b.code, folder) == "2 2\n"
     kept = 'import json\nrows = json.load(open("m.json"))\nprint([r for r in rows if r["kwh"] != 0])'  # JSON numbers
     assert slips.check(make_turn("drop zero rows"), block(kept)) is None
+
+
+def test_a_glob_of_dot_star_matches_every_file_not_only_hidden_ones(folder: Path) -> None:
+    (folder / "desktop").mkdir()
+    for n in ("a.jpg", "b.pdf", ".hidden"):
+        (folder / "desktop" / n).write_text("x")
+    code = ('from pathlib import Path\nimport glob\nfor p in sorted(Path("desktop").glob(".*")):\n    print(p.name)\n'
+            'print(len(glob.glob("desktop/.*")))\n')
+    assert run(code, folder) == ".hidden\n1\n"  # as written: the hidden file alone
+    b = block(code)
+    verdict = slips.check(make_turn("put the pictures in desktop into desktop/images"), b)
+    assert verdict is not None and "only hidden files" in verdict.warning
+    assert run(b.code, folder) == ".hidden\na.jpg\nb.pdf\n2\n"  # (glob.glob leaves hidden files out)
+    assert slips.check(make_turn("list them"), block('import glob\nprint(glob.glob("*.txt"))')) is None

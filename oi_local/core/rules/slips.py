@@ -36,6 +36,7 @@ A file opened for writing and only read: `with open("seed_notes.txt", "w") as f:
 empties the file before the read fails; it is opened for reading.
 A value in another case: `r["category"] == "takeaway"` over a column of "Takeaway" picked no rows and
 the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
+A glob of ".*" matches only hidden files: it is "*" (the model meant "anything").
 Text appended again: asked to add two items to shopping.txt, the code appended the whole list again;
 only the lines that are not already at the file's start are appended, on a line of their own.
 A path with ~: Python does not expand it (`open("~/notes.txt")` looks for a folder named "~" here);
@@ -1036,6 +1037,24 @@ def stem_suffixes(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+def hidden_globs(code: str) -> tuple[str, bool]:
+    """`Path("desktop").glob(".*")` matches only hidden files (a regex's "anything" written as a glob): asked to
+    sort a desktop folder's pictures and PDFs into subfolders, the code walked `.glob(".*")`, moved nothing and
+    printed nothing (the speed set on the dateless prompt). ".*" (or "dir/.*") is made "*" ("dir/*")."""
+    def edit(node: ast.Call, *_: object) -> str | None:
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id if isinstance(node.func, ast.Name) else ""
+        if name not in ("glob", "rglob", "iglob") or not node.args:
+            return None
+        arg = node.args[0]
+        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                and (arg.value == ".*" or arg.value.endswith("/.*"))):
+            return None
+        segment = ast.get_source_segment(code, node)
+        old = ast.get_source_segment(code, arg)
+        return segment.replace(old, repr(arg.value[:-2] + "*"), 1) if segment and old else None
+    return _rewrite_calls(code, edit)
+
+
 def any_case(code: str, suffixes: set[str]) -> tuple[str, bool]:
     """`name.endswith(".pdf")` made `name.lower().endswith(".pdf")`, and `glob("*.pdf")` made
     `glob("*.[pP][dD][fF]")`, for an extension the folder also holds in another case: asked for
@@ -1206,11 +1225,14 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     stems = False
     if ".stem.endswith(" in code:
         code, stems = stem_suffixes(code)
+    hidden = False
+    if "glob(" in code and ".*" in code:
+        code, hidden = hidden_globs(code)
     cased = False
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks or listed or stems or equals) \
+            or recased or added or nested or blanks or listed or stems or equals or hidden) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -1229,6 +1251,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("a CSV cell is compared with a number as a number (a cell is text, and text never equals 0)")
     if stems:
         changes.append("the extension is tested on the file's name, not its stem (a stem has no extension)")
+    if hidden:
+        changes.append("the folder's files are matched with \"*\" (\".*\" matches only hidden files)")
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
     if topped:
