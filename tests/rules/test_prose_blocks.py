@@ -28,3 +28,20 @@ def test_in_the_loop_the_sentence_is_the_answer_and_nothing_runs(tmp_path: Path,
         assert said and said[0] == "orders.csv has no delivery dates, so I cannot tell."
     finally:
         interp.close()
+
+
+def test_the_loops_note_written_back_as_code_is_not_run_and_asked_again() -> None:
+    from .handmade import block, make_turn
+
+    turn = make_turn("How many files are left in there now?")
+    note = ("Not run: the same code already answered the earlier request; asked for code for this one.\n"
+            "If this answers my request, tell me the answer in one sentence. If there is an error, reply with a "
+            "corrected ```python block.")
+    verdict = prose_blocks.check(turn, block(note))
+    assert verdict is not None and verdict.again and verdict.note == prose_blocks.ECHO and not verdict.answer
+    assert prose_blocks.check(turn, block(note)) is None  # once a turn
+    turn = make_turn("tidy up")
+    turn.notes.append("Changed before it ran: the column kwh → units (the request asks for the units, which is units).")
+    assert prose_blocks.check(turn, block("the column kwh → units (the request asks for the units, which is units)")) is None
+    assert prose_blocks.check(turn, block(turn.notes[0])) is not None
+    assert prose_blocks.check(make_turn("x"), block("print('Not run: nothing')")) is None  # code that prints it
