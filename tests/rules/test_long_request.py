@@ -195,3 +195,18 @@ def test_asked_why_a_printed_line_of_the_paste_is_followed_by_the_lines_before_i
               make_turn(request, runs=(failed("print(x)", "NameError"),)),
               make_turn(request, runs=(ran("print(...)", "night 200\n"),))):
         assert long_request.follow_up(t) is None
+
+
+def test_the_sentences_of_pasted_prose_that_hold_a_rare_word_of_the_question_are_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    engine = Engine()
+    mails = [f"From: Member {i}\nSubject: Plot {i}\n\nThe hedge on plot {i} needs cutting back before the spring, and the "
+             f"path by the water trough is muddy again after all that rain we had on the weekend, so please bring boots and a spade if you can. Thanks all." for i in range(60)]
+    mails[40] = ("From: Aileen\nSubject: Tool shed\n\nAfter the mower went missing we fitted a new padlock on the tool shed. "
+                 "The old combination no longer works. The new combination is 3948. Please keep it to yourselves.")
+    text = "Our thread is below.\n\n" + "\n\n".join(mails) + "\n\nIn all of that, what is the combination for the padlock?"
+    engine.messages = [{"role": "user", "type": "message", "content": text}]
+    seen = engine.build_prompt()[-1]["content"]
+    assert 'The sentences of it that mention "padlock" or "combination":' in seen
+    assert "The new combination is 3948." in seen and "hedge" not in seen

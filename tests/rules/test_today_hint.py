@@ -42,6 +42,16 @@ def test_a_request_that_speaks_of_time_gets_the_date(request_text: str) -> None:
     "What date will it be 100 days after 17 March 2025?",  # a date with its year: today is not needed
     "How many orders were placed in March?",
     "what weekday was 14 July 1789?",
+    "In all of that, what is the current combination for the tool shed padlock?",
+    "how many files are in there now?",
+    "Who's the oldest person in team.json?",
 ])
 def test_other_requests_do_not(request_text: str) -> None:
     assert today_hint.prompt(None, request_text, "") is None
+
+
+def test_a_pasted_texts_own_time_words_do_not_count() -> None:
+    thread = "\n\n".join(f"From: Ann\nDate: Mon {i} Mar\nWe found it left open twice last week, and the "
+                         f"new lock arrives next Tuesday. The shed is tidy now." for i in range(1, 60))
+    request = f"Our mailing list thread is below.\n\n{thread}\n\nIn all of that, what is the combination for the shed?"
+    assert today_hint.prompt(None, request, "") is None

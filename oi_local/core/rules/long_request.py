@@ -27,6 +27,8 @@ PASTED = "[The text I pasted ({lines} lines, {n} characters) is saved in the fil
 FIRST = " Its first lines:\n{lines}\n"
 FIRST_LINES, LINE_CHARS = 6, 160
 MATCH = " All the lines of it that mention {words}:\n{lines}\n"
+PROSE_MATCH = " The sentences of it that mention {words}:\n{lines}\n"
+SENTENCE_CHARS = 240  # a matched line or sentence, shown whole: cut at 160, "The new combination is 3948." could be lost
 MAX_MATCHES = 10  # a question word on more lines than this tells no line apart ("backup" in a backup log)
 _STOP = frozenset("""the and for with that this what which when where who whom whose why how did does was were are
 have has had not any all its it's our your my mine his her their them they you can could would should will just
@@ -106,11 +108,15 @@ def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
     return UNNAMED_NOTE.format(var=var, name=name, code=code.strip())
 
 
-def _matching_lines(lines: list[str], own: str) -> str:
+def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
     """The lines of pasted records that hold a rare word of the person's own words (a question about a
     log: "did it FAIL on any night?" → the lines with "fail"): the words found on at most MAX_MATCHES
     lines, the two rarest, and all their lines. Shown only the first lines, the 0.5B model guessed what
-    a failure line looks like and its code matched nothing."""
+    a failure line looks like and its code matched nothing. Of pasted prose, the sentences: asked for
+    "the current combination for the tool shed padlock" in a 16,000-character mail thread, the model
+    searched for the words "tool shed padlock" together and found nothing (ho44)."""
+    if prose:
+        lines = [u for u in re.split(r"(?<=[.!?])\s+|\n+", "\n".join(lines)) if u.strip()]
     filled = [ln for ln in lines if ln.strip()]
     if len(filled) < 2 * FIRST_LINES:
         return ""
@@ -127,8 +133,16 @@ def _matching_lines(lines: list[str], own: str) -> str:
     rows = sorted({i for _, _, hits in found for i in hits})
     if not rows:
         return ""
-    return MATCH.format(words=" or ".join(f'"{w}"' for _, w, _ in found),
-                        lines="\n".join(filled[i].strip()[:LINE_CHARS] for i in rows[:2 * MAX_MATCHES]))
+    return (PROSE_MATCH if prose else MATCH).format(
+        words=" or ".join(f'"{w}"' for _, w, _ in found),
+        lines="\n".join(filled[i].strip()[:SENTENCE_CHARS] for i in rows[:2 * MAX_MATCHES]))
+
+
+def _shown(lines: list[str], own: str) -> str:
+    """What the model is shown of the pasted text beside its file's name: the first lines and the lines
+    that hold a rare word of the question (records), or the sentences that do (prose)."""
+    first = _first_lines(lines)
+    return first + _matching_lines(lines, own) if first else _matching_lines(lines, own, prose=True)
 
 
 def shown_lines(engine: Any, request: str) -> str:
@@ -137,9 +151,7 @@ def shown_lines(engine: Any, request: str) -> str:
     parts = split(request) if _long(engine, request) else None
     if parts is None:
         return ""
-    lines = parts[1].splitlines()
-    first = _first_lines(lines)
-    return first + _matching_lines(lines, parts[0] + "\n" + parts[2]) if first else ""
+    return _shown(parts[1].splitlines(), parts[0] + "\n" + parts[2])
 
 
 def _first_lines(lines: list[str]) -> str:
@@ -161,9 +173,7 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
         name = save(pasted + "\n", os.getcwd(), "pasted")
         if name is not None:
             lines = pasted.splitlines()
-            first = _first_lines(lines)
-            first += _matching_lines(lines, before + "\n" + after) if first else ""
-            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=first)
+            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=_shown(lines, before + "\n" + after))
             return Addition(request="\n\n".join(p for p in (before, note, after) if p))
     name = save(request, os.getcwd())
     if name is None:

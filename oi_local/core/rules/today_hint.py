@@ -14,11 +14,11 @@ from oi_local.core.rules.base import Addition, Rule
 
 # Words of a request whose answer depends on the day it is asked: "today", "overdue", "how old", "ago",
 # "this week". Not a date or a month alone: asked "What date will it be 100 days after 17 March 2025?"
-# with today's date beside it, the 0.5B model counted from 17 December 2026.
+# with today's date beside it, the 0.5B model counted from 17 December 2026; nor "now", "current",
+# "latest", "oldest": asked for "the current combination" of a padlock, it printed the date (ho44).
 TIME_WORDS = re.compile(
-    r"\b(?:today|todays|tonight|tomorrow|yesterday|now|current(?:ly)?|ago|since|until|till|due|overdue|deadlines?|"
-    r"expir\w*|ages?|aged|old|older|oldest|youngest|birthdays?|recent(?:ly)?|latest|upcoming|so\s+far|"
-    r"this|next|last|past|coming)\b", re.I)
+    r"\b(?:today|todays|tonight|tomorrow|yesterday|ago|since|until|till|due|overdue|deadlines?|"
+    r"expir\w*|ages?|aged|old|birthdays?|upcoming|this|next|last|past|coming)\b", re.I)
 # "this"/"next"/"last"/"past"/"coming"/"now" mean time only before a unit of time ("this file" does not)
 _UNIT_AFTER = re.compile(r"\s+(?:\w+\s+)?(?:days?|nights?|weeks?|weekend|months?|years?|quarters?|time|monday|tuesday|"
                          r"wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|"
@@ -40,7 +40,9 @@ def speaks_of_time(request: str) -> bool:
 
 
 def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
-    if not speaks_of_time(request):
+    from oi_local.core.rules.turn import instruction
+
+    if not speaks_of_time(instruction(request)):  # the person's words, not a pasted thread's "last week"
         return None
     today = datetime.date.today()
     return Addition(hint=HINT.format(date=today.isoformat(), weekday=today.strftime("%A")))
