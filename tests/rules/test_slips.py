@@ -704,3 +704,23 @@ def test_a_glob_of_dot_star_matches_every_file_not_only_hidden_ones(folder: Path
     assert verdict is not None and "only hidden files" in verdict.warning
     assert run(b.code, folder) == ".hidden\na.jpg\nb.pdf\n2\n"  # (glob.glob leaves hidden files out)
     assert slips.check(make_turn("list them"), block('import glob\nprint(glob.glob("*.txt"))')) is None
+
+
+def test_a_word_looked_for_in_lower_case_is_looked_for_in_any_case_when_a_file_writes_it_otherwise(folder: Path) -> None:
+    (folder / "inbox").mkdir()
+    for n, text in (("msg_01.txt", "Lunch on Friday?"), ("msg_02.txt", "the invoice is attached"),
+                    ("msg_04.txt", "Invoice #4471 is overdue"), ("msg_05.txt", "INVOICE for March")):
+        (folder / "inbox" / n).write_text(text)
+    code = ('from pathlib import Path\nfor p in sorted(Path("inbox").iterdir()):\n    content = p.read_text()\n'
+            '    if "invoice" in content:\n        print(p.name)\n')
+    assert run(code, folder) == "msg_02.txt\n"  # as written
+    b = block(code)
+    verdict = slips.check(make_turn("Which emails in the inbox folder talk about an invoice?"), b)
+    assert verdict is not None and "'invoice' is looked for in any case" in verdict.warning
+    assert run(b.code, folder) == "msg_02.txt\nmsg_04.txt\nmsg_05.txt\n"
+    (folder / "notes").mkdir()
+    (folder / "notes" / "a.txt").write_text("an invoice")  # the word only as written: nothing to change
+    same = code.replace("inbox", "notes")
+    assert slips.check(make_turn("which notes talk about an invoice?"), block(same)) is None
+    lowered = code.replace('"invoice" in content', '"invoice" in content.lower()')
+    assert slips.check(make_turn("Which emails in the inbox folder talk about an invoice?"), block(lowered)) is None

@@ -37,6 +37,8 @@ empties the file before the read fails; it is opened for reading.
 A value in another case: `r["category"] == "takeaway"` over a column of "Takeaway" picked no rows and
 the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
 A glob of ".*" matches only hidden files: it is "*" (the model meant "anything").
+A word looked for in another case: `"invoice" in content` missed the emails that say "Invoice"; where a file has
+the word only in another case, the text is lower-cased first.
 Text appended again: asked to add two items to shopping.txt, the code appended the whole list again;
 only the lines that are not already at the file's start are appended, on a line of their own.
 A path with ~: Python does not expand it (`open("~/notes.txt")` looks for a folder named "~" here);
@@ -1037,6 +1039,56 @@ def stem_suffixes(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+def _folder_texts(request: str, code: str) -> list[str]:
+    """The text of the files under the folders (and of the files) the request or the code names."""
+    import os
+
+    from oi_local.core.hints import mentioned_paths
+
+    literal = [Path(m) for m in re.findall(r"""['"]([^'"\n*?]+)['"]""", code)]
+    paths = mentioned_paths(request, Path.cwd()) + [p for p in literal if p.exists() and p.resolve() != Path.cwd().resolve()]
+    texts: list[str] = []
+    for path in dict.fromkeys(paths):
+        files = [str(path)] if path.is_file() else [os.path.join(b, f) for b, _, fs in os.walk(path) for f in fs]
+        for f in files[:MAX_SUFFIXES_LOOKED_AT]:
+            try:
+                if os.path.getsize(f) <= 1_000_000:
+                    texts.append(Path(f).read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+    return texts
+
+
+def word_case(code: str, texts: list[str]) -> tuple[str, list[str]]:
+    """`"invoice" in content`, where the files the code reads write the word "Invoice" in some of them and
+    never "invoice", found some of the emails and missed the rest (the speed set on the dateless prompt):
+    a lower-case word looked for in a file's text is looked for in its lower-cased text (`content.lower()`)
+    when some file has it only in another case. The words changed."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    edits, words = [], []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn))):
+            continue
+        word, where = n.left, n.comparators[0]
+        if not (isinstance(word, ast.Constant) and isinstance(word.value, str) and re.fullmatch(r"[a-z][a-z ]{2,40}", word.value)
+                and isinstance(where, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and where.lineno == where.end_lineno):
+            continue
+        if isinstance(where, ast.Call) and isinstance(where.func, ast.Attribute) and where.func.attr in _CASED:
+            continue
+        w = word.value
+        pattern = re.compile(rf"\b{re.escape(w)}", re.I)
+        if not any(pattern.search(t) and w not in t for t in texts):
+            continue
+        edits.append((where.end_lineno or where.lineno, where.end_col_offset or 0, where.end_col_offset or 0, ".lower()"))
+        words.append(w)
+    if not edits:
+        return code, []
+    return rewrite(code, edits), list(dict.fromkeys(words))
+
+
 def hidden_globs(code: str) -> tuple[str, bool]:
     """`Path("desktop").glob(".*")` matches only hidden files (a regex's "anything" written as a glob): asked to
     sort a desktop folder's pictures and PDFs into subfolders, the code walked `.glob(".*")`, moved nothing and
@@ -1228,11 +1280,14 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     hidden = False
     if "glob(" in code and ".*" in code:
         code, hidden = hidden_globs(code)
+    worded: list[str] = []
+    if re.search(r"""['"][a-z][a-z ]{2,40}['"]\s+(?:not\s+)?in\b""", code):
+        code, worded = word_case(code, _folder_texts(instruction(turn.request), code))
     cased = False
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks or listed or stems or equals or hidden) \
+            or recased or added or nested or blanks or listed or stems or equals or hidden or worded) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -1253,6 +1308,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("the extension is tested on the file's name, not its stem (a stem has no extension)")
     if hidden:
         changes.append("the folder's files are matched with \"*\" (\".*\" matches only hidden files)")
+    changes += [f"{w!r} is looked for in any case (some files write it with capitals)" for w in worded]
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
     if topped:
