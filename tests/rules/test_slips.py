@@ -724,3 +724,21 @@ def test_a_word_looked_for_in_lower_case_is_looked_for_in_any_case_when_a_file_w
     assert slips.check(make_turn("which notes talk about an invoice?"), block(same)) is None
     lowered = code.replace('"invoice" in content', '"invoice" in content.lower()')
     assert slips.check(make_turn("Which emails in the inbox folder talk about an invoice?"), block(lowered)) is None
+
+
+def test_a_blank_line_appended_first_to_a_log_that_ends_its_lines_is_dropped_and_len_of_a_file_counts_lines(
+        folder: Path) -> None:
+    (folder / "runs.txt").write_text("32\n41\n28\n55\n37\n")
+    code = 'with open("runs.txt", "a") as f:\n    f.write("\\n")\n    f.write("46\\n")\nprint(open("runs.txt").read())'
+    b = block(code)
+    verdict = slips.check(make_turn("I ran another 46 minutes today, add it to the log."), b)
+    assert verdict is not None and "starts right after its last line" in verdict.warning
+    run(b.code, folder)
+    assert (folder / "runs.txt").read_text() == "32\n41\n28\n55\n37\n46\n"
+    b = block('with open("runs.txt", "a") as f:\n    f.write("47")\n    f.write("\\n")')  # a line's own break: kept
+    assert slips.check(make_turn("add 47"), b) is None
+    avg = 'total = sum(int(x) for x in open("runs.txt"))\nprint(round(total / len(open("runs.txt")), 1))'
+    b = block(avg)
+    verdict = slips.check(make_turn("what is my average run?"), b)
+    assert verdict is not None and "number of lines" in verdict.warning
+    assert run(b.code, folder) == "39.8\n"

@@ -37,6 +37,7 @@ empties the file before the read fails; it is opened for reading.
 A value in another case: `r["category"] == "takeaway"` over a column of "Takeaway" picked no rows and
 the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
 A glob of ".*" matches only hidden files: it is "*" (the model meant "anything").
+len() of an open file fails: it is the number of the file's lines.
 A word looked for in another case: `"invoice" in content` missed the emails that say "Invoice"; where a file has
 the word only in another case, the text is lower-cased first.
 Text appended again: asked to add two items to shopping.txt, the code appended the whole list again;
@@ -943,12 +944,19 @@ def appended(code: str) -> tuple[str, list[str]]:
             if again:
                 edits += [(c, "") for c in consts[:again]]
                 paths.append(f"only the new lines are appended to {path} (the code wrote its old lines again)")
+    firsts = {id(next(c for p, c in found if p == path)) for path in {p for p, _ in found}}
     for path, const in found if not edits else []:
         try:
             old = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         text = str(const.value)
+        if id(const) in firsts and old.endswith("\n") and text.startswith("\n") and const.lineno == const.end_lineno:
+            # f.write("\n") then f.write("46\n") to a log that ends with a line break left a blank line, and
+            # the next turn's int(line) failed on it (ho5-multi-running-log)
+            edits.append((const, text.lstrip("\n")))
+            paths.append(f"the text appended to {path} starts right after its last line (no blank line)")
+            continue
         had = [ln.strip() for ln in old.splitlines() if ln.strip()]
         new = text.splitlines(keepends=True)
         k = 0  # how many of the written lines say the file's lines again, in order, from its start
@@ -1087,6 +1095,20 @@ def word_case(code: str, texts: list[str]) -> tuple[str, list[str]]:
     if not edits:
         return code, []
     return rewrite(code, edits), list(dict.fromkeys(words))
+
+
+def file_lengths(code: str) -> tuple[str, bool]:
+    """`len(open("runs.txt"))`, a TypeError (a file has no len()), made `len(open("runs.txt").read().splitlines())`:
+    asked for the average run of a log, the 0.5B model divided by it three times over (ho5-multi-running-log)."""
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not (isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1):
+            return None
+        arg = node.args[0]
+        if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "open"):
+            return None
+        src = ast.get_source_segment(code, arg)
+        return f"len({src}.read().splitlines())" if src else None
+    return _rewrite_calls(code, edit)
 
 
 def hidden_globs(code: str) -> tuple[str, bool]:
@@ -1280,6 +1302,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     hidden = False
     if "glob(" in code and ".*" in code:
         code, hidden = hidden_globs(code)
+    lengths = False
+    if "len(open(" in code:
+        code, lengths = file_lengths(code)
     worded: list[str] = []
     if re.search(r"""['"][a-z][a-z ]{2,40}['"]\s+(?:not\s+)?in\b""", code):
         code, worded = word_case(code, _folder_texts(instruction(turn.request), code))
@@ -1287,7 +1312,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks or listed or stems or equals or hidden or worded) \
+            or recased or added or nested or blanks or listed or stems or equals or hidden or worded or lengths) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -1309,6 +1334,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if hidden:
         changes.append("the folder's files are matched with \"*\" (\".*\" matches only hidden files)")
     changes += [f"{w!r} is looked for in any case (some files write it with capitals)" for w in worded]
+    if lengths:
+        changes.append("a file's length is its number of lines (len() of an open file fails)")
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
     if topped:
