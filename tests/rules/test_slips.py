@@ -742,3 +742,18 @@ def test_a_blank_line_appended_first_to_a_log_that_ends_its_lines_is_dropped_and
     verdict = slips.check(make_turn("what is my average run?"), b)
     assert verdict is not None and "number of lines" in verdict.warning
     assert run(b.code, folder) == "39.8\n"
+
+
+def test_asked_how_many_times_a_word_is_there_each_time_is_counted_not_each_line(folder: Path) -> None:
+    (folder / "story.txt").write_text("The harbour was quiet. Harbour lights.\nNo boats.\nthe harbour, the harbourside.\n")
+    code = 'print(sum(1 for line in open("story.txt") if "harbour" in line))'
+    assert run(code, folder) == "2\n"  # as written: lines
+    b = block(code)
+    verdict = slips.check(make_turn("How many times does the word harbour appear in story.txt?"), b)
+    assert verdict is not None and "each time the word is there is counted" in verdict.warning
+    assert run(b.code, folder) == "3\n"  # harbour, Harbour, harbour (not harbourside)
+    lowered = 'print(sum(1 for line in open("story.txt") if "harbour" in line.lower()))'
+    b = block(lowered)
+    assert slips.check(make_turn("how often is harbour mentioned in story.txt?"), b) is not None and run(b.code, folder) == "3\n"
+    b = block(code)
+    assert slips.check(make_turn("How many lines of story.txt mention the harbour?"), b) is None  # lines asked

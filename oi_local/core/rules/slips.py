@@ -38,6 +38,8 @@ A value in another case: `r["category"] == "takeaway"` over a column of "Takeawa
 the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
 A glob of ".*" matches only hidden files: it is "*" (the model meant "anything").
 len() of an open file fails: it is the number of the file's lines.
+Lines counted for times: asked how many times a word is in a text, `sum(1 for line in f if "harbour" in line)`
+counted the lines that hold it (19 for 23); each line's whole-word matches, in any case, are counted.
 A word looked for in another case: `"invoice" in content` missed the emails that say "Invoice"; where a file has
 the word only in another case, the text is lower-cased first.
 Text appended again: asked to add two items to shopping.txt, the code appended the whole list again;
@@ -1111,6 +1113,46 @@ def file_lengths(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+# "how many times does the word harbour appear", "how often is X mentioned", "the number of occurrences"
+_TIMES_ASKED = re.compile(r"\bhow\s+(?:many\s+times|often)\b|\bnumber\s+of\s+(?:times|occurrences|mentions)\b|"
+                          r"\boccurrences?\b|\bcount\s+(?:every|each)\s+(?:time|mention)", re.I)
+
+
+def occurrences(code: str) -> tuple[str, bool]:
+    """`sum(1 for line in f if "harbour" in line)` counts the lines that hold the word, not the times it is
+    there: asked how many times "harbour" is in a pasted story, the 0.5B model answered 19 for 23. Asked how
+    many times, each line's matches of the word (whole word, any case) are counted."""
+    def edit(node: ast.Call, *_: object) -> str | None:
+        if not (isinstance(node.func, ast.Name) and node.func.id == "sum" and len(node.args) == 1
+                and isinstance(node.args[0], ast.GeneratorExp)):
+            return None
+        gen = node.args[0]
+        if not (isinstance(gen.elt, ast.Constant) and gen.elt.value == 1 and len(gen.generators) == 1):
+            return None
+        comp = gen.generators[0]
+        if not (isinstance(comp.target, ast.Name) and len(comp.ifs) == 1):
+            return None
+        test = comp.ifs[0]
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In):
+            word, where = test.left, test.comparators[0]
+        else:
+            return None
+        base = where.func.value if (isinstance(where, ast.Call) and isinstance(where.func, ast.Attribute)
+                                    and where.func.attr in ("lower", "casefold") and not where.args) else where
+        if not (isinstance(word, ast.Constant) and isinstance(word.value, str) and re.fullmatch(r"\w[\w' -]*\w", word.value)
+                and isinstance(base, ast.Name) and base.id == comp.target.id):
+            return None
+        source = ast.get_source_segment(code, comp.iter)
+        if not source:
+            return None
+        pattern = r"\b" + re.escape(word.value) + r"\b"
+        return f"sum(len(re.findall({pattern!r}, {base.id}, flags=re.I)) for {base.id} in {source})"
+    new, changed = _rewrite_calls(code, edit)
+    if changed and not re.search(r"^import re$|^import .*\bre\b", new, re.M):
+        new = "import re\n" + new
+    return new, changed
+
+
 def hidden_globs(code: str) -> tuple[str, bool]:
     """`Path("desktop").glob(".*")` matches only hidden files (a regex's "anything" written as a glob): asked to
     sort a desktop folder's pictures and PDFs into subfolders, the code walked `.glob(".*")`, moved nothing and
@@ -1302,6 +1344,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     hidden = False
     if "glob(" in code and ".*" in code:
         code, hidden = hidden_globs(code)
+    timed = False
+    if "sum(1 for" in code and _TIMES_ASKED.search(instruction(turn.request)):
+        code, timed = occurrences(code)
     lengths = False
     if "len(open(" in code:
         code, lengths = file_lengths(code)
@@ -1312,7 +1357,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks or listed or stems or equals or hidden or worded or lengths) \
+            or recased or added or nested or blanks or listed or stems or equals or hidden or worded or lengths or timed) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -1336,6 +1381,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     changes += [f"{w!r} is looked for in any case (some files write it with capitals)" for w in worded]
     if lengths:
         changes.append("a file's length is its number of lines (len() of an open file fails)")
+    if timed:
+        changes.append("each time the word is there is counted, in any case (the code counted the lines that hold it)")
     if ordered:
         changes.append("the files are sorted by the numbers in their names (2 before 10)")
     if topped:
