@@ -757,3 +757,22 @@ def test_asked_how_many_times_a_word_is_there_each_time_is_counted_not_each_line
     assert slips.check(make_turn("how often is harbour mentioned in story.txt?"), b) is not None and run(b.code, folder) == "3\n"
     b = block(code)
     assert slips.check(make_turn("How many lines of story.txt mention the harbour?"), b) is None  # lines asked
+
+
+def test_a_file_handle_named_as_the_path_it_opened_is_named_fh(folder: Path) -> None:
+    (folder / "inbox").mkdir()
+    for n, text in (("msg_01.txt", "lunch?"), ("msg_02.txt", "the invoice\nis attached")):
+        (folder / "inbox" / n).write_text(text)
+    code = ('from pathlib import Path\nfor f in sorted(Path("inbox").iterdir()):\n    with open(f, "r") as f:\n'
+            '        content = f.read()\n        if "invoice" in content:\n            print(f)\n')
+    assert "TextIOWrapper" in run(code, folder)
+    b = block(code)
+    verdict = slips.check(make_turn("Which emails in inbox talk about an invoice?"), b)
+    assert verdict is not None and "named fh" in verdict.warning
+    assert run(b.code, folder) == "inbox/msg_02.txt\n"
+    lines = 'p = "inbox/msg_02.txt"\nwith open(p) as p:\n    n = sum(1 for line in p)\nprint(n)'
+    b = block(lines)
+    slips.check(make_turn("how many lines in inbox/msg_02.txt"), b)
+    assert run(b.code, folder) == "2\n"
+    plain = 'with open("a.txt") as f:\n    print(f.read())'
+    assert slips.check(make_turn("show a.txt"), block(plain)) is None

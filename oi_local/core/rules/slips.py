@@ -38,6 +38,7 @@ A value in another case: `r["category"] == "takeaway"` over a column of "Takeawa
 the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
 A glob of ".*" matches only hidden files: it is "*" (the model meant "anything").
 len() of an open file fails: it is the number of the file's lines.
+A file handle named as its path (`with open(f) as f`): `print(f)` printed the file object; the handle is `fh`.
 Lines counted for times: asked how many times a word is in a text, `sum(1 for line in f if "harbour" in line)`
 counted the lines that hold it (19 for 23); each line's whole-word matches, in any case, are counted.
 A word looked for in another case: `"invoice" in content` missed the emails that say "Invoice"; where a file has
@@ -1153,6 +1154,44 @@ def occurrences(code: str) -> tuple[str, bool]:
     return new, changed
 
 
+_HANDLE_USES = {"read", "readline", "readlines", "write", "writelines", "seek", "tell", "close"}
+
+
+def shadowed_paths(code: str) -> tuple[str, bool]:
+    """`for f in Path("inbox").iterdir(): with open(f) as f: ... print(f)` names the file handle as the
+    path it opened, so `print(f)` printed "<_io.TextIOWrapper name='inbox/msg_02.txt' ...>" for each email
+    (the speed set on the dateless prompt). The handle is named `fh`: its reads and writes (and a loop
+    over its lines) use `fh`, every other use of the name is the path again."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    edits = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.With):
+            continue
+        for item in node.items:
+            call, var = item.context_expr, item.optional_vars
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "open" and call.args
+                    and isinstance(call.args[0], ast.Name) and isinstance(var, ast.Name) and var.id == call.args[0].id):
+                continue
+            name = var.id
+            if any(isinstance(n, ast.Name) and n.id == "fh" for n in ast.walk(tree)):
+                continue
+            edits.append((var.lineno, var.col_offset, var.end_col_offset or var.col_offset, "fh"))
+            for n in ast.walk(node):
+                handle = None
+                if isinstance(n, ast.Attribute) and n.attr in _HANDLE_USES and isinstance(n.value, ast.Name) and n.value.id == name:
+                    handle = n.value
+                elif isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.iter, ast.Name) and n.iter.id == name:
+                    handle = n.iter
+                if handle is not None:
+                    edits.append((handle.lineno, handle.col_offset, handle.end_col_offset or handle.col_offset, "fh"))
+    if not edits:
+        return code, False
+    return rewrite(code, edits), True
+
+
 def hidden_globs(code: str) -> tuple[str, bool]:
     """`Path("desktop").glob(".*")` matches only hidden files (a regex's "anything" written as a glob): asked to
     sort a desktop folder's pictures and PDFs into subfolders, the code walked `.glob(".*")`, moved nothing and
@@ -1344,6 +1383,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     hidden = False
     if "glob(" in code and ".*" in code:
         code, hidden = hidden_globs(code)
+    shadowed = False
+    if "with open(" in code:
+        code, shadowed = shadowed_paths(code)
     timed = False
     if "sum(1 for" in code and _TIMES_ASKED.search(instruction(turn.request)):
         code, timed = occurrences(code)
@@ -1357,7 +1399,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks or listed or stems or equals or hidden or worded or lengths or timed) \
+            or recased or added or nested or blanks or listed or stems or equals or hidden or worded or lengths or timed or shadowed) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -1381,6 +1423,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     changes += [f"{w!r} is looked for in any case (some files write it with capitals)" for w in worded]
     if lengths:
         changes.append("a file's length is its number of lines (len() of an open file fails)")
+    if shadowed:
+        changes.append("the opened file is named fh, so the name it had is the path again (it printed the file object)")
     if timed:
         changes.append("each time the word is there is counted, in any case (the code counted the lines that hold it)")
     if ordered:
