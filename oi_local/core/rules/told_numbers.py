@@ -29,8 +29,8 @@ def told(request: str) -> str | None:
         what = m.group(1).strip().rstrip(",;:")
         if _NUMBERISH.search(what):
             return what
-    m = SECOND.search(words)
-    return m.group(1).strip().rstrip(",;:") if m else None
+    second = SECOND.search(words)
+    return second.group(1).strip().rstrip(",;:") if second else None
 
 
 def follow_up(turn: Turn) -> Ask | None:
