@@ -48,6 +48,6 @@ def test_contacts_that_are_there_and_other_values_are_left_alone(folder: Path, s
 
 def test_in_a_chat_the_note_ends_the_turn(folder: Path) -> None:
     messages = scripted_chat(["```python\nimport csv\nprint([r for r in csv.DictReader(open('members.csv')) if r['name'] == 'Priya Nair'])\n```",
-                              "Priya Nair's phone number is 555-0142-88."], "What is Priya Nair's phone number? It's in members.csv")
+                              "Priya Nair lives in Leeds; her phone number is 555-0142-88."], "What is Priya Nair's phone number? It's in members.csv")
     said = [m["content"] for m in messages if m["role"] == "assistant" and m["type"] == "message"]
     assert said[-1].startswith("Note: the phone number 555-0142-88 is in none of the files here")

@@ -148,9 +148,12 @@ def _places(t: str) -> int:
 
 
 def _same_number(printed: str, said: str) -> bool:
-    """1.4166666 printed, "about 1.42" said: the same number, rounded."""
+    """1.4166666 printed, "about 1.42" said: the same number, rounded (to the decimals said, give or take
+    a float's last digit: 58.43333333333333 said for a printed 58.43333333333334)."""
     x, y = _number(printed), _number(said)
-    return x is not None and y is not None and round(x, _places(said)) == y
+    if x is None or y is None:
+        return False
+    return round(x, _places(said)) == y or abs(x - y) <= 1e-9 * max(1.0, abs(x))
 
 
 def rounded_away(printed: set[str], said: set[str]) -> bool:
