@@ -210,3 +210,17 @@ def test_the_sentences_of_pasted_prose_that_hold_a_rare_word_of_the_question_are
     seen = engine.build_prompt()[-1]["content"]
     assert 'The sentences of it that mention "padlock" or "combination":' in seen
     assert "The new combination is 3948." in seen and "hedge" not in seen
+
+
+def test_of_pasted_prose_only_the_words_after_it_pick_sentences_and_a_code_like_e21_counts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    engine = Engine()
+    body = [f"Section {i}. Keep the appliance level on a firm floor, and check the hoses every few months for wear "
+            f"and small cracks that could leak onto the kitchen floor over time." for i in range(80)]
+    body[50] = "Error E21: the water does not drain. Clean the drain filter behind the flap and check the pump."
+    text = ("I printed the manual for you, here it is.\n\n" + "\n".join(body)
+            + "\n\nthe screen says E21 and the drum is full of water. what do I do?")
+    engine.messages = [{"role": "user", "type": "message", "content": text}]
+    seen = engine.build_prompt()[-1]["content"]
+    assert "Error E21: the water does not drain." in seen and '"printed"' not in seen

@@ -121,7 +121,7 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
     if len(filled) < 2 * FIRST_LINES:
         return ""
     found = []
-    for w in dict.fromkeys(re.findall(r"[a-z]{3,}", own.lower())):
+    for w in dict.fromkeys(re.findall(r"[a-z][a-z0-9]{2,}|[0-9]+[a-z][a-z0-9]*" if prose else r"[a-z]{3,}", own.lower())):
         stem = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w
         if w in _STOP or len(stem) < 3:
             continue
@@ -138,11 +138,13 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
         lines="\n".join(filled[i].strip()[:SENTENCE_CHARS] for i in rows[:2 * MAX_MATCHES]))
 
 
-def _shown(lines: list[str], own: str) -> str:
+def _shown(lines: list[str], own: str, after: str = "") -> str:
     """What the model is shown of the pasted text beside its file's name: the first lines and the lines
-    that hold a rare word of the question (records), or the sentences that do (prose)."""
+    that hold a rare word of the question (records), or the sentences that hold a rare word of the words
+    after the paste, where the question is (prose: a recipe's "Print recipe" lines were shown for a word
+    of the words before it)."""
     first = _first_lines(lines)
-    return first + _matching_lines(lines, own) if first else _matching_lines(lines, own, prose=True)
+    return first + _matching_lines(lines, own) if first else _matching_lines(lines, after or own, prose=True)
 
 
 def shown_lines(engine: Any, request: str) -> str:
@@ -151,7 +153,7 @@ def shown_lines(engine: Any, request: str) -> str:
     parts = split(request) if _long(engine, request) else None
     if parts is None:
         return ""
-    return _shown(parts[1].splitlines(), parts[0] + "\n" + parts[2])
+    return _shown(parts[1].splitlines(), parts[0] + "\n" + parts[2], parts[2])
 
 
 def _first_lines(lines: list[str]) -> str:
@@ -173,7 +175,7 @@ def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
         name = save(pasted + "\n", os.getcwd(), "pasted")
         if name is not None:
             lines = pasted.splitlines()
-            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=_shown(lines, before + "\n" + after))
+            note = PASTED.format(lines=len(lines), n=len(pasted), name=name, first=_shown(lines, before + "\n" + after, after))
             return Addition(request="\n\n".join(p for p in (before, note, after) if p))
     name = save(request, os.getcwd())
     if name is None:
