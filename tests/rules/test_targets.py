@@ -175,3 +175,20 @@ def test_a_subfolder_already_placed_or_with_two_folders_named_is_left_alone(fold
     assert targets.inside_named(placed, request) == {}
     assert targets.inside_named(SORT, request.replace("my desktop folder", "desktop and story")) == {}
     assert targets.inside_named(SORT, "sort desktop into folders called images and documents") == {}  # no subfolder asked
+
+
+def test_a_copy_into_the_named_folder_keeps_the_originals_name(folder: Path) -> None:
+    (folder / "shop_inventory.csv").write_text("item,qty\nnails,40\n")
+    code = ('import shutil\nshutil.copy("shop_inventory.csv", "backups_march/backup_shop_inventory.csv")\n'
+            'print("copied shop_inventory.csv to backups_march/backup_shop_inventory.csv")')
+    request = ("Please make a new folder called backups_march and put a copy of shop_inventory.csv in it. "
+               "The original has to stay where it is.")
+    b = block(code)
+    verdict = targets.check(make_turn(request), b)
+    assert verdict is not None and "a copy keeps the original's name" in verdict.warning
+    subprocess.run([sys.executable, "-c", b.code], cwd=folder, check=True)
+    assert (folder / "backups_march" / "shop_inventory.csv").read_text() == (folder / "shop_inventory.csv").read_text()
+    named = "make a folder called backups_march and put a copy of shop_inventory.csv in it, named backup_shop_inventory.csv"
+    b = block(code)
+    targets.check(make_turn(named), b)
+    assert "backups_march/backup_shop_inventory.csv" in b.code  # the name the request gives

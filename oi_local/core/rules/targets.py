@@ -211,6 +211,26 @@ def as_file(code: str, request: str) -> dict[str, str]:
     return found
 
 
+_NEW_NAME_ASKED = re.compile(r"\b(?:call|name|rename)\s+(?:it|the\s+copy|that|them)\b|\bnamed\s+['\"`]?[\w.-]+\.\w+|"
+                             r"\bas\s+['\"`]?[\w.-]+\.[A-Za-z]\w*", re.I)
+
+
+def same_name(code: str, request: str) -> dict[str, str]:
+    """{"backups_march/backup_shop_inventory.csv": "backups_march/shop_inventory.csv"}: asked to put "a copy of
+    shop_inventory.csv" in a new folder the request names, the 0.5B model gave the copy a new name of its own,
+    and the copy asked for was not there (ho45, read after session 46's end). A copy into the named folder
+    keeps the original's name, unless the request gives the copy a name."""
+    if _NEW_NAME_ASKED.search(request):
+        return {}
+    found = {}
+    for src, dest in _file_copies(code):
+        folder, name = os.path.split(dest)
+        if folder and name != os.path.basename(src) and name not in request and re.search(
+                rf"(?<![\w/.-]){re.escape(folder)}(?![\w.-])", request) and os.path.splitext(name)[1]:
+            found[dest] = os.path.join(folder, os.path.basename(src))
+    return found
+
+
 def _tree(code: str) -> ast.AST:
     try:
         return ast.parse(code)
@@ -275,6 +295,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         code = _prefixed(code, inside)
         changes += [f"{old} → {new} (the request asks for a subfolder of {os.path.dirname(new)})" for old, new in inside.items()]
     copies = {**beside(code, request), **as_file(code, request)} if block.lang == "python" else {}
+    kept = same_name(code, request) if block.lang == "python" and not copies else {}
+    if kept:
+        code = _renamed_in_strings("python", code, kept)
+        changes += [f"{old} → {new} (a copy keeps the original's name)" for old, new in kept.items()]
     if copies:
         code = _put_first("python", _renamed_in_strings("python", code, copies),
                           list(dict.fromkeys(os.path.dirname(new) for new in copies.values())))
@@ -296,5 +320,6 @@ rule = Rule(
             "with its folder (`whole_story.txt` for story/whole_story.txt) is written there; asked for \"a new backup "
             "folder\", a made-up `backup_folder` is named backup and a copy beside the file goes into that folder; a "
             "named folder written with `_` for `/` (`thesis_backup_oct`) is written as named, and a copy to the named "
-            "folder's path with an extension (`household/budget_backup.csv`) goes into it; a \"subfolder called images\" "
+            "folder's path with an extension (`household/budget_backup.csv`) goes into it; a copy into the named folder keeps "
+            "the original's name unless the request names the copy; a \"subfolder called images\" "
             "of the one folder the request names is made inside it; the person is told")
