@@ -34,7 +34,8 @@ _STOP = frozenset("""the and for with that this what which when where who whom w
 have has had not any all its it's our your my mine his her their them they you can could would should will just
 only also very much many more most some than then there here from into onto over under about after before
 please thanks thank sorry long copied pasted below above text paste plain english means mean understand really
-really tell know want need help look check last first week night day days time times each every other one two""".split())
+really tell know want need help look check last first week night day days time times each every other one two
+once out off upon ever even yet still back away okay give get got""".split())  # "once", "out": a lease's question picked them (ho45)
 def limit(engine: Any) -> int:
     """The longest request, in characters, that goes to the model whole."""
     try:
