@@ -230,3 +230,14 @@ def test_a_made_up_name_in_a_named_folder_reads_its_one_file_of_that_kind(folder
             ('import json\nprint(json.load(open("other/x.json")))', asked)]  # a folder not named
     for code, request in left:
         assert _checked(code, request=request)[0] == code, (code, request)
+
+
+def test_home_for_my_home_folder_is_the_home_path(folder: Path, tmp_path_factory, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    request = "I saved a scan of my passport somewhere in my home folder ages ago. Can you find it?"
+    code = 'from pathlib import Path\nfor p in Path("home").rglob("*passport*"):\n    print(p)'
+    new, warning = _checked(code, request=request)
+    assert new == code.replace('"home"', repr(str(home))) and warning
+    assert _checked(code, request="what is in the home folder of the site?")[0] != code  # said so
+    assert _checked(code, request="find my passport in home")[0] == code  # no "home folder": a folder called home

@@ -776,3 +776,17 @@ def test_a_file_handle_named_as_the_path_it_opened_is_named_fh(folder: Path) -> 
     assert run(b.code, folder) == "2\n"
     plain = 'with open("a.txt") as f:\n    print(f.read())'
     assert slips.check(make_turn("show a.txt"), block(plain)) is None
+
+
+def test_a_glob_of_a_bare_word_matches_it_anywhere_in_a_name(folder: Path) -> None:
+    (folder / "old stuff").mkdir()
+    (folder / "old stuff" / "passport_scan_2019.pdf").write_text("x")
+    code = 'from pathlib import Path\nfor p in Path(".").rglob("passport"):\n    print(p)'
+    assert run(code, folder) == ""
+    b = block(code)
+    verdict = slips.check(make_turn("find my passport scan"), b)
+    assert verdict is not None and "anywhere in a file's name" in verdict.warning
+    assert run(b.code, folder) == "old stuff/passport_scan_2019.pdf\n"
+    for kept in ('from pathlib import Path\nprint(list(Path(".").glob("old stuff")))',  # not a bare word
+                 'from pathlib import Path\nprint(list(Path(".").glob("*.pdf")))'):
+        assert slips.check(make_turn("list them"), block(kept)) is None

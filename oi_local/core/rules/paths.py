@@ -121,6 +121,9 @@ def cased(path: str, folder: Path, request: str) -> str | None:
     return new if new != path else None
 
 
+_HOME_FOLDER = re.compile(r"\bhome\s+(?:folder|directory|dir)\b", re.I)
+
+
 def at_home(path: str, folder: Path, request: str) -> str | None:
     """The home folder path a relative `path` means ("Downloads/*.pdf": ~/Downloads/*.pdf) when its first
     part is named in `request`, is not in `folder` and is in the home folder, else None."""
@@ -129,6 +132,9 @@ def at_home(path: str, folder: Path, request: str) -> str | None:
     first = path.split("/", 1)[0]
     if not first or any(c in first for c in "*?[{$") or (folder / first).exists():
         return None
+    if first == "home" and _HOME_FOLDER.search(request):
+        # "somewhere in my home folder": Path("home") is no folder here (ho45, read after session 46's end)
+        return "." + path[len(first):]
     if not re.search(rf"(?<![\w/.-]){re.escape(first)}(?![\w-])", request, re.I):
         return None
     try:

@@ -36,7 +36,8 @@ A file opened for writing and only read: `with open("seed_notes.txt", "w") as f:
 empties the file before the read fails; it is opened for reading.
 A value in another case: `r["category"] == "takeaway"` over a column of "Takeaway" picked no rows and
 the answer was 0; a compared string the named CSV files hold only in another case is written as they do.
-A glob of ".*" matches only hidden files: it is "*" (the model meant "anything").
+A glob of ".*" matches only hidden files: it is "*" (the model meant "anything"); a glob of a bare word
+("passport") matches only that exact name: it is "*passport*".
 len() of an open file fails: it is the number of the file's lines.
 A file handle named as its path (`with open(f) as f`): `print(f)` printed the file object; the handle is `fh`.
 Lines counted for times: asked how many times a word is in a text, `sum(1 for line in f if "harbour" in line)`
@@ -1192,6 +1193,23 @@ def shadowed_paths(code: str) -> tuple[str, bool]:
     return rewrite(code, edits), True
 
 
+def bare_globs(code: str) -> tuple[str, bool]:
+    """`Path.home().rglob("passport")` finds only a file named exactly "passport": asked to find a passport scan
+    somewhere in the home folder, the code found nothing (ho45, read after session 46's end). A glob of a bare
+    word (no wildcard, no dot, no slash) for a name that is not there is "*word*"."""
+    def edit(node: ast.Call, *_: object) -> str | None:
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if name not in ("glob", "rglob") or len(node.args) != 1:
+            return None
+        arg = node.args[0]
+        if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str) and re.fullmatch(r"[A-Za-z][\w-]{2,}", arg.value)
+                and not Path(arg.value).exists()):
+            return None
+        segment, old = ast.get_source_segment(code, node), ast.get_source_segment(code, arg)
+        return segment.replace(old, repr(f"*{arg.value}*"), 1) if segment and old else None
+    return _rewrite_calls(code, edit)
+
+
 def hidden_globs(code: str) -> tuple[str, bool]:
     """`Path("desktop").glob(".*")` matches only hidden files (a regex's "anything" written as a glob): asked to
     sort a desktop folder's pictures and PDFs into subfolders, the code walked `.glob(".*")`, moved nothing and
@@ -1383,6 +1401,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     hidden = False
     if "glob(" in code and ".*" in code:
         code, hidden = hidden_globs(code)
+    bare = False
+    if "glob(" in code:
+        code, bare = bare_globs(code)
     shadowed = False
     if "with open(" in code:
         code, shadowed = shadowed_paths(code)
@@ -1399,7 +1420,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
         code, cased = any_case(code, _suffixes_here(turn.request, code))
     if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks or listed or stems or equals or hidden or worded or lengths or timed or shadowed) \
+            or recased or added or nested or blanks or listed or stems or equals or hidden or worded or lengths or timed or shadowed or bare) \
             or code == block.code:
         return None
     block.message["content"] = code
@@ -1418,6 +1439,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         changes.append("a CSV cell is compared with a number as a number (a cell is text, and text never equals 0)")
     if stems:
         changes.append("the extension is tested on the file's name, not its stem (a stem has no extension)")
+    if bare:
+        changes.append("a name looked for with glob matches it anywhere in a file's name (a bare word matches only that exact name)")
     if hidden:
         changes.append("the folder's files are matched with \"*\" (\".*\" matches only hidden files)")
     changes += [f"{w!r} is looked for in any case (some files write it with capitals)" for w in worded]
