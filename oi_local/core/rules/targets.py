@@ -298,6 +298,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     kept = same_name(code, request) if block.lang == "python" and not copies else {}
     if kept:
         code = _renamed_in_strings("python", code, kept)
+        missing = [f for f in dict.fromkeys(os.path.dirname(new) for new in kept.values()) if not Path(f).is_dir()]
+        code = _put_first("python", code, missing) if missing else code
         changes += [f"{old} → {new} (a copy keeps the original's name)" for old, new in kept.items()]
     if copies:
         code = _put_first("python", _renamed_in_strings("python", code, copies),
