@@ -28,6 +28,10 @@ def test_which_code_only_prints_typed_in_values() -> None:
     assert made_up.typed_in("print(len([1, 2]))") is None
     assert made_up.typed_in("import os") is None
     assert made_up.typed_in("print(") is None
+    # a file opened and never read: its text typed into the print (ho45's cabin, read after session 46's end)
+    opened = 'with open("cabin_info.txt") as f:\n    print("Welcome to Birch Hollow Cabin!")'
+    assert made_up.typed_in(opened) == ["Welcome to Birch Hollow Cabin!"]
+    assert made_up.typed_in('with open("cabin_info.txt") as f:\n    print(f.read())') is None  # read
 
 
 def test_a_typed_in_answer_for_a_named_file_is_asked_afresh_once(folder: Path) -> None:

@@ -34,6 +34,24 @@ _FILE_WORD = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{0
 _WORDS = re.compile(r"[^\W_]+")
 
 
+def _unwrapped(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements, with a `with open(...) as f:` whose handle is never used replaced by its body: asked
+    where a cabin's key is, the 0.5B model opened cabin_info.txt and printed the file's text typed in
+    (ho45, read after session 46's end): a file opened and not read is not read."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, ast.With) and all(
+                isinstance(i.context_expr, ast.Call) and isinstance(i.context_expr.func, ast.Name)
+                and i.context_expr.func.id == "open" and isinstance(i.optional_vars, (ast.Name, type(None)))
+                for i in stmt.items):
+            handles = {i.optional_vars.id for i in stmt.items if isinstance(i.optional_vars, ast.Name)}
+            if not any(isinstance(n, ast.Name) and n.id in handles for b in stmt.body for n in ast.walk(b)):
+                out += stmt.body
+                continue
+        out.append(stmt)
+    return out
+
+
 def typed_in(code: str) -> list[str] | None:
     """The values a Python block prints when all it does is print constants (strings, numbers,
     f-strings of constants), else None: no name is read, nothing is called but print."""
@@ -43,7 +61,7 @@ def typed_in(code: str) -> list[str] | None:
         return None
     values: list[str] = []
     named: dict[str, str] = {}  # `customer = "Marlow Farm Shop"` then `print(customer)`: typed in all the same
-    for stmt in tree.body:
+    for stmt in _unwrapped(tree.body):
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                 and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, (str, int, float)) \
                 and not isinstance(stmt.value.value, bool):
