@@ -599,6 +599,26 @@ def test_a_folder_opened_as_a_file_is_shown_how_to_read_its_files(folder: Path) 
     assert out == "todo_notes.txt\n"
 
 
+def test_a_made_up_file_in_a_folder_of_files_is_shown_how_to_read_them_all(tmp_path: Path) -> None:
+    recipes = tmp_path / "recipes"
+    recipes.mkdir()
+    (recipes / "pad_thai.txt").write_text("rice noodles\ncrushed peanuts\n")
+    (recipes / "pesto.txt").write_text("basil\npine nuts\n")
+    (recipes / "satay.txt").write_text("chicken\nPeanut butter\n")
+    code = 'with open("recipes/recipes.txt") as f:\n    print(f.read())'
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    ask = "Which of the recipes in my recipes folder have peanuts in them?"
+    got = note(run.stderr + "\n(exit code 1)", ask, tmp_path, code) or ""
+    # Not the nearest spelling (recipes/pesto.txt shares only the folder): every file, searched.
+    assert got.startswith("Note: there is no file recipes/recipes.txt. recipes is a folder of 3 files (pad_thai.txt, pesto.txt, satay.txt).")
+    example = got.split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert out == "pad_thai.txt\nsatay.txt\n"
+    # A close spelling is still pointed to.
+    run = subprocess.run([sys.executable, "-c", 'open("recipes/satey.txt")'], capture_output=True, text=True, cwd=tmp_path)
+    assert note(run.stderr, ask, tmp_path, 'open("recipes/satey.txt")') == "Note: there is no file recipes/satey.txt, but there is recipes/satay.txt."
+
+
 def test_blank_lines_read_as_numbers_are_skipped_in_the_script_or_the_code(folder: Path) -> None:
     (folder / "readings.txt").write_text("1.5\n\n2.5\n4\n")
     script = ('def load(path):\n    with open(path) as f:\n        return [float(line) for line in f]\n\n'

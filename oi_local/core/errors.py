@@ -274,14 +274,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return (f"Note: {folder} is a folder: rglob('*') and listdir() list folders too, and shutil.copy copies "
                     f"one file. Skip the folders: make `if not p.is_file(): continue` (or `if os.path.isfile(path)`) the "
                     f"first line of the loop.")
-        word = _SEARCHED.search(request or "")
-        # Searching the files: the example searches them (run as it was, "print(p.name, len(text))" answered
-        # "msg_01.txt has 104 bytes" to which emails talk about an invoice).
-        use = (f"        if {(word.group(1) or word.group(2)).lower()!r} in text.lower():\n            print(p.name)\n" if word
-               else "        print(p.name, len(text))\n")
-        return (f"Note: {folder} is a folder, not a file: open() reads one file. Go over its files and read each "
-                f"one, for example:\n```python\nfrom pathlib import Path\nfor p in sorted(Path({folder!r}).iterdir()):\n"
-                f"    if p.is_file():\n        text = p.read_text(errors='replace')\n{use}```")
+        return f"Note: {folder} is a folder, not a file: open() reads one file. {_each_file(folder, request)}"
     m = _TIME_DATA.search(output)
     if m:
         return _date_format_note(m.group(1), m.group(2), output, code, base)
@@ -329,7 +322,28 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         close = likely_file(missing, base)
         if close and close != missing:
             return f"Note: there is no file {missing}, but there is {close}."
+        files = sorted(p.name for p in (base / folder).iterdir() if p.is_file()) if folder and (base / folder).is_dir() else []
+        if len(files) > 1:
+            # A made-up file in a named folder (recipes/recipes.txt for "which of my recipes have peanuts"):
+            # the answer is in its files, read one by one.
+            shown = ", ".join(files[:8]) + (", ..." if len(files) > 8 else "")
+            return (f"Note: there is no file {missing}. {folder} is a folder of {len(files)} files ({shown}). "
+                    + _each_file(folder, request))
     return None
+
+
+def _each_file(folder: str, request: str) -> str:
+    """How to go over a folder's files, searching them for the request's word when it names one."""
+    word = _SEARCHED.search(request or "")
+    # Searching the files: the example searches them (run as it was, "print(p.name, len(text))" answered
+    # "msg_01.txt has 104 bytes" to which emails talk about an invoice).
+    said = (word.group(1) or word.group(2)).lower() if word else ""
+    said = said[:-1] if len(said) > 4 and said.endswith("s") and not said.endswith("ss") else said  # "peanut butter"
+    use = (f"        if {said!r} in text.lower():\n            print(p.name)\n" if said
+           else "        print(p.name, len(text))\n")
+    return (f"Go over its files and read each one, for example:\n```python\nfrom pathlib import Path\n"
+            f"for p in sorted(Path({folder!r}).iterdir()):\n"
+            f"    if p.is_file():\n        text = p.read_text(errors='replace')\n{use}```")
 
 
 _MAKE = re.compile(r"\b(?:start\w*|creat\w*|make|making|new|begin\w*|set\s+up)\b", re.I)

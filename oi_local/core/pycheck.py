@@ -285,6 +285,10 @@ def likely_file(path: str, folder: Path) -> str | None:
     # week_24.csv, the 0.5B model added up the wrong week.
     numbers = re.findall(r"\d+", path)
     close = difflib.get_close_matches(path, [f for f in files if re.findall(r"\d+", f) == numbers], n=1, cutoff=0.8)
+    # A shared folder is not a close spelling: recipes/recipes.txt is 0.83 like recipes/pesto.txt, and pointed
+    # there the 0.5B model read one recipe for "which of my recipes have peanuts" (ho45).
+    if close and difflib.SequenceMatcher(None, name, Path(close[0]).name).ratio() < 0.75:
+        return None
     return close[0] if close else None
 
 

@@ -76,12 +76,22 @@ def _index(source: str) -> tuple[list[dict[str, Any]], list[set[str]], dict[str,
     path = bundled("templates") / source
     recipes = [r for r in (yaml.safe_load(path.read_text(encoding="utf-8")) or []) if r.get("request") and r.get("code")]
     # Only a request's first paragraph: what follows would be file content it shows.
-    bags = [words(r["request"].split("\n\n")[0] + " " + " ".join(map(str, r.get("keywords") or []))) for r in recipes]
+    bags = [_bag(r) for r in recipes]
     df = Counter(w for bag in bags for w in bag)
     idf = {w: math.log(1 + len(bags) / n) for w, n in df.items()}
     # The kind of the first file a recipe names is what it reads (people.json, not the no_email.txt
     # it writes): a recipe is for requests about that kind of file.
     return recipes, bags, idf, [_first_kind(r["request"]) for r in recipes]
+
+
+def _bag(recipe: dict[str, Any]) -> set[str]:
+    """A recipe's words: its request's first paragraph and its keywords, without the name of the folder it
+    works in (an example's own name, replaced when adapted: "music" from "the music folder" took the
+    folder-total example to "which folder inside ~/Music takes the most room")."""
+    request = recipe["request"].split("\n\n")[0]
+    own = set().union(*(words(f) for f in _slots(request)["folder"]))
+    keywords = words(" ".join(map(str, recipe.get("keywords") or [])))
+    return (words(request) - own) | keywords
 
 
 @lru_cache(maxsize=4)
