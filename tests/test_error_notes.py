@@ -791,3 +791,24 @@ def test_a_key_of_the_other_named_csv_is_said_where_it_is(folder: Path) -> None:
     run = subprocess.run([sys.executable, "-c", adds], capture_output=True, text=True, cwd=folder)
     error = run.stderr.replace('File "<string>"', 'File "<cell-1>"') + "\n(exit code 1)"  # as the session shows it
     assert "+= cannot add" in (note(error, "count the words", folder, adds) or "")
+
+
+def test_a_path_held_as_text_is_wrapped_in_path(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "jan.log").write_text("x" * 10)
+    (tmp_path / "data" / "feb.log").write_text("x" * 30)
+    code = ('import glob\ndata_files = glob.glob("data/*")\nbiggest = max(data_files, key=lambda p: p.stat().st_size)\n'
+            'print(biggest.name, biggest.stat().st_size)\n')
+    run = subprocess.run([sys.executable, "-c", code.replace("\n", "\n", -1)], capture_output=True, text=True, cwd=tmp_path)
+    output = run.stderr.replace('File "<string>"', 'File "<cell-1>"') + "\n(exit code 1)"
+    got = note(output, "Which file in the data folder is the largest?", tmp_path, code) or ""
+    assert got.startswith("Note: that path is text (a str), not a Path: .stat is a Path's.")
+    fixed = got.split("```python\n")[1].split("```")[0]
+    run = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=tmp_path)
+    # `biggest` (the max of the strings) is wrapped too: it would fail next.
+    assert "Path(p).stat()" in fixed and run.stdout == "feb.log 30\n"
+    code = 'with open("data/jan.log") as f:\n    for p in f.read().split():\n        print(f.name, p.stem)\n'
+    got = note("  File \"<cell-1>\", line 3, in <module>\nAttributeError: 'str' object has no attribute 'stem'\n", "", tmp_path, code) or ""
+    assert "print(f.name, Path(p).stem)" in got  # a file handle's name is its own
+    assert note("AttributeError: 'str' object has no attribute 'stat'\n", "", tmp_path, "") == (
+        "Note: that path is text (a str), not a Path: .stat is a Path's. Wrap it in Path() first.")

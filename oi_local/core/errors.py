@@ -287,6 +287,9 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
               or _text_added_note(m.group(1), code, base)) if m else None
     if header:
         return header
+    m = _STR_PATH.search(output)
+    if m:
+        return _str_path_note(m.group(1), output, code)
     if _INT_OF_DECIMAL.search(output):
         return "Note: int() cannot read a number with a decimal point. Use float() for it."
     if "I/O operation on closed file" in output:  # ho3-multi-quiz-csv: a row appended, then read from the closed handle
@@ -861,6 +864,36 @@ def _script_fixed(output: str, base: Path, fix: Callable[[str, int], str | None]
 def _script_converted(output: str, base: Path) -> tuple[str, str] | None:
     """(name, text) of a script here whose line the error came from, with its values converted."""
     return _script_fixed(output, base, _numbers_converted)
+
+
+_PATH_ATTRS = ("stat|name|stem|suffix|parent|read_text|read_bytes|write_text|is_file|is_dir|exists|iterdir|glob|rglob|"
+               "with_suffix|with_name|rename|unlink|mkdir|relative_to|resolve")
+_STR_PATH = re.compile(rf"AttributeError: 'str' object has no attribute '({_PATH_ATTRS})'")
+
+
+def _str_path_note(attr: str, output: str, code: str) -> str:
+    """`p.stat()` for a path held as text (glob.glob and os.listdir give strings): asked which file was the
+    largest, the 0.5B model wrote `max(glob.glob("data/*"), key=lambda p: p.stat().st_size)` (files-largest)."""
+    advice = f"Note: that path is text (a str), not a Path: .{attr} is a Path's. Wrap it in Path() first."
+    line = _failed_line(output)
+    lines = code.splitlines()
+    if not code or len(code) > MAX_CODE or line is None or not 0 < line <= len(lines):
+        return advice
+    used = rf"(?<![\w.)\]])([A-Za-z_]\w*)\.(?:{_PATH_ATTRS})\b"
+    # The failing line's names, and any other name used with an attribute only a path has (`biggest.stat()` after
+    # `biggest = max(glob.glob(...), ...)` fails next); not a file handle (`f.name`) nor a module.
+    only = rf"(?<![\w.)\]])([A-Za-z_]\w*)\.(?!name\b|parent\b|rename\b)(?:{_PATH_ATTRS})\b"
+    handles = {h for pair in re.findall(r"\bas\s+(\w+)\s*:|(?<![\w.])(\w+)\s*=\s*open\(", code) for h in pair if h}
+    names = [n for n in dict.fromkeys(re.findall(used, lines[line - 1]) + re.findall(only, code))
+             if n not in ("Path", "os", "self", "shutil", "glob", "pathlib") and n not in handles]
+    if not names:
+        return advice
+    fixed = code
+    for n in names:
+        fixed = re.sub(rf"(?<![\w.]){n}\.(?=(?:{_PATH_ATTRS})\b)", f"Path({n}).", fixed)
+    if not re.search(r"^from pathlib import .*\bPath\b", fixed, re.M):
+        fixed = "from pathlib import Path\n" + fixed
+    return advice + f" With that, the code would be:\n```python\n{fixed.strip()}\n```"
 
 
 def _failed_line(output: str) -> int | None:

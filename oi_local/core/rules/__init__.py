@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from oi_local.core.rules import (
+    added_lines,
     amounts,
     answers,
     appended_header,
@@ -102,6 +103,7 @@ from oi_local.core.rules import (
     quoted_words,
     recipes,
     rename_example,
+    repeated_archives,
     repeated_code,
     repeated_output,
     repetition,
@@ -187,6 +189,8 @@ RULES: tuple[Rule, ...] = (
     extensions.rule,
     name_case.rule,
     slips.rule,
+    repeated_archives.rule,
+    added_lines.rule,
     example_names.rule,
     touch_copies.rule,
     in_words.rule,
