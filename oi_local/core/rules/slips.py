@@ -70,7 +70,9 @@ import ast
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, instruction, rewrite
@@ -1337,141 +1339,109 @@ def read_not_write(code: str) -> tuple[str, list[str]]:
     return rewrite(code, [(line, start, end, '"r"') for line, start, end in edits]), paths
 
 
+def _always(code: str, request: str) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Slip:
+    """One slip: a repair of the code, the words the person is told for each change it made, and a cheap look
+    at the code and the request that decides whether it is tried at all."""
+    repair: Callable[[str, str], tuple[str, Any]]  # (code, request) -> (code, changed: a bool or a list of items)
+    said: str = ""  # each item put into it ({0}, {1} for a pair); "" when the repair's items are its own words
+    when: Callable[[str, str], bool] = _always
+
+    def run(self, code: str, request: str) -> tuple[str, list[str]]:
+        if not self.when(code, request):
+            return code, []
+        code, got = self.repair(code, request)
+        items = ([()] if got else []) if isinstance(got, bool) else got
+        if not self.said:
+            return code, list(items)
+        return code, [self.said.format(*i) if isinstance(i, tuple) else self.said.format(i) for i in items]
+
+
+def _has(*texts: str) -> Callable[[str, str], bool]:
+    return lambda code, request: any(t in code for t in texts)
+
+
+def _most(code: str, request: str) -> bool:
+    asked = instruction(request)
+    return ("sorted(" in code or "sort_values(" in code) and bool(_MOST_ASKED.search(asked)) and not _LEAST_ASKED.search(asked)
+
+
+def _copy_asked(code: str, request: str) -> bool:
+    asked = instruction(request)
+    return ("shutil.move" in code or "rename(" in code) and bool(_COPY_ASKED.search(asked)) and not _MOVE_ASKED.search(asked)
+
+
+# The slips, tried in this order, each on the code the ones before it left.
+SLIPS: tuple[Slip, ...] = (
+    Slip(lambda c, r: read_not_write(c), "{} is opened for reading (opened with \"w\", only read, it would have been emptied)"),
+    Slip(lambda c, r: home_paths(c), "~ is written as your home folder's path (Python does not expand ~ in a path)", _has("~")),
+    Slip(lambda c, r: json_as_csv(c), "{} is read with json.load (it is JSON; csv.DictReader read it as CSV)",
+         lambda c, r: "DictReader" in c and ".json" in c),
+    Slip(lambda c, r: json_tables(c), "the table is made of the list of records in {} (made of the whole object, it had one column)",
+         lambda c, r: ("read_json(" in c or "DataFrame(" in c or "json_normalize(" in c) and ".json" in c),
+    Slip(lambda c, r: json_walked(c), "the list of records in {} is walked (walked as it was, the object gave its keys, not "
+                                      "its records)", lambda c, r: "json" in c and "for " in c),
+    Slip(lambda c, r: read_twice(c), "{} is read into a list first (it was walked twice; the second walk saw nothing)"),
+    Slip(lambda c, r: file_read_twice(c), "the file {0} is read once, into {0}_text (read a second time, it gave nothing)",
+         _has("with open(")),
+    Slip(lambda c, r: archive_names(c)),
+    Slip(lambda c, r: text_lists(c), "the table goes into the .txt file without a header line (a text list has no column names)",
+         lambda c, r: "to_csv(" in c and ".txt" in c),
+    Slip(lambda c, r: day_names(c), "the day of the week is printed by name, not as weekday()'s number (Monday is 0)",
+         lambda c, r: bool(_DAY_ASKED.search(r))),
+    Slip(lambda c, r: natural_order(c), "the files are sorted by the numbers in their names (2 before 10)",
+         lambda c, r: bool(_ORDER_ASKED.search(r))),
+    Slip(lambda c, r: numbered_only(c), when=lambda c, r: bool(_ORDER_ASKED.search(r))),
+    Slip(lambda c, r: top_first(c), "the sort runs from the highest down, so its first rows are the top asked for", _most),
+    Slip(lambda c, r: recursive(c), "the folder is searched with its subfolders (rglob), as asked",
+         lambda c, r: bool(_SUBFOLDERS_ASKED.search(r)) and not _SUBFOLDERS_LEFT.search(r)),
+    Slip(lambda c, r: line_counts(c, bool(_LINES_ASKED.search(r))),
+         "lines are counted with splitlines() (a final newline ends a line, it does not start one)"),
+    Slip(lambda c, r: blank_lines_kept(c), "blank lines are counted too (a line count counts every line)",
+         lambda c, r: bool(_LINES_ASKED.search(r)) and not _BLANK_ASKED.search(r)),
+    Slip(lambda c, r: copy_into_folder(c, bool(_FOLDER_ASKED.search(r))),
+         "the folder {} is made first (a copy or move to a folder that is not there fails, or makes a file of that name)"),
+    Slip(lambda c, r: parents_made(c), "the folders above {} are made too (its parent is not there either)", _has("mkdir(")),
+    Slip(lambda c, r: appended(c), when=_has('"a"', "'a'")),
+    Slip(lambda c, r: value_case(c, _cells(r)), "{0!r} is written {1!r}, as the data writes it (compared as {0!r}, no row matched)",
+         lambda c, r: bool(re.search(r"==|!=|\bin\b", c))),
+    Slip(lambda c, r: copy_not_move(c), "the files are copied, not moved (the request asks for a copy; a move takes the "
+                                        "originals away)", _copy_asked),
+    Slip(lambda c, r: text_equals(c), "a CSV cell is compared with a number as a number (a cell is text, and text never "
+                                      "equals 0)", _has("==", "!=")),
+    Slip(lambda c, r: stem_suffixes(c), "the extension is tested on the file's name, not its stem (a stem has no extension)",
+         _has(".stem.endswith(")),
+    Slip(lambda c, r: hidden_globs(c), "the folder's files are matched with \"*\" (\".*\" matches only hidden files)",
+         lambda c, r: "glob(" in c and ".*" in c),
+    Slip(lambda c, r: bare_globs(c), "a name looked for with glob matches it anywhere in a file's name (a bare word matches "
+                                     "only that exact name)", _has("glob(")),
+    Slip(lambda c, r: shadowed_paths(c), "the opened file is named fh, so the name it had is the path again (it printed the "
+                                         "file object)", _has("with open(")),
+    Slip(lambda c, r: occurrences(c), "each time the word is there is counted, in any case (the code counted the lines that "
+                                      "hold it)", lambda c, r: "sum(1 for" in c and bool(_TIMES_ASKED.search(instruction(r)))),
+    Slip(lambda c, r: file_lengths(c), "a file's length is its number of lines (len() of an open file fails)", _has("len(open(")),
+    Slip(lambda c, r: word_case(c, _folder_texts(instruction(r), c)), "{!r} is looked for in any case (some files write it "
+         "with capitals)", lambda c, r: bool(re.search(r"""['"][a-z][a-z ]{2,40}['"]\s+(?:not\s+)?in\b""", c))),
+    # the only calls any_case changes: the folders are walked only then
+    Slip(lambda c, r: any_case(c, _suffixes_here(r, c)), "file extensions are matched in any case (.pdf and .PDF), as the "
+         "folder has both", lambda c, r: "endswith(" in c or "glob(" in c or ".suffix" in c),
+)
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
-    code, emptied = read_not_write(block.code)
-    homed = False
-    if "~" in code:
-        code, homed = home_paths(code)
-    jsons: list[str] = []
-    if "DictReader" in code and ".json" in code:
-        code, jsons = json_as_csv(code)
-    tables: list[str] = []
-    if ("read_json(" in code or "DataFrame(" in code or "json_normalize(" in code) and ".json" in code:
-        code, tables = json_tables(code)
-    walked: list[str] = []
-    if "json" in code and "for " in code:
-        code, walked = json_walked(code)
-    code, names = read_twice(code)
-    handles: list[str] = []
-    if "with open(" in code:
-        code, handles = file_read_twice(code)
-    code, archives = archive_names(code)
-    listed = False
-    if "to_csv(" in code and ".txt" in code:
-        code, listed = text_lists(code)
-    days = False
-    if _DAY_ASKED.search(turn.request):
-        code, days = day_names(code)
-    ordered = False
-    numbered: list[str] = []
-    if _ORDER_ASKED.search(turn.request):
-        code, ordered = natural_order(code)
-        code, numbered = numbered_only(code)
-    topped = False
-    if ("sorted(" in code or "sort_values(" in code) and _MOST_ASKED.search(instruction(turn.request)) \
-            and not _LEAST_ASKED.search(instruction(turn.request)):
-        code, topped = top_first(code)
-    deep = False
-    if _SUBFOLDERS_ASKED.search(turn.request) and not _SUBFOLDERS_LEFT.search(turn.request):
-        code, deep = recursive(code)
-    code, counted = line_counts(code, bool(_LINES_ASKED.search(turn.request)))
-    blanks = False
-    if _LINES_ASKED.search(turn.request) and not _BLANK_ASKED.search(turn.request):
-        code, blanks = blank_lines_kept(code)
-    code, folders = copy_into_folder(code, bool(_FOLDER_ASKED.search(turn.request)))
-    code, nested = parents_made(code) if "mkdir(" in code else (code, [])
-    added: list[str] = []
-    if '"a"' in code or "'a'" in code:
-        code, added = appended(code)
-    recased: list[tuple[str, str]] = []
-    if re.search(r"==|!=|\bin\b", code):
-        code, recased = value_case(code, _cells(turn.request))
-    kept = False
-    if ("shutil.move" in code or "rename(" in code) and _COPY_ASKED.search(instruction(turn.request)) \
-            and not _MOVE_ASKED.search(instruction(turn.request)):
-        code, kept = copy_not_move(code)
-    equals = False
-    if "==" in code or "!=" in code:
-        code, equals = text_equals(code)
-    stems = False
-    if ".stem.endswith(" in code:
-        code, stems = stem_suffixes(code)
-    hidden = False
-    if "glob(" in code and ".*" in code:
-        code, hidden = hidden_globs(code)
-    bare = False
-    if "glob(" in code:
-        code, bare = bare_globs(code)
-    shadowed = False
-    if "with open(" in code:
-        code, shadowed = shadowed_paths(code)
-    timed = False
-    if "sum(1 for" in code and _TIMES_ASKED.search(instruction(turn.request)):
-        code, timed = occurrences(code)
-    lengths = False
-    if "len(open(" in code:
-        code, lengths = file_lengths(code)
-    worded: list[str] = []
-    if re.search(r"""['"][a-z][a-z ]{2,40}['"]\s+(?:not\s+)?in\b""", code):
-        code, worded = word_case(code, _folder_texts(instruction(turn.request), code))
-    cased = False
-    if "endswith(" in code or "glob(" in code or ".suffix" in code:  # the only calls any_case changes: the folders are walked only then
-        code, cased = any_case(code, _suffixes_here(turn.request, code))
-    if not (homed or topped or jsons or tables or walked or handles or emptied or names or archives or days or ordered or numbered or deep or cased or counted or folders or kept
-            or recased or added or nested or blanks or listed or stems or equals or hidden or worded or lengths or timed or shadowed or bare) \
-            or code == block.code:
+    code, changes = block.code, []
+    for slip in SLIPS:
+        code, told = slip.run(code, turn.request)
+        changes += told
+    if not changes or code == block.code:
         return None
     block.message["content"] = code
-    changes = [f"{p} is opened for reading (opened with \"w\", only read, it would have been emptied)" for p in emptied]
-    changes += [f"the file {n} is read once, into {n}_text (read a second time, it gave nothing)" for n in handles]
-    changes += [f"the table is made of the list of records in {p} (made of the whole object, it had one column)" for p in tables]
-    changes += [f"{p} is read with json.load (it is JSON; csv.DictReader read it as CSV)" for p in jsons]
-    changes += [f"the list of records in {p} is walked (walked as it was, the object gave its keys, not its records)" for p in walked]
-    if homed:
-        changes.append("~ is written as your home folder's path (Python does not expand ~ in a path)")
-    changes += [f"{n} is read into a list first (it was walked twice; the second walk saw nothing)" for n in names]
-    changes += archives
-    if listed:
-        changes.append("the table goes into the .txt file without a header line (a text list has no column names)")
-    if equals:
-        changes.append("a CSV cell is compared with a number as a number (a cell is text, and text never equals 0)")
-    if stems:
-        changes.append("the extension is tested on the file's name, not its stem (a stem has no extension)")
-    if bare:
-        changes.append("a name looked for with glob matches it anywhere in a file's name (a bare word matches only that exact name)")
-    if hidden:
-        changes.append("the folder's files are matched with \"*\" (\".*\" matches only hidden files)")
-    changes += [f"{w!r} is looked for in any case (some files write it with capitals)" for w in worded]
-    if lengths:
-        changes.append("a file's length is its number of lines (len() of an open file fails)")
-    if shadowed:
-        changes.append("the opened file is named fh, so the name it had is the path again (it printed the file object)")
-    if timed:
-        changes.append("each time the word is there is counted, in any case (the code counted the lines that hold it)")
-    if ordered:
-        changes.append("the files are sorted by the numbers in their names (2 before 10)")
-    if topped:
-        changes.append("the sort runs from the highest down, so its first rows are the top asked for")
-    if deep:
-        changes.append("the folder is searched with its subfolders (rglob), as asked")
-    if days:
-        changes.append("the day of the week is printed by name, not as weekday()'s number (Monday is 0)")
-    if counted:
-        changes.append("lines are counted with splitlines() (a final newline ends a line, it does not start one)")
-    if blanks:
-        changes.append("blank lines are counted too (a line count counts every line)")
-    changes += numbered
-    changes += [f"the folder {f} is made first (a copy or move to a folder that is not there fails, or makes a file of that name)"
-                for f in folders]
-    changes += [f"the folders above {f} are made too (its parent is not there either)" for f in nested]
-    changes += [f"{old!r} is written {new!r}, as the data writes it (compared as {old!r}, no row matched)" for old, new in recased]
-    changes += added
-    if kept:
-        changes.append("the files are copied, not moved (the request asks for a copy; a move takes the originals away)")
-    if cased:
-        changes.append("file extensions are matched in any case (.pdf and .PDF), as the folder has both")
     return Verdict(warning=NOTE.format(changes="; ".join(changes)))
 
 
