@@ -142,6 +142,20 @@ def test_json_records_at_the_top_are_narrowed(folder: Path) -> None:
     assert verdict is not None and verdict.warning and printed(b.code) == "2 41.0"
 
 
+def test_json_records_under_a_key_are_narrowed_where_the_code_takes_them_out(folder: Path) -> None:
+    import json
+
+    (folder / "team.json").write_text(json.dumps({"team": "all", "people": [
+        {"name": "Tariq", "department": "engineering", "born": "1971-03-15"},
+        {"name": "Ingrid", "department": "design", "born": "1979-08-02"},
+        {"name": "Ola", "department": "design", "born": "1990-01-20"}]}))
+    code = ('import json\nwith open("team.json") as f:\n    data = json.load(f)\npeople = data["people"]\n'
+            'oldest = min(people, key=lambda x: x["born"])\nprint(oldest["name"])')
+    b = block(code)
+    verdict = named_values.check(make_turn("Who's the oldest person in the design department? The staff list is in team.json."), b)
+    assert verdict is not None and verdict.warning and printed(b.code) == "Ingrid"
+
+
 @pytest.mark.parametrize("request_text", [
     "What percent of the hours in timesheet.csv did Priya work?",  # a share: the other rows count
     "How many hours did everyone but Priya work? timesheet.csv",

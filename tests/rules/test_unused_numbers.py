@@ -24,6 +24,9 @@ def test_a_number_set_and_never_read_is_not_used() -> None:
     code = "per_100 = 6.4\ncost = 1.89\nkm = 575\nprint(round(cost * (km / 100), 2))"
     assert unused_numbers.missing(request, code) == ["6.4"]
     assert unused_numbers.missing(request, "print(round(6.4 * 575 / 100 * 1.89, 2))") == []
+    # A number inside a sum whose name is never read is not used either.
+    assert unused_numbers.missing(TIP, "tip = 186.40 * 0.15\nsplit = 186.40 / 4\nprint(split)") == ["15%"]
+    assert unused_numbers.missing(TIP, "tip = 186.40 * 0.15\nprint((186.40 + tip) / 4)") == []
 
 
 def test_left_alone() -> None:

@@ -21,6 +21,7 @@ from oi_local.core.rules.named_values import (
     _data_strings,
     narrowed,
     records,
+    records_key,
     top_list,
 )
 from oi_local.core.rules.turn import Block, Turn, rewrite
@@ -173,7 +174,8 @@ def _year_check(turn: Turn, block: Block) -> Verdict | None:
         return None
     if len({d.strip()[:4] for d in dates if d.strip()}) < 2 or year not in {d.strip()[:4] for d in dates}:
         return None  # every row is of that year already, or none is: nothing to narrow
-    code = narrowed(block.code, [(name, column, year)], top_list(turn.request, name), starts=True)
+    code = narrowed(block.code, [(name, column, year)], top_list(turn.request, name), starts=True,
+                    under=records_key(turn.request, name))
     if code is None:
         return None
     turn.counts["named month"] += 1
@@ -204,7 +206,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         year = years.pop()
     if year is None or year not in {d[:4] for d in dates}:
         return None  # the month in several years, or in none of the file's: not ours to pick
-    code = narrowed(block.code, [(name, column, f"{year}-{month:02d}")], top_list(turn.request, name), starts=True)
+    code = narrowed(block.code, [(name, column, f"{year}-{month:02d}")], top_list(turn.request, name), starts=True,
+                    under=records_key(turn.request, name))
     if code is None:
         return None
     turn.counts["named month"] += 1

@@ -139,11 +139,13 @@ def picks(request: str, values: list[tuple[str, str, str]]) -> list[tuple[str, s
     return values
 
 
-def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True, starts: bool = False) -> str | None:
+def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True, starts: bool = False,
+             under: str | None = None) -> str | None:
     """The code with its rows narrowed to the chosen (file, column, value), right after the statement
     that loads them or as the first line of the loop that walks them; None when neither is plain to
     see. `listed`: a JSON file's records are the file's top level (a list), not under a key. `starts`:
-    a row's value starts with the chosen one (a month "2024-03" of ISO dates), not equals it."""
+    a row's value starts with the chosen one (a month "2024-03" of ISO dates), not equals it. `under`: the key
+    of a JSON object under which its records are (`people = data["people"]` takes them out)."""
     import ast
 
     try:
@@ -165,10 +167,14 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True,
             picked_rows = isinstance(v, ast.ListComp) and len(v.generators) == 1 and isinstance(v.elt, ast.Name) \
                 and isinstance(v.generators[0].target, ast.Name) and v.elt.id == v.generators[0].target.id \
                 and "csv.DictReader(" in (ast.get_source_segment(code, v.generators[0].iter) or "")
-            if not (src.replace(" ", "").startswith(_LOADS) or picked_rows):
+            taken = under is not None and isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name) \
+                and isinstance(v.slice, ast.Constant) and v.slice.value == under
+            if not (src.replace(" ", "").startswith(_LOADS) or picked_rows or taken):
                 continue
             name, pad = node.targets[0].id, " " * node.col_offset
             if src.startswith("json.") and not listed:
+                if under is not None:
+                    continue  # the records are taken out of it further on
                 return None  # an object at the top: its rows are under some key
             if src.startswith(("pd.", "pandas.")):
                 op = ".str.startswith({v!r})" if starts else " == {v!r}"
@@ -206,6 +212,24 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True,
     return None
 
 
+def records_key(request: str, name: str) -> str | None:
+    """The one key of the named JSON file's top object whose value is a list of records, else None."""
+    import json
+
+    from oi_local.core.hints import mentioned_paths
+
+    for p in mentioned_paths(request, Path.cwd()) if name.lower().endswith(".json") else []:
+        if p.name == name:
+            try:
+                data = json.loads(p.read_text(encoding="utf-8", errors="replace"))
+            except (OSError, ValueError):
+                return None
+            keys = [k for k, v in data.items() if isinstance(v, list) and v and all(isinstance(r, dict) for r in v)] \
+                if isinstance(data, dict) else []
+            return keys[0] if len(keys) == 1 else None
+    return None
+
+
 def top_list(request: str, name: str) -> bool:
     """The named JSON file holds a list at its top (a CSV file: always)."""
     import json
@@ -236,7 +260,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     if any(_uses(block.code, v) for _, _, v in values):
         return None
     chosen = picks(turn.request, values)
-    code = narrowed(block.code, chosen, top_list(turn.request, chosen[0][0])) if chosen else None
+    code = narrowed(block.code, chosen, top_list(turn.request, chosen[0][0]),
+                    under=records_key(turn.request, chosen[0][0])) if chosen else None
     if code is not None:
         turn.counts["named values"] = ASKS  # narrowed once: no ask after it
         block.message["content"] = code

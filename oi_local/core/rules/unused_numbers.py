@@ -1,7 +1,7 @@
 """Unused numbers: code for a calculation the request spells out ("the bill is 186.40, add a 15% tip
 and split it between 4 people") that leaves out one of the request's numbers answers another
-question. The 0.5B model dropped the 4 people, and set `petrol_per_100_km = 6.4` and never used it,
-and printed the result of what was left. Such code is not run; the request is asked afresh (up to twice, sampled, the try hidden),
+question. The 0.5B model dropped the 4 people, and set `petrol_per_100_km = 6.4` (or `tip = 186.40 * 0.15`) and
+never used it, and printed the result of what was left. Such code is not run; the request is asked afresh (up to twice, sampled, the try hidden),
 with the numbers it must use named. Only for requests that name no file (the numbers are the data)
 and code that uses some of them as typed-in numbers (it is working from them)."""
 from __future__ import annotations
@@ -47,9 +47,10 @@ def _code_numbers(code: str) -> list[float] | None:
     except SyntaxError:
         return None
     loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    # `petrol_per_100_km = 6.4` and the name never read again: the 6.4 is not used
-    idle = {id(a.value) for a in ast.walk(tree) if isinstance(a, ast.Assign) and len(a.targets) == 1
-            and isinstance(a.targets[0], ast.Name) and a.targets[0].id not in loaded}
+    # `petrol_per_100_km = 6.4` and the name never read again: the 6.4 is not used; nor the 0.15 of
+    # `tip = 186.40 * 0.15` with `tip` never read (the bill split by 4 without its tip: ho3-compute-tip-split)
+    idle = {id(n) for a in ast.walk(tree) if isinstance(a, ast.Assign) and len(a.targets) == 1
+            and isinstance(a.targets[0], ast.Name) and a.targets[0].id not in loaded for n in ast.walk(a.value)}
     return [float(n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant)
             and isinstance(n.value, (int, float)) and not isinstance(n.value, bool) and id(n) not in idle]
 
