@@ -115,3 +115,17 @@ def test_still_a_number_after_the_ask_ends_saying_so() -> None:
     assert which_answers.finish(turn) == 'This is not done: I asked which day, and the code printed only "The hottest day was on 30.20 C. 30.2".'
     turn.runs.append(ran(CODE, "2024-06-14 30.2\n"))
     assert which_answers.finish(turn) is None
+
+
+def test_the_thing_alone_for_a_thing_and_its_amount_gets_the_amount_the_output_pairs_with_it() -> None:
+    asked = "birds.json has our survey counts. Which site had the most birds counted altogether, and how many was that?"
+    output = "defaultdict(<class 'int'>, {'Reedbed Hide': 51, 'Estuary Wall': 116, 'Oak Copse': 59})\nEstuary Wall\n"
+    turn = make_turn(asked, reply("Estuary Wall"), runs=(ran(CODE, output),))
+    assert which_answers.finish(turn) == "Estuary Wall: 116 (the code's output pairs them)."
+    lines = "Reedbed Hide 51\nEstuary Wall 116\nOak Copse 59\n"
+    assert which_answers.finish(make_turn(asked, reply("It was estuary wall."), runs=(ran(CODE, lines),))) == (
+        "estuary wall: 116 (the code's output pairs them).")
+    # An answer with a number, a name the output gives no one amount, or no amount asked: nothing added.
+    assert which_answers.finish(make_turn(asked, reply("Estuary Wall, 116 birds"), runs=(ran(CODE, output),))) is None
+    assert which_answers.finish(make_turn(asked, reply("Oak Copse"), runs=(ran(CODE, "Oak Copse 59\nOak Copse 12\n"),))) is None
+    assert which_answers.finish(make_turn("Which site had the most birds?", reply("Estuary Wall"), runs=(ran(CODE, output),))) is None

@@ -14,7 +14,13 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction
+from oi_local.core.rules.turn import (
+    Turn,
+    asks_back,
+    code_retry,
+    instruction,
+    last_words,
+)
 
 NOTE = ("(Not answered yet: I asked {asked}, and the code printed only {printed}. Write one ```python block that "
         "prints the {thing} itself with its value.)")
@@ -97,9 +103,36 @@ def follow_up(turn: Turn) -> Ask | None:
     return Ask(NAME_NOTE.format(asked=asked, amount=amount, printed=printed, thing=thing), code_retry(turn.engine, 31))
 
 
+PAIRED = "{name}: {amount} (the code's output pairs them)."
+
+
+def _paired(turn: Turn) -> str | None:
+    """Asked which thing and how many, answered with the thing alone: the amount the last output pairs with it
+    (`{'Reedbed Hide': 51, 'Estuary Wall': 116}` then "Estuary Wall" printed, answered "Estuary Wall", ho44)."""
+    last = turn.runs[-1] if turn.runs else None
+    said = last_words(turn).strip()
+    if last is None or last.failed or not said or re.search(r"\d", said) or asked_thing(turn.request) is None \
+            or asked_amount(turn.request) is None:
+        return None
+    amounts = {}
+    for m in re.finditer(r"['\"]?([A-Za-z][\w .'&-]{1,60}?)['\"]?\s*[:,=]?\s+(-?\d[\d,]*(?:\.\d+)?)\b|"
+                         r"['\"]([A-Za-z][\w .'&-]{1,60}?)['\"]\s*:\s*(-?\d[\d,]*(?:\.\d+)?)\b", last.output):
+        name, amount = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        amounts.setdefault(name.strip().lower(), set()).add(amount)
+    named = [n for n in amounts if len(n) > 2 and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", said.lower())]
+    if len(named) != 1 or len(amounts[named[0]]) != 1:
+        return None
+    name = re.search(rf"(?<!\w){re.escape(named[0])}(?!\w)", said, re.I)
+    return PAIRED.format(name=name.group(0) if name else named[0], amount=next(iter(amounts[named[0]])))
+
+
 def finish(turn: Turn) -> str | None:
     """Asked for the thing and still a number printed: the turn says the thing was not found (asked which
-    day was the hottest, the 0.5B model printed the temperature twice, ho37)."""
+    day was the hottest, the 0.5B model printed the temperature twice, ho37). Asked for the thing and its amount
+    and answered with the thing alone: the amount the output pairs with it is said."""
+    paired = _paired(turn)
+    if paired:
+        return paired
     last = turn.runs[-1] if turn.runs else None
     found = asked_thing(turn.request) if turn.counts["which"] else None
     if found is None or last is None or last.failed or last.interrupted:
@@ -117,4 +150,6 @@ rule = Rule(
     name="which answers", setting="check_answers", follow_up=follow_up, finish=finish,
     summary="a question that asks which thing or who (\"which file is the largest?\"), whose last clean run printed "
             "only a number, or which also asks an amount (\"and its total\") and printed only a name, is asked once for "
-            "code that prints the thing with its value, and says it is not done if the last run still printed only a number")
+            "code that prints the thing with its value, and says it is not done if the last run still printed only a number; "
+            "answered with the thing alone where it asked its amount too, the turn ends with the amount the last output "
+            "pairs with it (`'Estuary Wall': 116`)")
