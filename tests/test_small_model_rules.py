@@ -68,6 +68,13 @@ def test_a_csv_with_only_its_header_is_said_to_hold_no_rows(folder: Path) -> Non
     assert workspace_hints("What was the highest temperature in night.csv?") == "night.csv contains:\ntimestamp,temp_c\n01:00,4.5"
 
 
+def test_a_thing_to_look_up_that_the_named_file_never_mentions_is_said_in_the_preview(folder: Path) -> None:
+    (folder / "cabin.txt").write_text("The spare key is under the blue flowerpot.\n")
+    hint = workspace_hints("where is the spare key, and whats the wifi password? it's all in cabin.txt")
+    assert hint.endswith("\n\n(cabin.txt never mentions wifi password.)"), hint
+    assert "never mentions" not in workspace_hints("where is the spare key? see cabin.txt")
+
+
 def test_a_name_the_named_files_do_not_hold_is_said_to_be_nowhere_in_them(folder: Path) -> None:
     (folder / "goals.json").write_text('[{"match": 1, "scorers": ["Kojo", "Ama"]}]')
     hint = workspace_hints("how many goals did Kofi score? the scorers are in goals.json")

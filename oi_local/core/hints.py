@@ -262,6 +262,73 @@ def _missing_names(text: str, files: list[tuple[Path, str]]) -> list[str]:
     return [n for n in names if not any(v in whole for v in (n.lower(), n.lower().rstrip("s")) if len(v) > 2)]
 
 
+# The thing a question asks for: "find Marta's phone number in ...", "whats the wifi password?", "where is the spare
+# key": up to three words after the asking words (and a the/my/someone's), cut at the first small word.
+_ASKED_THING = re.compile(r"\b(?:what(?:'s|s|\s+is|\s+was|\s+are|\s+were)|where(?:'s|s|\s+is|\s+are|\s+was)|find|look\s+up|"
+                          r"tell\s+me|give\s+me)\s+(?:(?:the|my|our|his|her|their|its|a|an)\s+|(?:[A-Z][\w-]*\s+){0,2}"
+                          r"[A-Z][\w-]*'s\s+)?((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)", re.I)
+_SMALL = frozenset("in for of from and or on at to is was are were that this with did do does has have if by "
+                   "about when which who whos what whats how why much many each every everyone i we you it they "
+                   "there here so just actually really".split())
+# Words that say what is done with the data (or name it too generally) rather than a thing that must be in it.
+_GENERIC = frozenset(
+    "number numbers name names date dates time times day days week weeks month months year years code id amount total "
+    "sum average mean median count value values one ones thing things list most least common word words line lines "
+    "file files folder biggest largest smallest highest lowest longest shortest oldest newest latest first last next "
+    "best worst cheapest dearest difference size price cost percent percentage share rate result answer status "
+    "overall altogether altogether entry entries row rows record records person people item items new old".split())
+_SAME = {"phone": ("phon", "tel", "mobile", "cell"), "email": ("mail",), "e-mail": ("mail",), "wifi": ("wifi", "wi-fi", "wlan", "wireless"),
+         "birthday": ("birth", "born", "dob"), "address": ("addr", "street", "road", "postcode", "zip")}
+
+
+_WORKED_OUT = frozenset("average averages mean median total totals sum grand overall per exact margin revenue profit "
+                        "difference change growth ratio share percentage percent rate count".split())
+_CODE = frozenset(".py .sh .js .ts .rb .pl .r .ps1 .bat .ipynb".split())
+_PHONE = re.compile(r"\+?\d[\d ()-]{6,}\d")
+
+
+def _phone_like(text: str) -> bool:
+    """A number written as a phone number is (eight digits or more; not a date, a plain amount or an id)."""
+    return any(sum(c.isdigit() for c in m) >= 8 and not re.fullmatch(r"\d{4}-\d\d-\d\d|\d+", m.strip())
+               for m in _PHONE.findall(text))
+
+
+def _missing_things(text: str, files: list[tuple[Path, str]]) -> list[str]:
+    """What a question asks for that none of `files` mentions ("phone number" of a service log with no phone
+    column; "wifi password" of a host's notes without it): asked for Marta's phone number in such a log, the 0.5B
+    model answered the price of her bike job; a word is held when its first four letters (or a word for it) are."""
+    if not files:
+        return []
+    asked = []
+    for m in _ASKED_THING.finditer(text.split("\n\n")[0]):
+        words = m.group(1).lower().split()
+        words = words[:next((i for i, w in enumerate(words) if w in _SMALL), len(words))]
+        # A thing to work out ("average commute time", "total revenue") is named by what it is made of,
+        # which the data calls otherwise (minutes, qty and price): only a thing to look up is looked for.
+        if words and not _WORKED_OUT & set(words):
+            asked.append(words)
+    if not asked:
+        return []
+    held = []
+    for p, _ in files:
+        try:
+            if p.stat().st_size > MAX_NAMED_BYTES or p.suffix.lower() in _CODE:
+                return []  # a script's bug is not written in it as "bug"
+            held.append(p.read_bytes().decode("utf-8", errors="replace").lower())
+        except OSError:
+            return []
+    whole = "\n".join(held)
+    missing = []
+    for words in asked:
+        # a superlative ("hottest", "busiest") says how to pick, not what to find
+        things = [w for w in words if w not in _GENERIC and len(w) > 2 and not (len(w) > 5 and w.endswith("est"))]
+        gone = [w for w in things if not any(v in whole for v in _SAME.get(w, (w[:4],)))
+                and not (w == "phone" and _phone_like(whole))]
+        if things and len(gone) == len(things):  # one word held ("email" of "email address") may be the thing
+            missing.append(" ".join(words))
+    return list(dict.fromkeys(missing))
+
+
 def _not_held(missing: list[str], files: list[tuple[Path, str]], one: str, many: str) -> str:
     """"Kofi appears nowhere in goals.json": `one` or `many` for the verb, as the names are one or more."""
     verb = one if len(missing) == 1 else many
@@ -288,7 +355,9 @@ def workspace_hints(text: str, cwd: str | os.PathLike[str] | None = None) -> str
         if preview:
             parts.append(preview)
     missing = _missing_names(text, named) if parts and not sizes_only else []
-    return "\n\n".join(parts + ([f"({_not_held(missing, named, 'appears nowhere', 'appear nowhere')}.)"] if missing else []))
+    things = _missing_things(text, named) if parts and not sizes_only else []
+    return "\n\n".join(parts + ([f"({_not_held(missing, named, 'appears nowhere', 'appear nowhere')}.)"] if missing else [])
+                       + ([f"({' or '.join(n for _, n in named)} never mentions {' or '.join(things)}.)"] if things else []))
 
 
 def data_gaps(text: str, cwd: str | os.PathLike[str] | None = None) -> list[str]:
@@ -310,4 +379,7 @@ def data_gaps(text: str, cwd: str | os.PathLike[str] | None = None) -> list[str]
     missing = _missing_names(text, named)
     if missing:
         gaps.append(_not_held(missing, named, "does not appear anywhere", "do not appear anywhere") + ".")
+    things = _missing_things(text, named)
+    if things:
+        gaps.append(f"{' or '.join(n for _, n in named)} never mentions {' or '.join(things)}, so that is not in it.")
     return gaps

@@ -167,6 +167,26 @@ def test_an_answer_over_data_that_lacks_what_was_asked_ends_with_a_note(tmp_path
     assert honest_end.finish(make_turn(asked, reply("Kofi scored 0."))) is None
 
 
+def test_a_thing_to_look_up_that_the_named_file_never_mentions_ends_with_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "service_log.csv").write_text("date,customer,bike,price\n2024-07-02,Marta Kowalczyk,Brompton M6L,97\n")
+    (tmp_path / "cabin.txt").write_text("The spare key is under the blue flowerpot.\nHost: 07700 900461\n")
+    asked = "Can you find Marta Kowalczyk's phone number in service_log.csv? I need to ring her."
+    turn = make_turn(asked, OUT, reply("Total price for Marta: $97.0"), runs=(ran(READ.format("service_log.csv", 97), "97\n"),))
+    assert honest_end.finish(turn) == "Note: service_log.csv never mentions phone number, so that is not in it."
+    asked = "where is the spare key, and whats the wifi password? it's all in cabin.txt"
+    turn = make_turn(asked, OUT, reply("Under the blue flowerpot."), runs=(ran(READ.format("cabin.txt", 1), "1\n"),))
+    assert honest_end.finish(turn) == "Note: cabin.txt never mentions wifi password, so that is not in it."
+    # Held in other words (a phone number written as one), worked out of other columns, or said: nothing more.
+    for asked, said in (("whats the host's phone number? see cabin.txt", "07700 900461"),
+                        ("what's the average price per bike in service_log.csv?", "97"),
+                        ("what's the total revenue in service_log.csv?", "97"),
+                        ("whats the wifi password in cabin.txt?", "The wifi password is not in cabin.txt.")):
+        read = "service_log.csv" if "service_log" in asked else "cabin.txt"
+        turn = make_turn(asked, OUT, reply(said), runs=(ran(READ.format(read, 1), "1\n"),))
+        assert honest_end.finish(turn) is None, asked
+
+
 def test_a_missing_key_is_said_in_the_persons_words() -> None:
     note = "Note: there is no key 'star_rating'. The keys are: 'title', 'author', 'pages'."
     code = "import csv\nrows = list(csv.DictReader(open('books.csv')))\nprint(rows[0]['star_rating'])"

@@ -240,7 +240,7 @@ rule = Rule(
             "`KeyError` also in plain words: there is no column 'x'; its columns are ...), "
             "unless the model's last reply already says it (for a failed run: quotes the error; for a missing file: says "
             "it is not there, not only \"an error occurred\"); a question answered over "
-            "data that lacks what it asks about (a CSV with no rows, a name no named file holds, a month its dates do not have, "
+            "data that lacks what it asks about (a CSV with no rows, a name no named file holds, a thing to look up (a phone number, a wifi password) no named file mentions, a month its dates do not have, "
             "a month a folder of month-named files has no file for) ends with a note saying so; so does an answer from other "
             "data after a run found that a field the request names is not there (`KeyError: 'salary'`, then another column "
             "averaged)")
