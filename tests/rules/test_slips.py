@@ -790,3 +790,24 @@ def test_a_glob_of_a_bare_word_matches_it_anywhere_in_a_name(folder: Path) -> No
     for kept in ('from pathlib import Path\nprint(list(Path(".").glob("old stuff")))',  # not a bare word
                  'from pathlib import Path\nprint(list(Path(".").glob("*.pdf")))'):
         assert slips.check(make_turn("list them"), block(kept)) is None
+
+
+def test_the_size_of_a_folder_is_the_size_of_the_files_in_it(folder: Path) -> None:
+    music = folder / "Music"
+    for sub, size in (("Albums", 300), ("Podcasts", 9000), ("Demos", 50)):
+        (music / sub / "x").mkdir(parents=True)
+        (music / sub / "x" / "a.mp3").write_text("a" * size)
+        (music / sub / "b.mp3").write_text("b" * 10)
+    code = ('import os\nbest, top = None, -1\nfor d in os.listdir("Music"):\n    path = os.path.join("Music", d)\n'
+            '    if os.path.isdir(path):\n        size = os.path.getsize(path)\n        if size > top:\n'
+            '            best, top = d, size\nprint(best, top)')
+    b = block(code)
+    verdict = slips.check(make_turn("Which folder inside Music is taking up the most room?"), b)
+    assert verdict is not None and "a folder's size is the sum of the sizes of the files in it" in verdict.warning
+    assert run(b.code, folder) == "Podcasts 9010\n"
+    paths = ('from pathlib import Path\nsizes = {d.name: d.stat().st_size for d in Path("Music").iterdir() if d.is_dir()}\n'
+             'print(max(sizes, key=sizes.get))')
+    b = block(paths)
+    assert slips.check(make_turn("which folder in Music is biggest"), b) is not None and run(b.code, folder) == "Podcasts\n"
+    files = 'import os\nfor f in os.listdir("Music/Albums"):\n    print(f, os.path.getsize(os.path.join("Music/Albums", f)))'
+    assert slips.check(make_turn("sizes of the files in Music/Albums"), block(files)) is None  # no folder tested

@@ -39,6 +39,8 @@ the answer was 0; a compared string the named CSV files hold only in another cas
 A glob of ".*" matches only hidden files: it is "*" (the model meant "anything"); a glob of a bare word
 ("passport") matches only that exact name: it is "*passport*".
 len() of an open file fails: it is the number of the file's lines.
+A folder's size taken as its entry's: `os.path.getsize(d)` of a folder the code tests with isdir() is 4096 whatever
+it holds; it is the sum of the sizes of the files under it.
 A file handle named as its path (`with open(f) as f`): `print(f)` printed the file object; the handle is `fh`.
 Lines counted for times: asked how many times a word is in a text, `sum(1 for line in f if "harbour" in line)`
 counted the lines that hold it (19 for 23); each line's whole-word matches, in any case, are counted.
@@ -1117,6 +1119,41 @@ def file_lengths(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+def folder_sizes(code: str) -> tuple[str, bool]:
+    """`os.path.getsize(d)` (or `d.stat().st_size`) of a folder the code tests with isdir()/is_dir() is the size of
+    the folder's own entry (4096), not of what is in it: asked which folder inside ~/Music takes the most room, the
+    0.5B model compared those and named no folder (ho45, a development run of session 47). It is the sum of the
+    sizes of the files under it."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    folders = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            if n.func.attr == "isdir" and ast.unparse(n.func.value) in ("os.path", "path") and len(n.args) == 1:
+                folders.add(ast.unparse(n.args[0]))
+            elif n.func.attr == "is_dir" and not n.args:
+                folders.add(ast.unparse(n.func.value))
+    edits = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "getsize" \
+                and ast.unparse(n.func.value) in ("os.path", "path") and len(n.args) == 1 and ast.unparse(n.args[0]) in folders:
+            inner = ast.get_source_segment(code, n.args[0])
+        elif isinstance(n, ast.Attribute) and n.attr == "st_size" and isinstance(n.value, ast.Call) \
+                and isinstance(n.value.func, ast.Attribute) and n.value.func.attr == "stat" and not n.value.args \
+                and ast.unparse(n.value.func.value) in folders:
+            inner = ast.get_source_segment(code, n.value.func.value)
+        else:
+            continue
+        segment = ast.get_source_segment(code, n)
+        if segment and inner:
+            edits.append((segment, f"sum(f.stat().st_size for f in __import__('pathlib').Path({inner}).rglob('*') if f.is_file())"))
+    for old, new in edits:
+        code = code.replace(old, new, 1)
+    return code, bool(edits)
+
+
 # "how many times does the word harbour appear", "how often is X mentioned", "the number of occurrences"
 _TIMES_ASKED = re.compile(r"\bhow\s+(?:many\s+times|often)\b|\bnumber\s+of\s+(?:times|occurrences|mentions)\b|"
                           r"\boccurrences?\b|\bcount\s+(?:every|each)\s+(?:time|mention)", re.I)
@@ -1424,6 +1461,8 @@ SLIPS: tuple[Slip, ...] = (
     Slip(lambda c, r: occurrences(c), "each time the word is there is counted, in any case (the code counted the lines that "
                                       "hold it)", lambda c, r: "sum(1 for" in c and bool(_TIMES_ASKED.search(instruction(r)))),
     Slip(lambda c, r: file_lengths(c), "a file's length is its number of lines (len() of an open file fails)", _has("len(open(")),
+    Slip(lambda c, r: folder_sizes(c), "a folder's size is the sum of the sizes of the files in it (getsize of a folder is "
+         "the size of its own entry)", lambda c, r: ("getsize(" in c or "st_size" in c) and ("isdir(" in c or "is_dir()" in c)),
     Slip(lambda c, r: word_case(c, _folder_texts(instruction(r), c)), "{!r} is looked for in any case (some files write it "
          "with capitals)", lambda c, r: bool(re.search(r"""['"][a-z][a-z ]{2,40}['"]\s+(?:not\s+)?in\b""", c))),
     # the only calls any_case changes: the folders are walked only then
@@ -1469,4 +1508,5 @@ rule = Rule(
             "into a name; `csv.DictReader` over a .json file of records reads it with `json.load`, and a table of, or a loop "
             "over, a JSON object holding one list of records takes that list; a table written to a .txt file with "
             "`to_csv` gets no header line; `p.stem.endswith(\".pdf\")` (never true) tests `p.name`; a CSV cell compared with a "
-            "number by == or != (`r[\"kwh\"] != 0`, always true) is compared as a number; the person is told")
+            "number by == or != (`r[\"kwh\"] != 0`, always true) is compared as a number; `os.path.getsize(d)` of a folder the "
+            "code tests with isdir() is the sum of the sizes of the files under it; the person is told")
