@@ -82,3 +82,19 @@ def test_names_with_spaces_in_quotes_and_two_pairs_shown(tmp_path: Path, monkeyp
     # two pairs that follow different rules are no example
     (tmp_path / "scans" / "Scan 3.pdf").write_text("3")
     assert rename_example.asked("rename 'Scan 3.pdf', 'Scan 4.pdf' to scan_003.pdf, scan_9.pdf", tmp_path) is None
+
+
+def test_a_word_the_example_moves_stands_for_any_text_when_the_example_alone_has_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "scans").mkdir()
+    for name in ("receipt 05.03.2024.pdf", "insurance 17.11.2023.pdf", "tax letter 02.01.2024.pdf", "notes.txt"):
+        (tmp_path / "scans" / name).write_text(name)
+    ask = ("The PDFs in my scans folder are named like 'receipt 05.03.2024.pdf' (day.month.year). Please rename all of "
+           "them so the date comes first as year-month-day, e.g. '2024-03-05 receipt.pdf'.")
+    b = block('from pathlib import Path\nfor p in Path("scans").iterdir():\n    p.rename(p.with_name("receipt_" + p.name))')
+    verdict = rename_example.check(make_turn(ask), b)
+    assert verdict is not None and verdict.ask is not None and verdict.ask.own
+    code = (verdict.ask.text or "").split("```python\n")[1].split("```")[0]
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=tmp_path)
+    assert sorted(p.name for p in (tmp_path / "scans").iterdir()) == [
+        "2023-11-17 insurance.pdf", "2024-01-02 tax letter.pdf", "2024-03-05 receipt.pdf", "notes.txt"]

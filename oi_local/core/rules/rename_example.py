@@ -21,29 +21,39 @@ SHOWN = "Not run: the request shows the new name by example ({old} -> {new}); as
 _RENAME = re.compile(r"\b(?:renam\w*|re-?name\w*)\b", re.I)
 _NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w][\w.-]*\.[A-Za-z0-9]{1,5})(?![\w-])")
 _QUOTED = re.compile(r"[\"'‘“`]([\w][\w .-]*\.[A-Za-z0-9]{1,5})[\"'’”`]")
+# Not file names: "e.g", "i.e", a format said in words ("(day.month.year)", ho45)
+_NOT_NAME = re.compile(r"^(?:[a-z]\.[a-z]|[A-Za-z]+(?:\.[A-Za-z]+){2,})$")
 _PART = re.compile(r"\d+|[A-Za-z]+|[^A-Za-z\d]+")
 
 
-def _rule(old: str, new: str) -> tuple[str, str] | None:
+def _rule(old: str, new: str, loose: bool = False) -> tuple[str, str] | None:
     """(a regex for names like `old`, an f-string body of the new name from its groups `m[i]`), when
-    each number of `new` is found once in `old`."""
+    each number of `new` is found once in `old`. `loose`: a word of the old name (not its extension) that the
+    new name moves is any text ("receipt 05.03.2024.pdf" as "2024-03-05 receipt.pdf" is also "tax letter
+    02.01.2024.pdf" as "2024-01-02 tax letter.pdf")."""
     parts = _PART.findall(old)
     digits = [p for p in parts if p.isdigit()]
     if not digits or len({int(d) for d in digits}) != len(digits):
         return None  # no number, or one twice: which goes where cannot be told
-    regex, groups = "", dict[int, tuple[int, str]]()
-    for p in parts:
+    new_parts = _PART.findall(new)
+    regex, groups, words = "", dict[int, tuple[int, str]](), dict[str, int]()
+    for k, p in enumerate(parts):
         if p.isdigit():
-            groups[int(p)] = (len(groups) + 1, p)
+            groups[int(p)] = (len(groups) + len(words) + 1, p)
             regex += r"(\d+)"
+        elif loose and p.isalpha() and p in new_parts and p not in words and not (k == len(parts) - 1 and k and parts[k - 1] == "."):
+            words[p] = len(groups) + len(words) + 1
+            regex += r"(.+?)"
         else:
             regex += re.escape(p)
     body, used = "", set()
-    for p in _PART.findall(new):
+    for p in new_parts:
         if p.isdigit() and int(p) in groups:
             i, was = groups[int(p)]
             used.add(i)
             body += f"{{m[{i}]}}" if p == was else f"{{int(m[{i}]):0{len(p)}d}}"
+        elif p in words:
+            body += f"{{m[{words[p]}]}}"
         else:
             body += p.replace("{", "{{").replace("}", "}}")
     if not used:
@@ -63,18 +73,20 @@ def asked(request: str, cwd: Path) -> tuple[str, str, str, str, str] | None:
         return None
     names = list(pair)
     old, new = (n.rsplit("/", 1)[-1] for n in names)
-    regex, body = _rule(old, new) or ("", "")
     from oi_local.core.hints import mentioned_paths
 
-    folders = [p for p in mentioned_paths(words, cwd) if p.is_dir()]
-    if "/" in names[0]:
-        folders = [(cwd / names[0]).parent]
-    if not folders:  # "in scans": the one folder here (or this one) with files named like the example
-        folders = [d for d in [cwd, *sorted(cwd.iterdir())] if d.is_dir() and len(_like(d, regex)) >= 2]
-    if len(folders) != 1 or len(_like(folders[0], regex)) < 2:
-        return None
-    folder = folders[0]
-    return os.path.relpath(folder.resolve(), cwd.resolve()), old, new, regex, body
+    # The example's words as written first; as any text when fewer than two files are named like that (the
+    # request's "receipt 05.03.2024.pdf" stands for the insurance and tax letter scans too, ho45).
+    for loose in (False, True):
+        regex, body = _rule(old, new, loose) or ("", "")
+        folders = [p for p in mentioned_paths(words, cwd) if p.is_dir()]
+        if "/" in names[0]:
+            folders = [(cwd / names[0]).parent]
+        if not folders:  # "in scans": the one folder here (or this one) with files named like the example
+            folders = [d for d in [cwd, *sorted(cwd.iterdir())] if d.is_dir() and len(_like(d, regex)) >= 2]
+        if len(folders) == 1 and len(_like(folders[0], regex)) >= 2:
+            return os.path.relpath(folders[0].resolve(), cwd.resolve()), old, new, regex, body
+    return None
 
 
 def _names(words: str) -> list[str]:
@@ -82,7 +94,7 @@ def _names(words: str) -> list[str]:
     quoted = [(m.start(), m.end(), m.group(1)) for m in _QUOTED.finditer(words)]
     inside = [(a, b) for a, b, _ in quoted]
     bare = [(m.start(), m.end(), m.group(1).rstrip(".")) for m in _NAME.finditer(words)
-            if not any(a <= m.start() < b for a, b in inside)]
+            if not any(a <= m.start() < b for a, b in inside) and not _NOT_NAME.match(m.group(1).rstrip("."))]
     return list(dict.fromkeys(n for _, _, n in sorted(quoted + bare)))
 
 
@@ -153,5 +165,6 @@ rule = Rule(
     name="rename example", setting="repair_slips", check=check,
     summary="asked to rename files with one name shown before and after (\"receipt_07-03-2024.txt\" as "
             "\"2024-03-07_receipt.txt\"), the rule is read from the two (each number of the new name is one of the "
-            "old's, or it padded with zeros) and code that does not follow it is not run: the model is given the code "
-            "that renames every file of the folder named like the example")
+            "old's, or it padded with zeros; a word it moves is any text when the example alone has it) and code that "
+            "does not follow it is not run: the model is given the code that renames every file of the folder named like "
+            "the example")
