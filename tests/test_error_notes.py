@@ -812,3 +812,15 @@ def test_a_path_held_as_text_is_wrapped_in_path(tmp_path: Path) -> None:
     assert "print(f.name, Path(p).stem)" in got  # a file handle's name is its own
     assert note("AttributeError: 'str' object has no attribute 'stat'\n", "", tmp_path, "") == (
         "Note: that path is text (a str), not a Path: .stat is a Path's. Wrap it in Path() first.")
+
+
+def test_a_folder_unlinked_is_shown_how_to_delete_files_in_it(tmp_path: Path) -> None:
+    (tmp_path / "rehearsals").mkdir()
+    (tmp_path / "rehearsals" / "2024-03-02.md").write_text("")
+    code = 'from pathlib import Path\nPath("rehearsals").unlink()'
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    got = note(run.stderr + "\n(exit code 1)", "delete the files for Saturdays and Sundays", tmp_path, code) or ""
+    assert got.startswith("Note: rehearsals is a folder: unlink() and os.remove() delete one file.")
+    example = got.split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert out == "deleted 2024-03-02.md\n" and not list((tmp_path / "rehearsals").iterdir())

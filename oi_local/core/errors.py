@@ -274,6 +274,12 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return (f"Note: {folder} is a folder: rglob('*') and listdir() list folders too, and shutil.copy copies "
                     f"one file. Skip the folders: make `if not p.is_file(): continue` (or `if os.path.isfile(path)`) the "
                     f"first line of the loop.")
+        if re.search(r"\bin (?:unlink|remove)\b|os\.unlink\(|os\.remove\(|\.unlink\(", output):
+            # `folder.unlink()` to delete some files of it: shown how to read its files, the 0.5B model printed
+            # their lengths (ho44's rehearsal files, the weekend days to go).
+            return (f"Note: {folder} is a folder: unlink() and os.remove() delete one file. Delete the files in it one by "
+                    f"one, for example:\n```python\nfrom pathlib import Path\nfor p in sorted(Path({folder!r}).iterdir()):\n"
+                    f"    if p.is_file():  # and the test for the ones to delete\n        p.unlink()\n        print('deleted', p.name)\n```")
         return f"Note: {folder} is a folder, not a file: open() reads one file. {_each_file(folder, request)}"
     m = _TIME_DATA.search(output)
     if m:
