@@ -224,3 +224,30 @@ def test_of_pasted_prose_only_the_words_after_it_pick_sentences_and_a_code_like_
     engine.messages = [{"role": "user", "type": "message", "content": text}]
     seen = engine.build_prompt()[-1]["content"]
     assert "Error E21: the water does not drain." in seen and '"printed"' not in seen
+
+
+def test_a_prose_question_whose_run_failed_or_never_read_the_text_is_given_the_sentences_to_answer_from(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    from .handmade import failed, make_turn, ran
+
+    monkeypatch.chdir(tmp_path)
+    mails = [f"From: Member {i}\nSubject: Plot {i}\n\nThe hedge on plot {i} needs cutting back before the spring, and the "
+             f"path by the water trough is muddy again after all that rain, so please bring boots. Thanks all." for i in range(60)]
+    mails[40] = ("From: Aileen\nSubject: Tool shed\n\nWe fitted a new padlock on the tool shed. "
+                 "The old combination no longer works. The new combination is 3948. Please keep it to yourselves.")
+    text = "Our thread is below.\n\n" + "\n\n".join(mails) + "\n\nIn all of that, what is the combination for the padlock?"
+    turn = make_turn(text, runs=(failed('print(line.split(": ")[1])', "IndexError: list index out of range"),))
+    turn.engine.build_prompt()  # saves the pasted text
+    ask = long_request.after_run(turn)
+    assert ask is not None and ask.own and "sentences of pasted-" in (ask.text or "")
+    code = (ask.text or "").split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert out == "We fitted a new padlock on the tool shed.\nThe old combination no longer works.\nThe new combination is 3948.\n"
+    assert long_request.after_run(turn) is None  # once a turn
+    # A number typed in (never read from the text) is no answer either; a run that read the text and printed is.
+    assert long_request.after_run(make_turn(text, runs=(ran("print(12 * 12)", "144\n"),))) is not None
+    name = next(tmp_path.glob("pasted-*.txt")).name
+    assert long_request.after_run(make_turn(text, runs=(ran(f"print(open({name!r}).read()[:9])", "From: Mem\n"),))) is None

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, rewrite, split
+from oi_local.core.rules.turn import Block, Turn, own_code, rewrite, split
 
 HEAD, TAIL = 1200, 800  # characters of an unsplit request the model sees around the note
 MIN_TOKENS = 1500  # a request over this (or over a quarter of the context budget) is saved
@@ -116,11 +116,26 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
     a failure line looks like and its code matched nothing. Of pasted prose, the sentences: asked for
     "the current combination for the tool shed padlock" in a 16,000-character mail thread, the model
     searched for the words "tool shed padlock" together and found nothing (ho44)."""
+    found, filled = _rare_words(lines, own, prose)
+    rows = sorted({i for _, _, _, hits in found for i in hits})
+    if not rows:
+        return ""
+    return (PROSE_MATCH if prose else MATCH).format(
+        words=" or ".join(f'"{w}"' for _, w, _, _ in found),
+        lines="\n".join(filled[i].strip()[:SENTENCE_CHARS] for i in rows[:2 * MAX_MATCHES]))
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _rare_words(lines: list[str], own: str, prose: bool) -> tuple[list[tuple[int, str, str, list[int]]], list[str]]:
+    """The two rarest words of `own` found on at most MAX_MATCHES of the lines (of prose: sentences), each as
+    (lines it is on, word, stem, those lines); and the lines (sentences) looked through."""
     if prose:
-        lines = [u for u in re.split(r"(?<=[.!?])\s+|\n+", "\n".join(lines)) if u.strip()]
+        lines = [u for u in _SENTENCES.split("\n".join(lines)) if u.strip()]
     filled = [ln for ln in lines if ln.strip()]
     if len(filled) < 2 * FIRST_LINES:
-        return ""
+        return [], filled
     found = []
     for w in dict.fromkeys(re.findall(r"[a-z][a-z0-9]{2,}|[0-9]+[a-z][a-z0-9]*" if prose else r"[a-z]{3,}", own.lower())):
         stem = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w
@@ -129,14 +144,8 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
         pattern = re.compile(rf"\b{re.escape(stem)}\w*", re.I)
         hits = [i for i, ln in enumerate(filled) if pattern.search(ln)]
         if 0 < len(hits) <= MAX_MATCHES:
-            found.append((len(hits), w, hits))
-    found = sorted(found)[:2]
-    rows = sorted({i for _, _, hits in found for i in hits})
-    if not rows:
-        return ""
-    return (PROSE_MATCH if prose else MATCH).format(
-        words=" or ".join(f'"{w}"' for _, w, _ in found),
-        lines="\n".join(filled[i].strip()[:SENTENCE_CHARS] for i in rows[:2 * MAX_MATCHES]))
+            found.append((len(hits), w, stem, hits))
+    return sorted(found)[:2], filled
 
 
 def _shown(lines: list[str], own: str, after: str = "") -> str:
@@ -247,9 +256,40 @@ def follow_up(turn: Turn) -> Ask | None:
     return Ask(CONTEXT.format(name=name, lines=shown))
 
 
+SEARCH_NOTE = "(That did not find it. The answer is in one of the sentences of {name} that mention {words}.)"
+SEARCH_HOW = "This block prints them; reply with it, then answer my question from what it prints."
+
+
+def after_run(turn: Turn) -> Ask | None:
+    """A question about pasted prose whose run failed, printed nothing or never read the text: the loop's own code prints the
+    sentences that hold the question's rare words, and the model answers from them. Asked for the tool shed's
+    new padlock code in a 16,000-character mail thread, the 0.5B model cut lines at ": ", then typed the right
+    number into a variable and printed nothing (ho44, a development run of session 47)."""
+    last = turn.runs[-1] if turn.runs else None
+    if last is None or turn.counts["prose search"] or not turn.steps_left:
+        return None
+    name = pasted_file(turn.engine, turn.request)
+    # a run that never read the text cannot have found the answer in it (`notice = 12 * 12` for a lease's notice, ho45)
+    if not (last.failed or not last.output.strip() or name and name not in last.code and "open(" not in last.code):
+        return None
+    parts = split(turn.request) if name else None
+    if name is None or parts is None or _first_lines(parts[1].splitlines()):
+        return None  # records (a log, a table): searched by code of the model's own
+    found, _ = _rare_words(parts[1].splitlines(), parts[2] or parts[0] + "\n" + parts[2], prose=True)
+    if not found:
+        return None
+    turn.counts["prose search"] += 1
+    stems = "|".join(re.escape(stem) for _, _, stem, _ in found)
+    code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
+            f"for sentence in re.split({_SENTENCES.pattern!r}, text):\n"
+            f"    if re.search(r'\\b(?:{stems})', sentence, re.I):\n        print(sentence.strip())")
+    words = " or ".join(f'"{w}"' for _, w, _, _ in found)
+    return own_code(turn.engine, SEARCH_NOTE.format(name=name, words=words), code, SEARCH_HOW)
+
+
 rule = Rule(
     name="long requests", setting="save_long_requests", prompt=prompt, check=check, on_failure=on_failure,
-    follow_up=follow_up,
+    follow_up=follow_up, after_run=after_run,
     summary="a request too long for the context (over about 1,500 tokens, or a quarter of the budget) is split into "
             "the user's own words and the pasted text; the pasted text is saved to pasted-<hash>.txt in the working "
             "folder and the model sees the user's words, that file's name and, for pasted records (a log, a table), its "
@@ -259,4 +299,6 @@ rule = Rule(
             "instead of a prompt with its middle cut out; code that holds the note about that file as if it were the "
             "text reads the file instead, and a read of a file that is not there and that the person's words do not "
             "name reads the pasted text's file (rule paths); asked why, a run that printed a line of the pasted text gets "
-            "the lines before it and one more ask for the answer; the person is told")
+            "the lines before it and one more ask for the answer; a question about pasted prose whose run failed or printed "
+            "nothing (or never read the text) is given code that prints the sentences holding the question's rare words, to answer from; the "
+            "person is told")
