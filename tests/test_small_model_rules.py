@@ -71,6 +71,8 @@ def test_a_csv_with_only_its_header_is_said_to_hold_no_rows(folder: Path) -> Non
 def test_a_thing_to_look_up_that_the_named_file_never_mentions_is_said_in_the_preview(folder: Path) -> None:
     (folder / "cabin.txt").write_text("The spare key is under the blue flowerpot.\n")
     hint = workspace_hints("where is the spare key, and whats the wifi password? it's all in cabin.txt")
+    assert hint.endswith("\n\n(cabin.txt never mentions wifi password; say so, and answer the rest from it.)"), hint
+    hint = workspace_hints("whats the wifi password? it's all in cabin.txt")
     assert hint.endswith("\n\n(cabin.txt never mentions wifi password.)"), hint
     assert "never mentions" not in workspace_hints("where is the spare key? see cabin.txt")
 
