@@ -67,17 +67,23 @@ def _new_keys(tree: ast.AST, doc: dict[str, Any]) -> list[ast.Subscript]:
     return found
 
 
-def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or ADDS.search(turn.request) or ".json" not in block.code:
+def edited(code: str, request: str) -> tuple[ast.Module, str, dict[str, Any]] | None:
+    """(the code's tree, the JSON file it opens that the request names, that file's object), when there is one."""
+    if ".json" not in code:
         return None
     try:
-        tree = ast.parse(block.code)
+        tree = ast.parse(code)
     except SyntaxError:
         return None
-    found = _file(block.code, turn.request)
+    found = _file(code, request)
+    return (tree, *found) if found else None
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    found = edited(block.code, turn.request) if block.lang == "python" and not ADDS.search(turn.request) else None
     if found is None:
         return None
-    file, doc = found
+    tree, file, doc = found
     edits, told = [], []
     for target in _new_keys(tree, doc):
         key, owner = str(getattr(target.slice, "value", "")), getattr(target.value, "id", "")

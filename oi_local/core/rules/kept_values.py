@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.json_keys import _file, _words
+from oi_local.core.rules.json_keys import _words, edited
 from oi_local.core.rules.turn import Block, Turn
 
 NOTE = "Changed before it ran: {kept} left as {file} has them (the request does not ask to change them)."
@@ -68,16 +68,12 @@ def _asked(path: Path_, value: Any, doc: dict[str, Any], words: set[str], reques
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or ".json" not in block.code or "dump" not in block.code or _BROAD.search(turn.request):
+    if block.lang != "python" or "dump" not in block.code or _BROAD.search(turn.request):
         return None
-    try:
-        tree = ast.parse(block.code)
-    except SyntaxError:
-        return None
-    found = _file(block.code, turn.request)
+    found = edited(block.code, turn.request)
     if found is None:
         return None
-    file, doc = found
+    tree, file, doc = found
     words = _words(turn.request)
     lines = block.code.splitlines(keepends=True)
     edits: list[tuple[int, int, str]] = []  # (first line, last line, new text)
