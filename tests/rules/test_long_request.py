@@ -251,3 +251,24 @@ def test_a_prose_question_whose_run_failed_or_never_read_the_text_is_given_the_s
     assert long_request.after_run(make_turn(text, runs=(ran("print(12 * 12)", "144\n"),))) is not None
     name = next(tmp_path.glob("pasted-*.txt")).name
     assert long_request.after_run(make_turn(text, runs=(ran(f"print(open({name!r}).read()[:9])", "From: Mem\n"),))) is None
+
+
+def test_pasted_records_whose_run_never_read_them_are_given_the_lines_with_the_questions_word(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    from .handmade import make_turn, ran
+
+    monkeypatch.chdir(tmp_path)
+    rows = [f"{d % 28 + 1:02d}/01/2025,DEB,TESCO STORES {d},{d % 50 + 10}.00,,{9000 - d}.00" for d in range(400)]
+    rows[13] = "14/01/2025,DEB,BRIGHTSMILE DENTAL CARE,86.40,,955.35"
+    text = ("Here's my bank statement:\n\nDate,Type,Description,Paid out,Paid in,Balance\n" + "\n".join(rows)
+            + "\n\nWhen did I pay the dentist, and how much was it?")
+    turn = make_turn(text, runs=(ran("print(1150.0)", "1150.0\n"),))
+    turn.engine.build_prompt()
+    ask = long_request.after_run(turn)
+    assert ask is not None and 'lines of pasted-' in (ask.text or "") and '"dentist"' in (ask.text or "")
+    code = (ask.text or "").split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert out == "14/01/2025,DEB,BRIGHTSMILE DENTAL CARE,86.40,,955.35\n"  # "dentist" found by its first letters

@@ -143,6 +143,10 @@ def _rare_words(lines: list[str], own: str, prose: bool) -> tuple[list[tuple[int
             continue
         pattern = re.compile(rf"\b{re.escape(stem)}\w*", re.I)
         hits = [i for i, ln in enumerate(filled) if pattern.search(ln)]
+        if not hits and len(w) > 6:  # "dentist" for a statement's "BRIGHTSMILE DENTAL CARE": its first letters
+            stem = w[:max(4, len(w) - 3)]
+            pattern = re.compile(rf"\b{re.escape(stem)}\w*", re.I)
+            hits = [i for i, ln in enumerate(filled) if pattern.search(ln)]
         if 0 < len(hits) <= MAX_MATCHES:
             found.append((len(hits), w, stem, hits))
     return sorted(found)[:2], filled
@@ -256,13 +260,13 @@ def follow_up(turn: Turn) -> Ask | None:
     return Ask(CONTEXT.format(name=name, lines=shown))
 
 
-SEARCH_NOTE = "(That did not find it. The answer is in one of the sentences of {name} that mention {words}.)"
+SEARCH_NOTE = "(That did not find it. The answer is in one of the {what} of {name} that mention {words}.)"
 SEARCH_HOW = "This block prints them; reply with it, then answer my question from what it prints."
 
 
 def after_run(turn: Turn) -> Ask | None:
-    """A question about pasted prose whose run failed, printed nothing or never read the text: the loop's own code prints the
-    sentences that hold the question's rare words, and the model answers from them. Asked for the tool shed's
+    """A question about a pasted text whose run failed, printed nothing or never read the text: the loop's own code prints
+    the sentences (of records: the lines) that hold the question's rare words, and the model answers from them. Asked for the tool shed's
     new padlock code in a 16,000-character mail thread, the 0.5B model cut lines at ": ", then typed the right
     number into a variable and printed nothing (ho44, a development run of session 47)."""
     last = turn.runs[-1] if turn.runs else None
@@ -273,18 +277,22 @@ def after_run(turn: Turn) -> Ask | None:
     if not (last.failed or not last.output.strip() or name and name not in last.code and "open(" not in last.code):
         return None
     parts = split(turn.request) if name else None
-    if name is None or parts is None or _first_lines(parts[1].splitlines()):
-        return None  # records (a log, a table): searched by code of the model's own
-    found, _ = _rare_words(parts[1].splitlines(), parts[2] or parts[0] + "\n" + parts[2], prose=True)
+    if name is None or parts is None:
+        return None
+    lines = parts[1].splitlines()
+    prose = not _first_lines(lines)  # records (a log, a table, a chat) are searched line by line
+    found, _ = _rare_words(lines, parts[2] or parts[0] + "\n" + parts[2] if prose else parts[0] + "\n" + parts[2], prose)
     if not found:
         return None
     turn.counts["prose search"] += 1
     stems = "|".join(re.escape(stem) for _, _, stem, _ in found)
+    pieces = f"re.split({_SENTENCES.pattern!r}, text)" if prose else "text.splitlines()"
     code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
-            f"for sentence in re.split({_SENTENCES.pattern!r}, text):\n"
-            f"    if re.search(r'\\b(?:{stems})', sentence, re.I):\n        print(sentence.strip())")
+            f"for piece in {pieces}:\n"
+            f"    if re.search(r'\\b(?:{stems})', piece, re.I):\n        print(piece.strip())")
     words = " or ".join(f'"{w}"' for _, w, _, _ in found)
-    return own_code(turn.engine, SEARCH_NOTE.format(name=name, words=words), code, SEARCH_HOW)
+    return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="sentences" if prose else "lines", words=words),
+                    code, SEARCH_HOW)
 
 
 rule = Rule(
@@ -299,6 +307,6 @@ rule = Rule(
             "instead of a prompt with its middle cut out; code that holds the note about that file as if it were the "
             "text reads the file instead, and a read of a file that is not there and that the person's words do not "
             "name reads the pasted text's file (rule paths); asked why, a run that printed a line of the pasted text gets "
-            "the lines before it and one more ask for the answer; a question about pasted prose whose run failed or printed "
-            "nothing (or never read the text) is given code that prints the sentences holding the question's rare words, to answer from; the "
-            "person is told")
+            "the lines before it and one more ask for the answer; a question about a pasted text whose run failed or printed "
+            "nothing (or never read the text) is given code that prints the sentences (of records: the lines) holding the "
+            "question's rare words, to answer from; the person is told")
