@@ -94,7 +94,8 @@ def date_literals(code: str) -> list[Literal]:
 def corrected(lit: Literal, named: list[Named]) -> Named | None:
     """The named date a literal was meant to be, when it is none of them: its month and day swapped
     (`date(2026, 9, 1)` for "9 jan 2026"), or, not a date at all, the one named date of its year
-    whose day it put in the month's place (`datetime(2025, 17, 1)` for "17 march 2025")."""
+    whose day it put in the month's place (`datetime(2025, 17, 1)` for "17 march 2025"), or the first of the
+    month and year of exactly one named date (`datetime(2025, 3, 1)` for "3 March 2025")."""
     def same(n: Named, m: int, d: int) -> bool:
         return (n.year in (None, lit.year)) and (n.month, n.day) == (m, d)
 
@@ -107,6 +108,11 @@ def corrected(lit: Literal, named: list[Named]) -> Named | None:
         put = [n for n in named if n.year == lit.year and n.day == lit.month]
         if len(put) == 1:
             return put[0]
+    if lit.day == 1:
+        # the month's first day for a named day of it: `datetime(2025, 3, 1)` for "from 3 March 2025" (ho42)
+        month = [n for n in named if n.year == lit.year and n.month == lit.month]
+        if len(month) == 1:
+            return month[0]
     return None
 
 

@@ -112,3 +112,23 @@ def test_a_span_counted_from_an_unnamed_date_is_counted_from_the_other_named_one
     assert rule.check(make_turn(request), block(right)) is None
     three = "from 14 march 2025 to 2 november 2025, and 5 may 2025: how many days?"
     assert rule.check(make_turn(three), block(code)) is None
+
+
+def test_the_first_of_a_named_dates_month_is_that_date_and_the_weekday_asked_is_the_last_ones() -> None:
+    request = ("My probation period runs from 3 March 2025 until 19 November 2025. How many days is that, and what day of "
+               "the week is 19 November 2025?")
+    code = ("from datetime import datetime\nstart_date = datetime(2025, 3, 1)\nend_date = datetime(2025, 11, 19)\n"
+            "days = (end_date - start_date).days\nprint(f\"{days} days\")\nprint(start_date.strftime(\"%A\"))")
+    b = block(code)
+    verdict = rule.check(make_turn(request), b)
+    assert verdict is not None and "(2025, 3, 1) -> (2025, 3, 3)" in verdict.warning
+    out: dict = {}
+    import contextlib
+    import io
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        exec(b.code, out)
+    assert buf.getvalue() == "261 days\nWednesday\n"
+    # the first of a month no named date is in, or of a month with two named dates: left alone
+    assert rule.check(make_turn("from 3 March 2025 to 19 November 2025, how many days?"),
+                      block("from datetime import date\nprint((date(2025, 11, 19) - date(2025, 3, 3)).days, date(2025, 1, 1))")) is None

@@ -40,11 +40,17 @@ def _weekday_of_last(text: str) -> tuple[Named, Named] | None:
     at = named_dates_at(text)
     if len({n for n, _ in at}) < 2:
         return None
+    first, last = at[0][0], at[-1][0]
+    # "... what day of the week is 19 November 2025?": asked just before the last date is said again
+    for asked in _WEEKDAY_ASKED.finditer(text):
+        said = [n for n, end in at if asked.end() < end <= asked.end() + 40]
+        if said and said[0] == last and last != first:
+            return first, last
     after = text[at[-1][1]:]
     asked = _WEEKDAY_ASKED.search(after)
     if not asked or _START_ASKED.search(after[asked.start():]):
         return None
-    return at[0][0], at[-1][0]
+    return first, last
 
 
 def _is(named: Named, lit: tuple[int, int, int]) -> bool:
@@ -101,17 +107,19 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     fixes = [(lit, new) for lit in date_literals(block.code) if (new := corrected(lit, named))]
     edits: list[tuple[int, int, int, str]] = []
     changes = []
-    pair = _weekday_of_last(words) if not fixes else None
-    for name, last in weekday_target(block.code, *pair) if pair else []:
-        edits.append((name.lineno, name.col_offset, name.end_col_offset or 0, last))
-        changes.append(f"the weekday is of {last} (the last date named), not {name.id}")
     for lit, new in sorted(fixes, key=lambda f: (f[0].node.lineno, f[0].node.col_offset)):
         first, third = lit.node.args[0], lit.node.args[2]
         if first.lineno == third.end_lineno:
             edits.append((first.lineno, first.col_offset, third.end_col_offset or 0, f"{lit.year}, {new.month}, {new.day}"))
             changes.append(f"({lit.year}, {lit.month}, {lit.day}) -> ({lit.year}, {new.month}, {new.day})")
     code = rewrite(block.code, edits)
-    spans = [] if pair and edits else span_fixes(code, named)  # on the dates as corrected ("date(2025, 14, 3)")
+    # the weekday asked of the last date, on the dates as corrected (`datetime(2025, 3, 1)` made 3 March first)
+    pair = _weekday_of_last(words)
+    weekday = weekday_target(code, *pair) if pair else []
+    for name, last in weekday:
+        changes.append(f"the weekday is of {last} (the last date named), not {name.id}")
+    code = rewrite(code, [(n.lineno, n.col_offset, n.end_col_offset or 0, last) for n, last in weekday])
+    spans = [] if weekday else span_fixes(code, named)  # on the dates as corrected ("date(2025, 14, 3)")
     for node, span in spans:
         changes.append(f"{ast.get_source_segment(code, node)} -> {span} (the span between the two dates named)")
     code = rewrite(code, [(n.lineno, n.col_offset, n.end_col_offset or 0, span) for n, span in spans])
@@ -131,8 +139,8 @@ def on_failure(turn: Turn, lang: str, code: str, output: str) -> str | None:
 rule = Rule(
     name="named dates", setting="repair_slips", check=check, on_failure=on_failure,
     summary="a date literal (`date(y, m, d)`, `datetime(...)`) that is none of the dates the request names but is one "
-            "with month and day swapped, or is no date and holds the day of the one named date of its year, is "
-            "written as that date before it runs; a \"month must be in 1..12\" failure is told the request's "
-            "dates in year, month, day order; asked the weekday after the last of two or more named dates, code that "
+            "with month and day swapped, or is no date and holds the day of the one named date of its year, or is the "
+            "first of the one named date's month, is written as that date before it runs; a \"month must be in 1..12\" failure is told the request's "
+            "dates in year, month, day order; asked the weekday after (or of) the last of two or more named dates, code that "
             "prints the first one's weekday prints the last one's; in a subtraction of two date literals, one named and one not, "
             "when the request names exactly two dates, the subtraction becomes the later named date less the earlier")
