@@ -42,8 +42,8 @@ def _weekday_of_last(text: str) -> tuple[Named, Named] | None:
         return None
     first, last = at[0][0], at[-1][0]
     # "... what day of the week is 19 November 2025?": asked just before the last date is said again
-    for asked in _WEEKDAY_ASKED.finditer(text):
-        said = [n for n, end in at if asked.end() < end <= asked.end() + 40]
+    for phrase in _WEEKDAY_ASKED.finditer(text):
+        said = [n for n, end in at if phrase.end() < end <= phrase.end() + 40]
         if said and said[0] == last and last != first:
             return first, last
     after = text[at[-1][1]:]
