@@ -47,7 +47,14 @@ def test_contacts_that_are_there_and_other_values_are_left_alone(folder: Path, s
 
 
 def test_in_a_chat_the_note_ends_the_turn(folder: Path) -> None:
+    messages = scripted_chat(["```python\nimport csv\nprint([r for r in csv.DictReader(open('members.csv')) if r['name'] == 'Priya Nair'])\n"
+                              "print(open('old/phones.txt').read())\n```",
+                              "Priya Nair lives in Leeds; her phone number is 555-0142-88."],
+                             "What is Priya Nair's phone number? It's in members.csv or old/phones.txt")
+    said = [m["content"] for m in messages if m["role"] == "assistant" and m["type"] == "message"]
+    assert said[-1].startswith("Note: the phone number 555-0142-88 is in none of the files here")
+    # Asked of members.csv alone, which has no phone numbers at all, the turn says that first (honest end).
     messages = scripted_chat(["```python\nimport csv\nprint([r for r in csv.DictReader(open('members.csv')) if r['name'] == 'Priya Nair'])\n```",
                               "Priya Nair lives in Leeds; her phone number is 555-0142-88."], "What is Priya Nair's phone number? It's in members.csv")
     said = [m["content"] for m in messages if m["role"] == "assistant" and m["type"] == "message"]
-    assert said[-1].startswith("Note: the phone number 555-0142-88 is in none of the files here")
+    assert said[-1] == "Note: members.csv never mentions phone number, so that is not in it."
