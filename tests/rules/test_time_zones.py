@@ -36,5 +36,10 @@ def test_which_place_is_where_the_time_is_and_what_is_left_alone() -> None:
     for request in ("How many minutes is 3:30 to 5:15?", "The meeting in Paris is at 9am, I fly from London",
                     "what's the weather in London at 3pm?"):
         assert time_zones.asked(request, "") is None, request
-    zoned = "from zoneinfo import ZoneInfo\nprint(ZoneInfo('Europe/London'))"
+    zoned = "from zoneinfo import ZoneInfo\nprint(ZoneInfo('Europe/London'), ZoneInfo('America/New_York'))"
     assert time_zones.check(make_turn(ASK), block(zoned)) is None
+    # The follow-up's code that converts to the place before, not the one asked now, gets the code that does (ho42)
+    follow = make_turn(ASK, {"role": "assistant", "type": "message", "content": "11:30 in New York."})
+    follow.engine.messages.append({"role": "user", "type": "message", "content": "And for the one in Tokyo?"})
+    verdict = time_zones.check(follow, block(zoned))
+    assert verdict is not None and verdict.ask is not None and "Asia/Tokyo" in (verdict.ask.text or "")

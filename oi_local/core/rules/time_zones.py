@@ -110,11 +110,11 @@ def ready_code(found: dict[str, Any]) -> str:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if turn.counts["time zones"] or block.lang not in ("python", "shell", "bash", "sh") or _LOOKS.search(block.code):
+    if turn.counts["time zones"] or block.lang not in ("python", "shell", "bash", "sh"):
         return None
     found = asked(turn.request, turn.earlier_request)
-    if found is None:
-        return None
+    if found is None or _LOOKS.search(block.code) and found["dst"][1] in block.code:
+        return None  # converts, and to the zone asked (a follow-up's code for the place before is not: ho42's Tokyo)
     turn.counts["time zones"] += 1
     h, m = found["clock"]
     ask = own_code(turn.engine, NOTE.format(time=f"{h:02d}:{m:02d}", src=found["src"][0], dst=found["dst"][0]), ready_code(found))
