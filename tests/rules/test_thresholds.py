@@ -36,6 +36,18 @@ def test_code_without_the_threshold_is_asked_afresh() -> None:
     assert thresholds.check(turn, block(NO_TOTAL)) is None  # once a turn
 
 
+def test_a_loop_that_picks_rows_without_the_threshold_gets_it_added(folder: Path) -> None:
+    code = ('import csv\nwith open("orders.csv", newline="") as f:\n    reader = csv.DictReader(f)\n'
+            '    fields, rows = reader.fieldnames, list(reader)\norders = []\nfor r in rows:\n'
+            '    if r["country"] == "Germany" or r["country"] == "Austria":\n        orders.append(r)\n'
+            'print([o["order_id"] for o in orders])')
+    b = block(code)
+    verdict = thresholds.check(make_turn(ASK), b)
+    assert verdict is not None and verdict.ask is None and "float(r['total']) > 100" in verdict.warning
+    out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, cwd=folder).stdout
+    assert out == "['1', '4']\n"  # Germany 240 and Austria 120.50; not Austria 80
+
+
 @pytest.mark.parametrize("request_text, code, lang", [
     (ASK, WITH_TOTAL, "python"),
     (ASK, WITH_TOTAL.replace("> 100]", "> 100.0]"), "python"),
