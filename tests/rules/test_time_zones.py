@@ -43,3 +43,17 @@ def test_which_place_is_where_the_time_is_and_what_is_left_alone() -> None:
     follow.engine.messages.append({"role": "user", "type": "message", "content": "And for the one in Tokyo?"})
     verdict = time_zones.check(follow, block(zoned))
     assert verdict is not None and verdict.ask is not None and "Asia/Tokyo" in (verdict.ask.text or "")
+
+
+def test_the_new_york_code_sent_again_for_tokyo_gets_the_tokyo_code() -> None:
+    new_york = time_zones.ready_code(time_zones.asked(ASK, "") or {})
+    interp, model = scripted_interpreter([f"```python\n{MKTIME}\n```", "11:30 in New York.",
+                                          f"```python\n{new_york}\n```", "00:30 on Saturday in Tokyo."])
+    interp.template = "small"
+    try:
+        interp.chat(ASK, display=False)
+        second = interp.chat("And for the one in Tokyo?", display=False)
+    finally:
+        interp.close()
+    said = [str(m["content"]) for m in second if m["type"] == "console"]
+    assert any("in London is Saturday 15 March 2025, 00:30 (12:30 AM) in Tokyo" in s for s in said), said

@@ -164,6 +164,7 @@ RULES: tuple[Rule, ...] = (
     repetition.rule,
     # a code block is about to run
     shell_relabel.rule,
+    time_zones.rule,  # before repeated code: a follow-up for a new place re-sends the last place's code
     repeated_code.rule,
     earlier_code.rule,
     own_answers.rule,
@@ -210,7 +211,6 @@ RULES: tuple[Rule, ...] = (
     text_numbers.rule,
     named_today.rule,
     minus_sums.rule,
-    time_zones.rule,
     date_math.rule,
     epoch_dates.rule,
     date_groups.rule,
