@@ -24,7 +24,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_question_about_two_files_whose_code_reads_one_is_not_run() -> None:
     turn = make_turn(ASK)
     verdict = both_files.check(turn, block(ONE))
-    assert verdict is not None and verdict.again
+    assert verdict is not None and verdict.ask is not None and verdict.ask.sampling.get("temperature")
     assert verdict.note == ("Not run: the question is about products.csv and stock.csv, and the code reads only "
                             "products.csv. Read stock.csv too, and join them on sku.")
     assert both_files.check(turn, block(ONE)) is None  # once a turn

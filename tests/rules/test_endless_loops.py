@@ -14,7 +14,7 @@ ENDLESS = ('import time\nwhile True:\n    with open("app.log") as f:\n        li
 def test_a_loop_that_never_ends_is_not_run() -> None:
     turn = make_turn(ASK)
     verdict = endless_loops.check(turn, block(ENDLESS))
-    assert verdict is not None and verdict.again and verdict.note.startswith("Not run: `while True:` has no break")
+    assert verdict is not None and verdict.ask is not None and verdict.note.startswith("Not run: `while True:` has no break")
     assert endless_loops.check(turn, block(ENDLESS)) is not None  # twice a turn
     assert endless_loops.check(turn, block(ENDLESS)) is None
 
@@ -28,3 +28,20 @@ def test_a_loop_that_never_ends_is_not_run() -> None:
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     assert endless_loops.check(make_turn(request_text), block(code)) is None
+
+
+def test_in_the_loop_the_model_is_asked_for_code_again_and_it_runs(tmp_path, monkeypatch) -> None:
+    from scripted import scripted_interpreter
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.log").write_text("10:01 ERROR a\n10:30 ERROR b\n11:00 INFO c\n")
+    once = "print(sum(1 for line in open('app.log') if 'ERROR' in line))"
+    interp, model = scripted_interpreter([f"```python\n{ENDLESS}\n```", f"```python\n{once}\n```", "2 ERROR lines."])
+    interp.template = "small"
+    interp.auto_run = True
+    try:
+        out = interp.chat("how many ERROR lines are in app.log?", display=False)
+    finally:
+        interp.close()
+    consoles = [str(m["content"]) for m in out if m["type"] == "console"]
+    assert consoles[0].startswith("Not run: `while True:` has no break") and consoles[-1].strip() == "2"

@@ -14,7 +14,7 @@ LOOP = ('from datetime import datetime\nfor i in range(1, 11):\n    day = dateti
 def test_a_date_from_a_small_number_is_not_run() -> None:
     turn = make_turn(ASK)
     verdict = epoch_dates.check(turn, block(LOOP))
-    assert verdict is not None and verdict.again and "datetime.fromtimestamp(i) is i seconds after midnight on 1 January 1970" in verdict.note
+    assert verdict is not None and verdict.ask is not None and "datetime.fromtimestamp(i) is i seconds after midnight on 1 January 1970" in verdict.note
     assert "timedelta(days=n)" in verdict.note
     assert epoch_dates.check(turn, block(LOOP)) is None  # once a turn
 

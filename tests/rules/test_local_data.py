@@ -22,7 +22,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_code_that_goes_online_for_a_local_file_is_not_run() -> None:
     turn = make_turn("Which of the volunteers in volunteers.csv lives nearest the boathouse?")
     verdict = local_data.check(turn, block(WEB))
-    assert verdict is not None and verdict.again
+    assert verdict is not None and verdict.ask is not None and verdict.ask.sampling.get("temperature")
     assert verdict.note.startswith("Not run: this code goes to the internet (api.openweathermap.org), but what the request "
                                    "asks about is in volunteers.csv here")
     assert local_data.check(turn, block(WEB)) is None  # once a turn

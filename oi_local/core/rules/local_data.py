@@ -8,12 +8,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.offline import NEEDS
-from oi_local.core.rules.turn import Block, Turn, instruction
+from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
 
 NOTE = ("Not run: this code goes to the internet{host}, but what the request asks about is in {files} here (and code "
         "here has no network). Read {first} and work it out from what it holds.")
+ASK = "(Write one ```python block that does what I asked. The last try was not run: {why})"
 _NETWORK = re.compile(r"\brequests\.(?:get|post|put|request|Session)\b|\burlopen\(|\burllib\.request\b|"
                       r"\bhttp\.client\b|\bhttpx\.|\bsocket\.(?:socket|create_connection)\b|\baiohttp\b")
 _HOST = re.compile(r"https?://([\w.-]+)")
@@ -34,8 +35,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     turn.counts["local data"] += 1
     files = [str(p.relative_to(here)) if p.is_relative_to(here) else str(p) for p in named[:3]]
     host = _HOST.search(block.code)
-    return Verdict(note=NOTE.format(host=f" ({host.group(1)})" if host else "", files=" and ".join(files), first=files[0]),
-                   again=True)
+    note = NOTE.format(host=f" ({host.group(1)})" if host else "", files=" and ".join(files), first=files[0])
+    return Verdict(note=note, ask=Ask(ASK.format(why=note.split(": ", 1)[1]), code_retry(turn.engine, 63)))
 
 
 rule = Rule(
