@@ -101,7 +101,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         if not unasked:
             continue
         kept += [" → ".join(p) for p in unasked]
-        pad = re.match(r"\s*", lines[node.lineno - 1]).group(0)  # type: ignore[union-attr]
+        line = lines[node.lineno - 1]
+        pad = line[:len(line) - len(line.lstrip())]
         text = "".join(f"{pad}{named[0]}{''.join(f'[{k!r}]' for k in p)} = {v!r}\n" for p, v in asked if v is not _MISSING)
         edits.append((node.lineno, end, text or (f"{pad}pass\n" if pad else "")))
     if not edits or not asked_any:

@@ -56,7 +56,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     paths = [p for p in dict.fromkeys(paths) if not any(_inside(p, q) for q in paths)]
     option = (found[rows[0]][1] or ("", [""], []))[1][0]
     command = shlex.join(["tar", option, archive, *paths])
-    pad = re.match(r"\s*", lines[rows[0]]).group(0)  # type: ignore[union-attr]
+    pad = lines[rows[0]][:len(lines[rows[0]]) - len(lines[rows[0]].lstrip())]
     kept = [pad + command if i == rows[0] else ln for i, ln in enumerate(lines) if i not in rows[1:]]
     block.message["content"] = "\n".join(kept) + ("\n" if block.code.endswith("\n") else "")
     return Verdict(warning=NOTE.format(n=len(rows), archive=archive, command=command))

@@ -114,7 +114,7 @@ def _paired(turn: Turn) -> str | None:
     if last is None or last.failed or not said or re.search(r"\d", said) or asked_thing(turn.request) is None \
             or asked_amount(turn.request) is None:
         return None
-    amounts = {}
+    amounts: dict[str, set[str]] = {}
     for m in re.finditer(r"['\"]?([A-Za-z][\w .'&-]{1,60}?)['\"]?\s*[:,=]?\s+(-?\d[\d,]*(?:\.\d+)?)\b|"
                          r"['\"]([A-Za-z][\w .'&-]{1,60}?)['\"]\s*:\s*(-?\d[\d,]*(?:\.\d+)?)\b", last.output):
         name, amount = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
