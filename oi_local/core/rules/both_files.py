@@ -9,11 +9,10 @@ import csv
 import os
 from pathlib import Path
 
-from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_again, instruction
 
 NOTE = "Not run: the question is about {files}, and the code reads only {read}. Read {left} too{join}."
-ASK = "(Write one ```python block that does what I asked. The last try was not run: {why})"
 _DATA = {".csv", ".tsv", ".json", ".txt", ".log", ".xlsx", ".xls"}
 
 
@@ -49,7 +48,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     shared = set.intersection(*(_header(p) for p in named)) if all(p.suffix.lower() == ".csv" for p in named) else set()
     join = f", and join them on {', '.join(sorted(shared))}" if shared else ""
     note = NOTE.format(files=" and ".join(rel), read=" and ".join(read), left=" and ".join(left), join=join)
-    return Verdict(note=note, ask=Ask(ASK.format(why=note.split(": ", 1)[1]), code_retry(turn.engine, 61)))
+    return Verdict(note=note, ask=code_again(turn.engine, note, 61))
 
 
 rule = Rule(

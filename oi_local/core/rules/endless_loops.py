@@ -8,12 +8,11 @@ from __future__ import annotations
 import ast
 import re
 
-from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_again, instruction
 
 NOTE = ("Not run: `{head}` has no break, so it would never end (it would run until stopped). Write code that goes "
         "through the data once and prints the answer.")
-ASK = "(Write one ```python block that does what I asked. The last try was not run: {why})"
 _WATCH = re.compile(r"\b(?:watch\w*|monitor\w*|keep\s+\w+ing|every\s+\d*\s*(?:second|minute|hour)s?|until\s+i|forever|"
                     r"poll\w*|loop|repeatedly|daemon|server|listen\w*)\b", re.I)
 TRIES = 2
@@ -57,7 +56,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
                 and not _exits(n.body):
             turn.counts["endless loops"] += 1
             note = NOTE.format(head=f"while {ast.unparse(n.test)}:")
-            return Verdict(note=note, ask=Ask(ASK.format(why=note.split(": ", 1)[1]), code_retry(turn.engine, 62)))
+            return Verdict(note=note, ask=code_again(turn.engine, note, 62))
     return None
 
 

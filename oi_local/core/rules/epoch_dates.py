@@ -8,13 +8,12 @@ from __future__ import annotations
 import ast
 import re
 
-from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, code_again, instruction
 
 NOTE = ("Not run: {call} is {arg} seconds after midnight on 1 January 1970, not a day of the request. Make the "
         "request's dates with date(year, month, day), and step through days with + timedelta(days=n) "
         "(from datetime import date, timedelta).")
-ASK = "(Write one ```python block that does what I asked. The last try was not run: {why})"
 _TIMES = re.compile(r"\b(?:timestamps?|epoch|unix|seconds|mtime|modified|changed)\b", re.I)
 SMALL = 10 ** 7  # seconds: under four months after 1970, no real moment a request means
 
@@ -44,7 +43,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
                 and n.args and _small(n.args[0], loops):
             turn.counts["epoch dates"] += 1
             note = NOTE.format(call=ast.unparse(n), arg=ast.unparse(n.args[0]))
-            return Verdict(note=note, ask=Ask(ASK.format(why=note.split(": ", 1)[1]), code_retry(turn.engine, 64)))
+            return Verdict(note=note, ask=code_again(turn.engine, note, 64))
     return None
 
 

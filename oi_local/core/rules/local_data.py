@@ -8,13 +8,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Ask, Rule, Verdict
+from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.offline import NEEDS
-from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
+from oi_local.core.rules.turn import Block, Turn, code_again, instruction
 
 NOTE = ("Not run: this code goes to the internet{host}, but what the request asks about is in {files} here (and code "
         "here has no network). Read {first} and work it out from what it holds.")
-ASK = "(Write one ```python block that does what I asked. The last try was not run: {why})"
 _NETWORK = re.compile(r"\brequests\.(?:get|post|put|request|Session)\b|\burlopen\(|\burllib\.request\b|"
                       r"\bhttp\.client\b|\bhttpx\.|\bsocket\.(?:socket|create_connection)\b|\baiohttp\b")
 _HOST = re.compile(r"https?://([\w.-]+)")
@@ -36,7 +35,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     files = [str(p.relative_to(here)) if p.is_relative_to(here) else str(p) for p in named[:3]]
     host = _HOST.search(block.code)
     note = NOTE.format(host=f" ({host.group(1)})" if host else "", files=" and ".join(files), first=files[0])
-    return Verdict(note=note, ask=Ask(ASK.format(why=note.split(": ", 1)[1]), code_retry(turn.engine, 63)))
+    return Verdict(note=note, ask=code_again(turn.engine, note, 63))
 
 
 rule = Rule(

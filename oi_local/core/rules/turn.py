@@ -231,6 +231,15 @@ def code_retry(engine: Any, seed: int) -> dict[str, Any]:
     return {"temperature": RETRY_TEMPERATURE, "seed": seed, **code_prefix(engine)}
 
 
+def code_again(engine: Any, note: str, seed: int) -> Any:
+    """The ask after a block a rule refused (`note`, "Not run: ..."): one code block, sampled and its fence
+    prefilled. Asked again plainly, the 0.5B model explained the note in prose and the turn ended."""
+    from oi_local.core.rules.base import Ask
+
+    why = note.split(": ", 1)[-1]
+    return Ask(f"(Write one ```python block that does what I asked. The last try was not run: {why})", code_retry(engine, seed))
+
+
 def code_prefix(engine: Any) -> dict[str, Any]:
     """When the loop asks for code, the reply may start with the fence already written: asked
     again for code, a small model still often writes prose about the error instead."""
