@@ -183,6 +183,15 @@ def test_another_types_word_for_it(folder: Path) -> None:
     assert "fixed guests.py: .add -> .append" in out and out.endswith("Ann, Bob, Zoe\n")
 
 
+def test_a_sum_of_text_values_makes_each_a_number(folder: Path) -> None:
+    # float(parts) around the list is another TypeError; each value made a number is the fix
+    (folder / "hours.txt").write_text("7.5 8 6.25\n")
+    (folder / "week.py").write_text('parts = open("hours.txt").read().split()\nprint(f"Hours: {sum(parts):.2f}")\n')
+    out = _ready(folder, "week.py")
+    assert "fixed week.py: map(float, parts). It now prints: Hours: 21.75\n" in out, out
+    assert (folder / "week.py").read_text() == 'parts = open("hours.txt").read().split()\nprint(f"Hours: {sum(map(float, parts)):.2f}")\n'
+
+
 def test_a_header_read_as_a_number_is_skipped_and_its_values_read_as_decimals(folder: Path) -> None:
     # ho42: int() of every row, the header first; skipping each failing row printed "Total: 0.00"
     (folder / "expenses.csv").write_text("date,description,amount\n2025-05-01,Tea,3.75\n2025-05-02,Taxi,18.40\n2025-05-03,Stamps,7\n")

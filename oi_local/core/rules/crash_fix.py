@@ -291,6 +291,12 @@ def candidates(text, err):
         sides = re.search(r"for \S+: '(\w+)' and '(\w+)'", msg)  # "for /: 'int' and 'str'": the text side first
         ops = operands(nodes, "left" if sides and sides.group(1) == "str" else "right" if sides and sides.group(2) == "str" else "")
         for fn in fns:
+            # sum(amounts) over text: each value made a number, not the list (float(amounts) is another TypeError)
+            for n in nodes:
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("sum", "max", "min") \
+                        and n.args and n.args[0] in ops and fn != "str":
+                    arg = ast.get_source_segment(text, n.args[0])
+                    found.append((f"map({fn}, {arg})", put(text, row, n.args[0], f"map({fn}, {arg})")))
             for o in ops[:6]:
                 found.append((f"{fn}() around {ast.unparse(o)}", wrap(text, row, o, fn)))
     if not found and row:  # no clue in the message: one operator or number on the failing line
