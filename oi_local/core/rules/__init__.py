@@ -100,6 +100,7 @@ from oi_local.core.rules import (
     paths,
     per_group,
     picked_names,
+    picked_values,
     plot_file,
     preview_filters,
     prose_blocks,
@@ -250,6 +251,7 @@ RULES: tuple[Rule, ...] = (
     made_up.rule,
     id_columns.rule,
     picked_names.rule,
+    picked_values.rule,
     file_text.rule,  # after picked names: code that picks files by typed-in names is told that first
     first_match.rule,
     unused_numbers.rule,
