@@ -116,6 +116,8 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
     a failure line looks like and its code matched nothing. Of pasted prose, the sentences: asked for
     "the current combination for the tool shed padlock" in a 16,000-character mail thread, the model
     searched for the words "tool shed padlock" together and found nothing (ho44)."""
+    if prose:
+        return _best_sentences(lines, own)
     found, filled = _rare_words(lines, own, prose)
     rows = sorted({i for _, _, _, hits in found for i in hits})
     if not rows:
@@ -126,6 +128,45 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+BEST_SENTENCES = 8
+
+
+def _stems(text: str) -> list[str]:
+    """The question words of `text` as stems: "budgets" and "budget" one word; stop words left out."""
+    out = []
+    for w in re.findall(r"[a-z][a-z0-9]{2,}|[0-9]+[a-z][a-z0-9]*", text.lower()):
+        stem = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w
+        if w not in _STOP and len(stem) >= 3:
+            out.append(stem)
+    return out
+
+
+def _best_sentences(lines: list[str], own: str) -> str:
+    """The pasted prose's sentences most about the person's words, in the text's order: each sentence scored by
+    the question words it holds, a word worth more the fewer sentences hold it (BM25's weighting). Shown the
+    sentences of its two rarest words alone, the model was given "going" and "make" (one sentence each) over the
+    words the question was about, each on a dozen sentences."""
+    import math
+
+    sentences = [u.strip() for u in _SENTENCES.split("\n".join(lines)) if u.strip()]
+    asked = list(dict.fromkeys(_stems(own)))
+    if len(sentences) < 2 * FIRST_LINES or not asked:
+        return ""
+    held = [set(_stems(u)) for u in sentences]
+    # a stem matches a word that starts with it ("decid" for "decided", "decision" not)
+    words = [{a for a in asked if any(h.startswith(a) or a.startswith(h) and len(h) >= 4 for h in hs)} for hs in held]
+    n = len(sentences)
+    df = {a: sum(a in ws for ws in words) for a in asked}
+    # a word on most sentences tells none apart ("harbour" in a story about a harbour, asked how often it is there)
+    idf = {a: math.log((n - df[a] + 0.5) / (df[a] + 0.5) + 1) for a in asked if 0 < df[a] <= max(MAX_MATCHES, n // 8)}
+    scored = sorted(((sum(idf.get(a, 0.0) for a in ws), i) for i, ws in enumerate(words) if ws & idf.keys()),
+                    key=lambda t: (-t[0], t[1]))
+    rows = sorted(i for _, i in scored[:BEST_SENTENCES])
+    if not rows:
+        return ""
+    shown = sorted((a for a in idf if any(a in words[i] for i in rows)), key=lambda a: (df[a], asked.index(a)))
+    return PROSE_MATCH.format(words=" or ".join(f'"{w}"' for w in shown[:6]),
+                              lines="\n".join(sentences[i][:SENTENCE_CHARS] for i in rows))
 
 
 def _rare_words(lines: list[str], own: str, prose: bool) -> tuple[list[tuple[int, str, str, list[int]]], list[str]]:
