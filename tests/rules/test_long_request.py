@@ -208,7 +208,7 @@ def test_the_sentences_of_pasted_prose_that_hold_a_rare_word_of_the_question_are
     text = "Our thread is below.\n\n" + "\n\n".join(mails) + "\n\nIn all of that, what is the combination for the padlock?"
     engine.messages = [{"role": "user", "type": "message", "content": text}]
     seen = engine.build_prompt()[-1]["content"]
-    assert 'The sentences of it that mention "padlock" or "combination":' in seen
+    assert 'The sentences of it that mention "padlock" or "combination", the closest first:' in seen
     assert "The new combination is 3948." in seen and "hedge" not in seen
 
 

@@ -27,7 +27,7 @@ PASTED = "[The text I pasted ({lines} lines, {n} characters) is saved in the fil
 FIRST = " Its first lines:\n{lines}\n"
 FIRST_LINES, LINE_CHARS = 6, 160
 MATCH = " All the lines of it that mention {words}:\n{lines}\n"
-PROSE_MATCH = " The sentences of it that mention {words}:\n{lines}\n"
+PROSE_MATCH = " The sentences of it that mention {words}, the closest first:\n{lines}\n"
 SENTENCE_CHARS = 240  # a matched line or sentence, shown whole: cut at 160, "The new combination is 3948." could be lost
 MAX_MATCHES = 10  # a question word on more lines than this tells no line apart ("backup" in a backup log)
 _STOP = frozenset("""the and for with that this what which when where who whom whose why how did does was were are
@@ -141,17 +141,18 @@ def _stems(text: str) -> list[str]:
     return out
 
 
-def _best_sentences(lines: list[str], own: str) -> str:
-    """The pasted prose's sentences most about the person's words, in the text's order: each sentence scored by
-    the question words it holds, a word worth more the fewer sentences hold it (BM25's weighting). Shown the
-    sentences of its two rarest words alone, the model was given "going" and "make" (one sentence each) over the
-    words the question was about, each on a dozen sentences."""
+def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]]:
+    """The pasted prose's sentences, the ones most about the person's words (best first, at most BEST_SENTENCES),
+    and the words they were found by: each sentence scored by the question words it holds, a word worth more the
+    fewer sentences hold it (BM25's weighting). Shown the sentences of its two rarest words alone, the model was
+    given "going" and "make" (one sentence each) over the words the question was about, each on a dozen sentences.
+    Best first: after a search, the 0.5B model's answer was often the first sentence printed."""
     import math
 
     sentences = [u.strip() for u in _SENTENCES.split("\n".join(lines)) if u.strip()]
     asked = list(dict.fromkeys(_stems(own)))
     if len(sentences) < 2 * FIRST_LINES or not asked:
-        return ""
+        return sentences, [], []
     held = [set(_stems(u)) for u in sentences]
     # a stem matches a word that starts with it ("decid" for "decided", "decision" not)
     words = [{a for a in asked if any(h.startswith(a) or a.startswith(h) and len(h) >= 4 for h in hs)} for hs in held]
@@ -159,12 +160,25 @@ def _best_sentences(lines: list[str], own: str) -> str:
     df = {a: sum(a in ws for ws in words) for a in asked}
     # a word on most sentences tells none apart ("harbour" in a story about a harbour, asked how often it is there)
     idf = {a: math.log((n - df[a] + 0.5) / (df[a] + 0.5) + 1) for a in asked if 0 < df[a] <= max(MAX_MATCHES, n // 8)}
-    scored = sorted(((sum(idf.get(a, 0.0) for a in ws), i) for i, ws in enumerate(words) if ws & idf.keys()),
-                    key=lambda t: (-t[0], t[1]))
-    rows = sorted(i for _, i in scored[:BEST_SENTENCES])
+    # BM25's length weighting: a long sentence holds many words by chance (k1 1.2, b 0.75)
+    size = [max(1, len(u.split())) for u in sentences]
+    mean = sum(size) / n
+    scored = sorted(((sum(idf.get(a, 0.0) for a in ws) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * size[i] / mean)), i)
+                     for i, ws in enumerate(words) if ws & idf.keys()), key=lambda t: (-t[0], t[1]))
+    rows: list[int] = []
+    for _, i in scored:
+        if sentences[i] not in {sentences[r] for r in rows}:  # a sentence said twice is shown once
+            rows.append(i)
+        if len(rows) == BEST_SENTENCES:
+            break
+    shown = sorted((a for a in idf if any(a in words[i] for i in rows)), key=lambda a: (df[a], asked.index(a)))
+    return sentences, rows, shown
+
+
+def _best_sentences(lines: list[str], own: str) -> str:
+    sentences, rows, shown = _ranked(lines, own)
     if not rows:
         return ""
-    shown = sorted((a for a in idf if any(a in words[i] for i in rows)), key=lambda a: (df[a], asked.index(a)))
     return PROSE_MATCH.format(words=" or ".join(f'"{w}"' for w in shown[:6]),
                               lines="\n".join(sentences[i][:SENTENCE_CHARS] for i in rows))
 
@@ -322,6 +336,8 @@ def after_run(turn: Turn) -> Ask | None:
         return None
     lines = parts[1].splitlines()
     prose = not _first_lines(lines)  # records (a log, a table, a chat) are searched line by line
+    if prose:
+        return _prose_search(turn, name, lines, parts[2] or parts[0] + "\n" + parts[2])
     found, _ = _rare_words(lines, parts[2] or parts[0] + "\n" + parts[2] if prose else parts[0] + "\n" + parts[2], prose)
     if not found:
         return None
@@ -334,6 +350,23 @@ def after_run(turn: Turn) -> Ask | None:
     words = " or ".join(f'"{w}"' for _, w, _, _ in found)
     return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="sentences" if prose else "lines", words=words),
                     code, SEARCH_HOW)
+
+
+PRINTED_SENTENCES = 5
+
+
+def _prose_search(turn: Turn, name: str, lines: list[str], own: str) -> Ask | None:
+    """Of pasted prose, the loop's code prints the sentences most about the question, the closest first."""
+    _, rows, shown = _ranked(lines, own)
+    if not rows:
+        return None
+    turn.counts["prose search"] += 1
+    code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
+            f"pieces = [p.strip() for p in re.split({_SENTENCES.pattern!r}, text) if p.strip()]\n"
+            f"for i in {tuple(rows[:PRINTED_SENTENCES])!r}:  # the sentences most about the question, the closest first\n"
+            f"    print(pieces[i])")
+    words = " or ".join(f'"{w}"' for w in shown[:6])
+    return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="sentences", words=words), code, SEARCH_HOW)
 
 
 rule = Rule(
