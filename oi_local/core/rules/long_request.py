@@ -353,6 +353,9 @@ def after_run(turn: Turn) -> Ask | None:
 
 
 PRINTED_SENTENCES = 5
+# the best three as one line: the 0.5B model's answer after a search was most often its first printed line, and a
+# question about a pasted text often asks two things ("how much notice, and is there a fee?")
+JOINED = 3
 
 
 def _prose_search(turn: Turn, name: str, lines: list[str], own: str) -> Ask | None:
@@ -363,8 +366,9 @@ def _prose_search(turn: Turn, name: str, lines: list[str], own: str) -> Ask | No
     turn.counts["prose search"] += 1
     code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
             f"pieces = [p.strip() for p in re.split({_SENTENCES.pattern!r}, text) if p.strip()]\n"
-            f"for i in {tuple(rows[:PRINTED_SENTENCES])!r}:  # the sentences most about the question, the closest first\n"
-            f"    print(pieces[i])")
+            f"best = {tuple(rows[:PRINTED_SENTENCES])!r}  # the sentences most about the question, the closest first\n"
+            f"print(' '.join(pieces[i] for i in best[:{JOINED}]))\n"
+            f"for i in best[{JOINED}:]:\n    print(pieces[i])")
     words = " or ".join(f'"{w}"' for w in shown[:6])
     return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="sentences", words=words), code, SEARCH_HOW)
 
