@@ -245,7 +245,8 @@ def test_a_prose_question_whose_run_failed_or_never_read_the_text_is_given_the_s
     assert ask is not None and ask.own and "sentences of pasted-" in (ask.text or "")
     code = (ask.text or "").split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
-    assert out == "We fitted a new padlock on the tool shed.\nThe old combination no longer works.\nThe new combination is 3948.\n"
+    # the closest three as one line, the closest first
+    assert out == "The new combination is 3948. The old combination no longer works. We fitted a new padlock on the tool shed.\n"
     assert long_request.after_run(turn) is None  # once a turn
     # A number typed in (never read from the text) is no answer either; a run that read the text and printed is.
     assert long_request.after_run(make_turn(text, runs=(ran("print(12 * 12)", "144\n"),))) is not None
