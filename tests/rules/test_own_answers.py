@@ -43,3 +43,17 @@ def test_a_change_asked_may_need_more_code(folder: Path) -> None:
     turn.state["own code"] = "print('3')"
     verdict = own_answers.check(turn, block("print('and more')"))
     assert verdict is not None and verdict.repeated
+
+
+def test_a_question_after_a_pasted_text_that_says_change_words_is_a_question(folder: Path) -> None:
+    # a pasted page says "remove" and "update", and the words before it "copied it out": the question after it decides
+    from oi_local.core.rules import own_answers
+
+    from .handmade import block, make_turn, ran
+
+    page = "\n".join(f"Step {i}: remove the filter, update the settings and delete old files before you start." for i in range(300))
+    request = f"I copied the whole help page out for you:\n\n{page}\n\nSo what number is the last step?"
+    turn = make_turn(request, runs=(ran("print('Step 3')", "Step 3"),))
+    turn.state["own code"] = "print('Step 3')"
+    verdict = own_answers.check(turn, block("print('and more')"))
+    assert verdict is not None and verdict.repeated
