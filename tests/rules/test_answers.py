@@ -314,3 +314,16 @@ def test_asked_how_much_the_largest_lines_value_must_be_said_too() -> None:
     assert answers.unnamed(turn)
     turn.engine.messages[-1] = reply("March 2025 brought in the most: 651.85.")
     assert not answers.unnamed(turn)
+
+
+def test_one_or_two_sentences_of_the_request_quoted_as_the_answer_are_not_said_back() -> None:
+    chat = "\n".join(f"[0{d}/05/2025, 10:0{d}] Ana: nothing new from me today, see you all soon" for d in range(1, 9))
+    chat += "\n[12/05/2025, 09:15] Ben: Next meeting is Friday 6 June at 8pm, in the back room of the Crown on Mill Street. "
+    chat += "Bring snacks and your copy of the book, and tell me if you need a lift from the station."
+    request = f"our group chat:\n\n{chat}\n\nwhen and where is the next meeting?"
+    quoted = chat.splitlines()[-1].split("Ben: ")[1]
+    assert len(quoted) > answers.MIN_DUMP
+    turn = make_turn(request, reply(quoted), runs=(ran("print(...)", quoted),))
+    assert not answers.dumped(turn)
+    three = "\n".join(chat.splitlines()[-3:])
+    assert answers.dumped(make_turn(request, reply(three), runs=(ran("print(...)", three),)))

@@ -273,3 +273,18 @@ def test_pasted_records_whose_run_never_read_them_are_given_the_lines_with_the_q
     code = (ask.text or "").split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
     assert out == "14/01/2025,DEB,BRIGHTSMILE DENTAL CARE,86.40,,955.35\n"  # "dentist" found by its first letters
+
+
+def test_a_count_over_pasted_prose_is_given_no_sentences(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from .handmade import make_turn, ran
+
+    monkeypatch.chdir(tmp_path)
+    days = [f"On day {i} the ferry left late again and the harbour {'cafe' if i % 45 == 0 else 'pier'} was shut." if i % 5 == 0
+            else f"On day {i} the gulls were loud and the wind came from the west all afternoon." for i in range(200)]
+    story = "\n\n".join(" ".join(days[i:i + 5]) for i in range(0, 200, 5))  # paragraphs: prose, not records
+    for question, shown in (("How many times does the word cafe appear?", False), ("What did the harbour cafe do?", True)):
+        text = f"My diary:\n\n{story}\n\n{question}"
+        turn = make_turn(text, runs=(ran("print(8)", "8\n"),))
+        seen = turn.engine.build_prompt()[-1]["content"]
+        assert ("The sentences of it that mention" in seen) is shown, question
+        assert (long_request.after_run(turn) is not None) is shown, question

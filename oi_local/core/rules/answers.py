@@ -279,6 +279,7 @@ def blind_to_failure(turn: Turn) -> bool:
 
 MIN_DUMP = 150  # characters: a reply this long copied from the request is not an answer
 DUMP_SHARE = 0.9  # of the reply's words, in order, found in that text
+DUMP_SENTENCES = 3  # ... in at least this many of its sentences (or lines) as they are there
 
 
 def dumped(turn: Turn) -> bool:
@@ -297,7 +298,13 @@ def dumped(turn: Turn) -> bool:
     if len(" ".join(said)) < MIN_DUMP:
         return False
     matcher = SequenceMatcher(None, said, _plain(turn.request).split(), autojunk=False)
-    return sum(b.size for b in matcher.get_matching_blocks()) >= DUMP_SHARE * len(said)
+    if sum(b.size for b in matcher.get_matching_blocks()) < DUMP_SHARE * len(said):
+        return False
+    # a stretch of the text, not one or two of its sentences quoted as the answer: asked when the next meeting
+    # was, the 0.5B model gave the chat message that said it, and the turn ended "not done"
+    plain = " " + _plain(turn.request) + " "
+    sentences = [_plain(u) for u in re.split(r"(?<=[.!?])\s+|\n+", str(reply.get("content", "")))]
+    return sum(1 for u in sentences if len(u) >= 20 and f" {u} " in plain) >= DUMP_SENTENCES
 
 
 MAX_LIST_OUTPUT = 600  # characters: a list short enough to be the answer as printed

@@ -129,6 +129,10 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 BEST_SENTENCES = 8
+# a count over the whole text is no question a few sentences answer: shown the harbour's sentences, asked how often
+# "harbour" was in a story, the 0.5B model answered from them
+_COUNTING = re.compile(r"\bhow\s+(?:many\s+times|often)\b|\bcount(?:s|ed|ing)?\b|\boccurr\w*|\bhow\s+many\s+(?:words|lines|"
+                       r"sentences|paragraphs|characters|letters)\b|\bnumber\s+of\s+(?:times|words|lines|sentences)\b", re.I)
 
 
 def _stems(text: str) -> list[str]:
@@ -151,7 +155,7 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
 
     sentences = [u.strip() for u in _SENTENCES.split("\n".join(lines)) if u.strip()]
     asked = list(dict.fromkeys(_stems(own)))
-    if len(sentences) < 2 * FIRST_LINES or not asked:
+    if len(sentences) < 2 * FIRST_LINES or not asked or _COUNTING.search(own):
         return sentences, [], []
     held = [set(_stems(u)) for u in sentences]
     # a stem matches a word that starts with it ("decid" for "decided", "decision" not)
