@@ -10,7 +10,13 @@ from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, code_retry, instruction
-from oi_local.core.rules.unread_writes import LIMIT, MIN_LINE, TEXT_SUFFIXES, typed_lines, writes_unread
+from oi_local.core.rules.unread_writes import (
+    LIMIT,
+    MIN_LINE,
+    TEXT_SUFFIXES,
+    typed_lines,
+    writes_unread,
+)
 
 NOTE = ("(Write one ```python block that does what I asked. Read {sources} in the code and write what it reads: "
         "the first try typed their text in from what it was shown, which is not all of it.)")
