@@ -383,12 +383,13 @@ rule = Rule(
     summary="a request too long for the context (over about 1,500 tokens, or a quarter of the budget) is split into "
             "the user's own words and the pasted text; the pasted text is saved to pasted-<hash>.txt in the working "
             "folder and the model sees the user's words, that file's name and, for pasted records (a log, a table), its "
-            "first lines, and is told that file's "
+            "first lines and the lines with the question's rare words, for pasted prose the sentences ranked for the "
+            "question (BM25, best first; none for a count over the text), and is told that file's "
             "name when its code looks for another file (a message with no "
             "question outside the pasted part is saved whole to message-<hash>.txt, shown by its start and end), "
             "instead of a prompt with its middle cut out; code that holds the note about that file as if it were the "
             "text reads the file instead, and a read of a file that is not there and that the person's words do not "
             "name reads the pasted text's file (rule paths); asked why, a run that printed a line of the pasted text gets "
             "the lines before it and one more ask for the answer; a question about a pasted text whose run failed or printed "
-            "nothing (or never read the text) is given code that prints the sentences (of records: the lines) holding the "
-            "question's rare words, to answer from; the person is told")
+            "nothing (or never read the text) is given code that prints, of prose, its five best sentences (the best "
+            "three as one line), of records the lines holding the question's rare words, to answer from; the person is told")
