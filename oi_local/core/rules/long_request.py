@@ -115,14 +115,14 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
     lines, the two rarest, and all their lines. Shown only the first lines, the 0.5B model guessed what
     a failure line looks like and its code matched nothing. Of pasted prose, the sentences: asked for
     "the current combination for the tool shed padlock" in a 16,000-character mail thread, the model
-    searched for the words "tool shed padlock" together and found nothing (ho44)."""
+    searched for the words "tool shed padlock" together and found nothing (ho44): they are ranked (`_ranked`)."""
     if prose:
         return _best_sentences(lines, own)
-    found, filled = _rare_words(lines, own, prose)
+    found, filled = _rare_words(lines, own)
     rows = sorted({i for _, _, _, hits in found for i in hits})
     if not rows:
         return ""
-    return (PROSE_MATCH if prose else MATCH).format(
+    return MATCH.format(
         words=" or ".join(f'"{w}"' for _, w, _, _ in found),
         lines="\n".join(filled[i].strip()[:SENTENCE_CHARS] for i in rows[:2 * MAX_MATCHES]))
 
@@ -135,14 +135,15 @@ _COUNTING = re.compile(r"\bhow\s+(?:many\s+times|often)\b|\bcount(?:s|ed|ing)?\b
                        r"sentences|paragraphs|characters|letters)\b|\bnumber\s+of\s+(?:times|words|lines|sentences)\b", re.I)
 
 
+def _stem(word: str) -> str:
+    """"budgets" and "budget" one word (a short word as it is: "bus" is no "bu")."""
+    return re.sub(r"(?:ing|ed|es|s)$", "", word) if len(word) > 5 else word
+
+
 def _stems(text: str) -> list[str]:
-    """The question words of `text` as stems: "budgets" and "budget" one word; stop words left out."""
-    out = []
-    for w in re.findall(r"[a-z][a-z0-9]{2,}|[0-9]+[a-z][a-z0-9]*", text.lower()):
-        stem = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w
-        if w not in _STOP and len(stem) >= 3:
-            out.append(stem)
-    return out
+    """The question words of `text` as stems, stop words left out; a code like "e21" is a word."""
+    words = re.findall(r"[a-z][a-z0-9]{2,}|[0-9]+[a-z][a-z0-9]*", text.lower())
+    return [_stem(w) for w in words if w not in _STOP and len(_stem(w)) >= 3]
 
 
 def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]]:
@@ -187,17 +188,15 @@ def _best_sentences(lines: list[str], own: str) -> str:
                               lines="\n".join(sentences[i][:SENTENCE_CHARS] for i in rows))
 
 
-def _rare_words(lines: list[str], own: str, prose: bool) -> tuple[list[tuple[int, str, str, list[int]]], list[str]]:
-    """The two rarest words of `own` found on at most MAX_MATCHES of the lines (of prose: sentences), each as
-    (lines it is on, word, stem, those lines); and the lines (sentences) looked through."""
-    if prose:
-        lines = [u for u in _SENTENCES.split("\n".join(lines)) if u.strip()]
+def _rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, list[int]]], list[str]]:
+    """The two rarest words of `own` found on at most MAX_MATCHES of the pasted records' lines, each as
+    (lines it is on, word, stem, those lines); and the lines looked through. (Prose is ranked by `_ranked`.)"""
     filled = [ln for ln in lines if ln.strip()]
     if len(filled) < 2 * FIRST_LINES:
         return [], filled
     found = []
-    for w in dict.fromkeys(re.findall(r"[a-z][a-z0-9]{2,}|[0-9]+[a-z][a-z0-9]*" if prose else r"[a-z]{3,}", own.lower())):
-        stem = re.sub(r"(?:ing|ed|es|s)$", "", w) if len(w) > 5 else w
+    for w in dict.fromkeys(re.findall(r"[a-z]{3,}", own.lower())):
+        stem = _stem(w)
         if w in _STOP or len(stem) < 3:
             continue
         pattern = re.compile(rf"\b{re.escape(stem)}\w*", re.I)
@@ -342,18 +341,16 @@ def after_run(turn: Turn) -> Ask | None:
     prose = not _first_lines(lines)  # records (a log, a table, a chat) are searched line by line
     if prose:
         return _prose_search(turn, name, lines, parts[2] or parts[0] + "\n" + parts[2])
-    found, _ = _rare_words(lines, parts[2] or parts[0] + "\n" + parts[2] if prose else parts[0] + "\n" + parts[2], prose)
+    found, _ = _rare_words(lines, parts[0] + "\n" + parts[2])
     if not found:
         return None
     turn.counts["prose search"] += 1
     stems = "|".join(re.escape(stem) for _, _, stem, _ in found)
-    pieces = f"re.split({_SENTENCES.pattern!r}, text)" if prose else "text.splitlines()"
     code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
-            f"for piece in {pieces}:\n"
+            f"for piece in text.splitlines():\n"
             f"    if re.search(r'\\b(?:{stems})', piece, re.I):\n        print(piece.strip())")
     words = " or ".join(f'"{w}"' for _, w, _, _ in found)
-    return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="sentences" if prose else "lines", words=words),
-                    code, SEARCH_HOW)
+    return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="lines", words=words), code, SEARCH_HOW)
 
 
 PRINTED_SENTENCES = 5

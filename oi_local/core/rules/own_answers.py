@@ -6,7 +6,7 @@ auth.log have failed password", then its own count of 464 (a development run); "
 from __future__ import annotations
 
 from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, instruction, split
+from oi_local.core.rules.turn import LONG, Block, Turn, instruction, split
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -16,11 +16,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     from oi_local.core.writes import question
 
-    # the person's own words: a pasted manual says "remove" somewhere, which made every pasted question a task,
-    # and the model's code after its answer from the loop's search ran (a meeting's date, then "2026-12-06 14:44")
-    # and of those words, the question after the pasted text where there is one ("copied straight out of my inbox"
-    # before it is no change asked for)
-    parts = split(turn.request) if len(turn.request) > len(instruction(turn.request)) else None
+    # the person's own words, and of a long request the question after the pasted text where there is one: a pasted
+    # manual says "remove" somewhere, and "copied straight out of my inbox" before it is no change asked for (either
+    # made a pasted question a task, and the model's code after its answer from the loop's search ran)
+    parts = split(turn.request) if len(turn.request) > LONG else None
     return Verdict(repeated=True) if question(parts[2] if parts and parts[2] else instruction(turn.request)) else None
 
 
