@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import ast
 import csv
-import json
-import os
 import re
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
@@ -18,7 +16,6 @@ from oi_local.core.rules.turn import Block, Turn, code_retry
 NOTE = ("(A first try was not run: it printed the value for one entry, {column}, typed into the code, which I never "
         "named. Write one ```python block that answers what I asked from all the data.)")
 SHOWN = "Not run: the code prints the value for {key}, typed in, which the request does not name; asked afresh."
-MAX_BYTES = 2_000_000
 _WORD = re.compile(r"[a-z0-9]{3,}")
 
 
@@ -35,35 +32,23 @@ def _printed_keys(tree: ast.Module) -> list[str]:
 
 def _data_values(tree: ast.Module) -> dict[str, str]:
     """Values (not headers or keys) of the CSV and JSON files the code names, each with its column or key."""
+    from pathlib import Path
+
+    from oi_local.core.records import records
+
     found: dict[str, str] = {}
     paths = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-             and n.value.lower().endswith((".csv", ".json")) and os.path.isfile(n.value)}
+             and n.value.lower().endswith((".csv", ".json"))}
     for path in sorted(paths):
-        if os.path.getsize(path) > MAX_BYTES:
-            continue
         try:
-            with open(path, encoding="utf-8", newline="") as f:
-                if path.lower().endswith(".csv"):
-                    for row in csv.DictReader(f):
-                        for k, v in row.items():
-                            if isinstance(v, str) and v.strip() and isinstance(k, str):
-                                found.setdefault(v.strip(), k)
-                else:
-                    _json_values(json.load(f), "", found)
-        except (OSError, UnicodeDecodeError, ValueError, csv.Error):
+            rows = records(Path(path)) or []
+        except (OSError, csv.Error):
             continue
+        for row in rows:
+            for k, v in row.items():
+                if isinstance(v, str) and v.strip():
+                    found.setdefault(v.strip(), str(k))
     return found
-
-
-def _json_values(data: object, key: str, found: dict[str, str]) -> None:
-    if isinstance(data, dict):
-        for k, v in data.items():
-            _json_values(v, str(k), found)
-    elif isinstance(data, list):
-        for v in data:
-            _json_values(v, key, found)
-    elif isinstance(data, str) and data.strip() and key:
-        found.setdefault(data.strip(), key)
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
