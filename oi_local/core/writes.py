@@ -95,10 +95,15 @@ def _past_asked(text: str) -> str:
     return _WH_ASKED.sub(lambda m: _DID.sub(r"\1 \2 ", _PAST.sub(" ", m.group())), text)
 
 
+def asks_change(request: str) -> bool:
+    """The request asks for a change of some kind ("add", "save", "fix", "rename" ...), not only for an answer."""
+    return bool(_CHANGES.search(_NOT_VERBS.sub(" ", _past_asked(unnegated(request)))))
+
+
 def question(request: str) -> bool:
     """True for "How many lines does notes.txt have?", not for "Add a line to notes.txt"; "which
     files are old? don't delete anything" is a question."""
-    return bool(_QUESTION.search(request)) and not _CHANGES.search(_NOT_VERBS.sub(" ", _past_asked(unnegated(request))))
+    return bool(_QUESTION.search(request)) and not asks_change(request)
 
 
 def changed_paths(language: str, code: str) -> list[str]:

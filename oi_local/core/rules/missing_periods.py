@@ -1,0 +1,116 @@
+"""Missing periods: asked what was paid for electricity in 2021, of a folder whose files are
+electricity_2022.csv, electricity_2023.csv and electricity_2024.csv, the 0.5B model read 2022's file, then a
+made-up bills/2021.csv, then listed the files' sizes and answered with them (ho47); asked for March's
+total of a file of January and February, it summed one made-up date's rows and answered "0" (ho34).
+When a request that asks to change nothing names one year or one month the data it names cannot hold
+(a folder whose every file is named by a year, or by a month, none of them the one asked; a CSV or JSON
+file with one column of ISO dates, none in that year or month), the code is not run and the turn ends
+saying what is missing and what the data has."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.named_month import (
+    MONTHS,
+    date_column,
+    missing_month,
+    missing_month_file,
+    named_month,
+)
+from oi_local.core.rules.named_values import _PATHISH
+from oi_local.core.rules.turn import Block, Turn, instruction
+
+NOTE = "Not run: {gap}"
+SAY = "{gap} So there is nothing for {when} to work out, and I have not guessed a figure."
+_YEAR = re.compile(r"(?<![\w-])((?:19|20)\d\d)(?![\w-])")
+# A year the request asks about ("in 2021", "for 2021", "during 2021", "the year 2021", "March 2021"), not
+# a bound ("before 2021", "since 2021") nor an amount ("my 2000 photos").
+_IN_YEAR = re.compile(r"\b(?:in|for|during|throughout|year|of)\s+(?:the\s+(?:whole\s+)?year\s+(?:of\s+)?)?((?:19|20)\d\d)\b|"
+                      r"\b(?:" + "|".join(MONTHS) + r")\s+((?:19|20)\d\d)\b", re.I)
+
+
+def named_year(request: str) -> str | None:
+    """The one year the request names and asks about, or None (none, several, or only as a bound)."""
+    said = _PATHISH.sub(" ", request)
+    if len(set(_YEAR.findall(said))) != 1:
+        return None
+    m = _IN_YEAR.search(said)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def _folder(request: str, cwd: Path) -> Path | None:
+    from oi_local.core.hints import mentioned_paths
+
+    folders = [p for p in mentioned_paths(request, cwd) if p.is_dir() and p.resolve() != cwd.resolve()]
+    return folders[0] if len(folders) == 1 else None
+
+
+def missing_year_file(request: str, cwd: Path) -> str | None:
+    """A sentence saying the folder the request names has no file for the year it names, when every file
+    there is named by one year (electricity_2022.csv, 2023-bills.pdf)."""
+    year, folder = named_year(request), _folder(request, cwd)
+    if year is None or folder is None:
+        return None
+    files = sorted(f.name for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
+    years = [set(_YEAR.findall(re.sub(r"[_.]", " ", f))) for f in files]
+    if len(files) < 2 or any(len(y) != 1 for y in years) or any(year in y for y in years):
+        return None
+    return f"{folder.name}/ has no file for {year} (its files are {', '.join(files)})."
+
+
+def missing_year(request: str, cwd: Path) -> str | None:
+    """A sentence saying the named file has no rows dated in the one year the request names (and no month)."""
+    year = named_year(request)
+    found = date_column(request, cwd) if year and named_month(request) is None else None
+    if year is None or found is None:
+        return None
+    name, _, values = found
+    dates = sorted(d.strip()[:10] for d in values if d.strip())
+    if not dates or any(d[:4] == year for d in dates):
+        return None
+    return f"{name} has no rows dated in {year} (its dates run from {dates[0]} to {dates[-1]})."
+
+
+def gap(request: str, cwd: Path) -> tuple[str, str] | None:
+    """(sentence, the period in words) when the data the request names lacks the period it asks about."""
+    from oi_local.core.writes import asks_change
+
+    words = instruction(request)
+    if asks_change(words):  # "add my 2021 bill to bills/": the period is to be made, not read
+        return None
+    found = missing_year_file(words, cwd) or missing_year(words, cwd)
+    if found:
+        return found, str(named_year(words))
+    found = missing_month_file(words, cwd) or missing_month(words, cwd)
+    month = named_month(words)
+    if not found or month is None:
+        return None
+    return found, MONTHS[month[0] - 1].title() + (f" {month[1]}" if month[1] else "")
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if turn.counts["missing periods"]:
+        return None
+    try:
+        found = gap(turn.request, Path.cwd())
+    except OSError:
+        return None
+    if found is None:
+        return None
+    turn.counts["missing periods"] += 1
+    turn.state["missing periods"] = SAY.format(gap=found[0], when=found[1])
+    return Verdict(note=NOTE.format(gap=found[0]), stop=True)
+
+
+def finish(turn: Turn) -> str | None:
+    said = turn.state.get("missing periods")
+    return str(said) if said else None
+
+
+rule = Rule(
+    name="missing periods", setting="repair_slips", check=check, finish=finish,
+    summary="a request that changes nothing names one year or month the data it names cannot hold (a folder of files "
+            "each named by another year or month, a file whose dates are all in other ones): the code is not run and "
+            "the turn ends saying what is missing and what the data has")
