@@ -57,6 +57,15 @@ def test_the_extensions_the_request_names_narrow_the_files(folder: Path) -> None
         "Notes On Mix.txt", "band practice 03.wav", "intro.wav", "vocal take  2 - final.wav"]
 
 
+def test_an_example_file_name_does_not_narrow_the_files(folder: Path) -> None:
+    request = 'rename the files in recordings to lowercase with dashes instead of spaces (so "Old Take.wav" would become "old-take.wav")'
+    verdict = name_styles.check(make_turn(request), block("print(1)"))
+    assert verdict is not None and verdict.ask is not None
+    code = verdict.ask.text.split("```python\n", 1)[1].split("\n```", 1)[0]
+    exec(compile(code, "ready", "exec"), {})
+    assert "notes-on-mix.txt" in os.listdir(folder / "recordings")  # not only the example's .wav files
+
+
 @pytest.mark.parametrize("code", [
     "import os\nfor f in os.listdir('recordings'):\n    os.rename('recordings/' + f, 'recordings/' + f.lower().replace(' ', '-'))",
     "import os, re\nfor f in os.listdir('recordings'):\n    os.rename(f'recordings/{f}', f'recordings/' + re.sub(r'\\s+', '-', f).lower())",

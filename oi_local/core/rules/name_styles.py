@@ -70,7 +70,10 @@ def _targets(words: str, cwd: Path) -> tuple[str, list[Path], bool, list[str]] |
     except OSError:
         return None
     exts = {p.suffix.lower().lstrip(".") for p in found if p.suffix}
-    asked = sorted(e for e in exts if re.search(rf"(?<![\w]){re.escape(e)}s?\b", words, re.I))
+    # not the extension of a file named as an example ("so "Holiday Plans.txt" would become ...", in a folder
+    # of .txt and .md notes: only the .txt ones were renamed, ho47)
+    kinds = re.sub(r"\w[^\s\"']*\.\w+", " ", words)
+    asked = sorted(e for e in exts if re.search(rf"(?<![\w]){re.escape(e)}s?\b", kinds, re.I))
     if asked:
         found = [p for p in found if p.suffix.lower().lstrip(".") in asked]
     return os.path.relpath(folder, cwd), found, False, asked
