@@ -54,6 +54,8 @@ def test_errors_with_one_likely_cause_get_a_note(folder: Path, error: str, reque
     ('total += parts[2]  # café', 1, 'total += float(parts[2])  # café'),      # offsets in bytes, text in chars
     ('for r in rows:\n    if r["pay"] < low:\n        low = r["pay"]', 2, '        low = float(r["pay"])'),  # read again
     ('print("Total: " + r["x"])', 1, None),                                      # string concatenation: no guess
+    ('kept = []\nfor r in rows:\n    kept.append(r["amount"])\nprint(sum(kept), r["a"] * 2)', 4,
+     'print(sum(map(float, kept)), float(r["a"]) * 2)'),                            # a list of strings summed whole (ho47)
 ])
 def test_string_arithmetic_comes_back_converted(code: str, line: int, fixed: str | None) -> None:
     output = f'Traceback (most recent call last):\n  File "<cell-2>", line {line}, in <module>\nTypeError: can\'t multiply sequence by non-int of type \'str\'\n'

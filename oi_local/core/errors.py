@@ -925,6 +925,7 @@ def _numbers_converted(code: str, line: int | None) -> str | None:
         return raw[node.lineno - 1][node.col_offset:node.end_col_offset]  # type: ignore[attr-defined]
 
     wanted: set[bytes] = set()
+    mapped: list[tuple[int, int]] = []  # a list passed whole to sum()/max()/min(): map(float, ...) over it
 
     def value(node: ast.AST) -> None:
         if isinstance(node, ast.Subscript) and node.lineno == node.end_lineno == line:
@@ -946,8 +947,10 @@ def _numbers_converted(code: str, line: int | None) -> str | None:
             value(node.value)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("sum", "max", "min") and node.args:
             arg = node.args[0]
+            if isinstance(arg, ast.Name) and arg.lineno == line:  # sum(groceries) of a list of strings (ho47)
+                mapped.append((arg.col_offset, arg.end_col_offset))  # type: ignore[arg-type]
             value(arg.elt if isinstance(arg, (ast.GeneratorExp, ast.ListComp)) else arg)
-    if not wanted:
+    if not wanted and not mapped:
         return None
     spots: dict[int, list[tuple[int, int]]] = {}
     for node in ast.walk(tree):
@@ -962,8 +965,14 @@ def _numbers_converted(code: str, line: int | None) -> str | None:
         for a, b in sorted(found, key=lambda s: (s[0], -s[1])):
             if not any(ka <= a and b <= kb for ka, kb in kept):
                 kept.append((a, b))
+        edits = [(a, b, b"float(") for a, b in kept] + [(a, b, b"map(float, ") for a, b in mapped if n == line]
         text = raw[n - 1]
-        for a, b in sorted(kept, reverse=True):
-            text = text[:a] + b"float(" + text[a:b] + b")" + text[b:]
+        for a, b, wrap in sorted(edits, reverse=True):
+            text = text[:a] + wrap + text[a:b] + b")" + text[b:]
         lines[n - 1] = text.decode()
+    if mapped and line not in spots:
+        text = raw[line - 1]
+        for a, b in sorted(mapped, reverse=True):
+            text = text[:a] + b"map(float, " + text[a:b] + b")" + text[b:]
+        lines[line - 1] = text.decode()
     return "\n".join(lines)
