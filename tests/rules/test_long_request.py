@@ -288,3 +288,15 @@ def test_a_count_over_pasted_prose_is_given_no_sentences(tmp_path: Path, monkeyp
         seen = turn.engine.build_prompt()[-1]["content"]
         assert ("The sentences of it that mention" in seen) is shown, question
         assert (long_request.after_run(turn) is not None) is shown, question
+
+
+def test_each_part_of_a_two_part_question_gets_its_best_sentences_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert long_request.question_parts("I missed it. How much will the new roof cost, and who signs the contract?") == [
+        "How much will the new roof cost", "who signs the contract?"]
+    lines = [f"The roof over hall {i} leaks and the roof repair and the roof tiles were talked about at length." for i in range(40)]
+    lines[7] = "The treasurer, Ruth Obi, will sign the contract on behalf of the club."
+    lines[30] = "The new roof will cost 18,500 pounds in total."
+    _, rows, _ = long_request._ranked(lines, "How much will the new roof cost, and who signs the contract?")
+    assert set(rows[:2]) == {7, 30}  # the best of each part first, not eight roof sentences
+    _, alone, _ = long_request._ranked(lines, "How much will the new roof cost?")
+    assert alone[0] == 30 and 7 not in alone

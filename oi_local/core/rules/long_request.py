@@ -146,6 +146,21 @@ def _stems(text: str) -> list[str]:
     return [_stem(w) for w in words if w not in _STOP and len(_stem(w)) >= 3]
 
 
+_ASKED_PART = re.compile(r",?\s+\band\s+(?=(?:what|how|when|where|who|whom|which|whether|why|is|are|was|were|does|do|did|"
+                         r"can|will|should)\b)", re.I)
+_QUESTION_WORD = re.compile(r"^\W*(?:(?:and|also|so|then|but)\s+)?(?:what|how|when|where|who|whom|which|whether|why|is|are|"
+                            r"was|were|does|do|did|can|will|should)\b", re.I)
+
+
+def question_parts(own: str) -> list[str]:
+    """The questions the person's words ask, one per part: "How much ..., and who ...?" is two."""
+    parts = []
+    for sentence in re.split(r"(?<=[.?!:])\s+|\n+", own):
+        asked = sentence.rstrip().endswith("?")
+        parts += [p for p in _ASKED_PART.split(sentence) if p.strip() and (asked or _QUESTION_WORD.search(p))]
+    return parts
+
+
 def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]]:
     """The pasted prose's sentences, the ones most about the person's words (best first, at most BEST_SENTENCES),
     and the words they were found by: each sentence scored by the question words it holds, a word worth more the
@@ -168,10 +183,18 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
     # BM25's length weighting: a long sentence holds many words by chance (k1 1.2, b 0.75)
     size = [max(1, len(u.split())) for u in sentences]
     mean = sum(size) / n
-    scored = sorted(((sum(idf.get(a, 0.0) for a in ws) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * size[i] / mean)), i)
-                     for i, ws in enumerate(words) if ws & idf.keys()), key=lambda t: (-t[0], t[1]))
+
+    def best(part: set[str]) -> list[int]:
+        scored = sorted(((sum(idf[a] for a in ws & part) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * size[i] / mean)), i)
+                         for i, ws in enumerate(words) if ws & part), key=lambda t: (-t[0], t[1]))
+        return [i for _, i in scored]
+
+    # a question in two parts ("how much will they spend on the playground, and who leads the clean-up?"): the best
+    # sentences of each part by turns, or the words of one part (the playground's) fill every place
+    parts = [p for p in (set(_stems(q)) & idf.keys() for q in question_parts(own)) if p]
+    orders = [best(p) for p in parts] if len(parts) > 1 else [best(set(idf))]
     rows: list[int] = []
-    for _, i in scored:
+    for i in (i for k in range(max(map(len, orders))) for o in orders if k < len(o) for i in o[k:k + 1]):
         if sentences[i] not in {sentences[r] for r in rows}:  # a sentence said twice is shown once
             rows.append(i)
         if len(rows) == BEST_SENTENCES:
