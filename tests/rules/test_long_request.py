@@ -245,8 +245,8 @@ def test_a_prose_question_whose_run_failed_or_never_read_the_text_is_given_the_s
     assert ask is not None and ask.own and "sentences of pasted-" in (ask.text or "")
     code = (ask.text or "").split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
-    # the closest three as one line, the closest first
-    assert out == "The new combination is 3948. The old combination no longer works. We fitted a new padlock on the tool shed.\n"
+    # the closest three as one line, the closest first (short sentences weighed as of the mean length: a tie of lengths)
+    assert out == "We fitted a new padlock on the tool shed. The old combination no longer works. The new combination is 3948.\n"
     assert long_request.after_run(turn) is None  # once a turn
     # A number typed in (never read from the text) is no answer either; a run that read the text and printed is.
     assert long_request.after_run(make_turn(text, runs=(ran("print(12 * 12)", "144\n"),))) is not None
@@ -300,3 +300,12 @@ def test_each_part_of_a_two_part_question_gets_its_best_sentences_first(tmp_path
     assert set(rows[:2]) == {7, 30}  # the best of each part first, not eight roof sentences
     _, alone, _ = long_request._ranked(lines, "How much will the new roof cost?")
     assert alone[0] == 30 and 7 not in alone
+
+
+def test_a_short_sentence_is_not_ranked_above_a_longer_one_for_its_shortness() -> None:
+    lines = [f"Item {i} on the agenda was the hedge by the car park, which the gardeners will trim in the autumn as usual." for i in range(40)]
+    lines[5] = "This was agreed."
+    lines[20] = ("After a long and at times heated discussion about the state of the green, the cost of the work, the views of "
+                 "the neighbours and the weather, the meeting voted to spend 4,200 pounds on new benches for the green by the pond.")
+    _, rows, _ = long_request._ranked(lines, "How much did they agree to spend on benches?")
+    assert rows[0] == 20

@@ -183,6 +183,9 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
     # BM25's length weighting: a long sentence holds many words by chance (k1 1.2, b 0.75)
     size = [max(1, len(u.split())) for u in sentences]
     mean = sum(size) / n
+    # but a short sentence gets no lift: "This was agreed." and a heading ("Spring clean-up day") came before the
+    # sentences that held the amount and the name asked for (ho47's minutes)
+    size = [max(s, mean) for s in size]
 
     def best(part: set[str]) -> list[int]:
         scored = sorted(((sum(idf[a] for a in ws & part) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * size[i] / mean)), i)
