@@ -43,7 +43,7 @@ def test_the_same_code_with_another_label_is_the_same_code(tmp_path: Path, monke
     interp.template = "small"
     try:
         interp.chat("How many customers in customers.csv are on the Pro plan?", display=False)
-        out = interp.chat("And how many of those Pro customers signed up in 2023?", display=False)
+        out = interp.chat("And how many of those Pro customers signed up before 2024?", display=False)
         consoles = [str(m["content"]).strip() for m in out if m["type"] == "console"]
         assert "already answered the earlier request" in consoles[0]
         assert consoles[-1] == "in 2023: 1"
@@ -58,3 +58,18 @@ def test_same_work() -> None:
     assert same_work(PRO) == same_work(PRO.replace("'customers:'", "'Pro customers:'"))
     assert same_work(PRO) != same_work(PRO_2023)
     assert same_work('print("Paris")') != same_work('print("Berlin")')  # a printed answer is all that code does
+
+
+def test_the_same_code_for_a_follow_up_that_names_a_year_is_narrowed_to_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "customers.csv").write_text("name,plan,joined\nAda,Pro,2023-02-01\nBo,Pro,2024-05-01\nCy,Free,2023-01-09\n")
+    interp, model = scripted_interpreter([f"```python\n{PRO}\n```", "2 customers are on Pro.",
+                                          f"```python\n{PRO}\n```", "1 of them."])
+    interp.template = "small"
+    try:
+        interp.chat("How many customers in customers.csv are on the Pro plan?", display=False)
+        out = interp.chat("And how many of those signed up in 2023?", display=False)
+        consoles = [str(m["content"]).strip() for m in out if m["type"] == "console"]
+        assert consoles == ["customers: 1"]  # the earlier code, its rows narrowed to 2023, ran
+    finally:
+        interp.close()

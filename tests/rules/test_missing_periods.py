@@ -49,6 +49,6 @@ def test_which_requests_and_data_it_acts_on(here: Path) -> None:
 
 def test_the_year_asked_about() -> None:
     assert missing_periods.named_year("what was the total for the year 2021?") == "2021"
-    assert missing_periods.named_year("spent in March 2019 on food") == "2019"
+    assert missing_periods.named_year("spent throughout 2019 on food") == "2019"
     assert missing_periods.named_year("how many of my 2000 photos are blurry?") is None
     assert missing_periods.named_year("sum bills/2021.csv") is None  # a file's name, not a period asked about

@@ -41,6 +41,12 @@ def test_code_that_uses_no_month_is_narrowed_to_the_month_named(code: str) -> No
     assert float(printed(b.code)) == 27.75
 
 
+def test_a_request_that_names_no_file_narrows_the_file_the_code_reads() -> None:
+    b = block(PICKED)  # a follow-up: "and how much of that was in March?" after a question about expenses.csv
+    assert named_month.check(make_turn("And how much of that was in March?"), b) is not None
+    assert float(printed(b.code)) == 27.75
+
+
 def test_json_records_too(folder: Path) -> None:
     (folder / "log.json").write_text(json.dumps([{"day": "2025-05-01", "km": 5}, {"day": "2025-05-09", "km": 7},
                                                  {"day": "2025-06-02", "km": 11}]))
@@ -58,7 +64,7 @@ def test_json_records_too(folder: Path) -> None:
     ("What share of March's spending went on groceries? expenses.csv", PICKED),  # a share
     ("Compare groceries in March and April. expenses.csv", PICKED),  # two months
     ("May I see the total for groceries? expenses.csv", PICKED),  # "May" the verb
-    ("How much did I spend on groceries in March?", PICKED),  # no file named
+    ("How much did I spend on groceries in March?", PICKED.replace("expenses.csv", "expenses")),  # no data file anywhere
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     b = block(code)

@@ -69,6 +69,12 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     printed = _earlier(turn, block)
     if printed is None or _writes(block):
         return None  # code that changes files is the same action asked again ("delete notes.txt" once more)
+    from oi_local.core.rules import named_month
+
+    if named_month.rule.enabled(turn.engine):
+        narrowed = named_month.check(turn, block)
+        if narrowed is not None:  # "and how much of that was in February?": the same code for one month is new code
+            return narrowed
     turn.counts["earlier code"] += 1
     return Verdict(note=SHOWN, ask=Ask(NOTE.format(printed=printed), code_retry(turn.engine, 53)))
 
@@ -76,4 +82,5 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="earlier code", setting="stop_repeats", check=check,
     summary="code that already ran for an earlier request (or the same but for the text it prints), sent again for a new one that does not ask to run it "
-            "again and that changes no file, is not run; the model is asked once (sampled) for new code, told what the old code printed")
+            "again and that changes no file, is not run; the model is asked once (sampled) for new code, told what the old code printed; "
+            "when the new request names one month or year and rule named month narrows the code's rows to it, it runs so narrowed")

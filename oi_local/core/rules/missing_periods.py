@@ -18,26 +18,13 @@ from oi_local.core.rules.named_month import (
     missing_month,
     missing_month_file,
     named_month,
+    named_year,
 )
-from oi_local.core.rules.named_values import _PATHISH
 from oi_local.core.rules.turn import Block, Turn, instruction
 
 NOTE = "Not run: {gap}"
 SAY = "{gap} So there is nothing for {when} to work out, and I have not guessed a figure."
 _YEAR = re.compile(r"(?<![\w-])((?:19|20)\d\d)(?![\w-])")
-# A year the request asks about ("in 2021", "for 2021", "during 2021", "the year 2021", "March 2021"), not
-# a bound ("before 2021", "since 2021") nor an amount ("my 2000 photos").
-_IN_YEAR = re.compile(r"\b(?:in|for|during|throughout|year|of)\s+(?:the\s+(?:whole\s+)?year\s+(?:of\s+)?)?((?:19|20)\d\d)\b|"
-                      r"\b(?:" + "|".join(MONTHS) + r")\s+((?:19|20)\d\d)\b", re.I)
-
-
-def named_year(request: str) -> str | None:
-    """The one year the request names and asks about, or None (none, several, or only as a bound)."""
-    said = _PATHISH.sub(" ", request)
-    if len(set(_YEAR.findall(said))) != 1:
-        return None
-    m = _IN_YEAR.search(said)
-    return (m.group(1) or m.group(2)) if m else None
 
 
 def _folder(request: str, cwd: Path) -> Path | None:

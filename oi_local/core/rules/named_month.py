@@ -43,12 +43,16 @@ def named_month(request: str) -> tuple[int, str | None] | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
-def date_column(request: str, cwd: Path) -> tuple[str, str, list[str]] | None:
-    """(file name, column, its values) of the one column of ISO dates in the one CSV/JSON file the request names."""
+def date_column(request: str, cwd: Path, code: str = "") -> tuple[str, str, list[str]] | None:
+    """(file name, column, its values) of the one column of ISO dates in the one CSV/JSON file the request names
+    (a follow-up that names none, "and how much of that was in February?": the one the code reads)."""
     from oi_local.core.hints import mentioned_paths
     from oi_local.core.rules.asked_column import _table
 
-    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".tsv", ".json")]
+    def data(text: str) -> list[Path]:
+        return [p for p in mentioned_paths(text, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".tsv", ".json")]
+
+    files = data(request) or (data(code) if code and not mentioned_paths(request, cwd) else [])
     if len(files) != 1:
         return None
     p = files[0]
@@ -150,7 +154,7 @@ def whole_month(code: str, column: str, month: int, request: str = "") -> tuple[
 
 
 # "in 2024", "during 2023", "for 2025": one year asked about (not "since 2024" or "before 2023")
-_YEAR_ASKED = re.compile(r"\b(?:in|during|for|of|over)\s+((?:19|20)\d\d)\b", re.I)
+_YEAR_ASKED = re.compile(r"\b(?:in|during|for|of|over|throughout)\s+(?:the\s+(?:whole\s+)?year\s+(?:of\s+)?)?((?:19|20)\d\d)\b", re.I)
 _YEAR_IN_CODE = re.compile(r"\.year\b|strftime|strptime|\[\s*:\s*4\s*\]|to_period|dt\.", re.I)
 CHANGED_YEAR = "Changed before it ran: the rows are narrowed to {column} in {year} first, as the request asks (the code used every year)."
 
@@ -166,7 +170,7 @@ def _year_check(turn: Turn, block: Block) -> Verdict | None:
     """A year named and no month: asked how many minutes of one show they listened to in 2024, the 0.5B
     model added up every year's episodes (ho38). The rows are narrowed to the year, as for a month."""
     year = named_year(turn.request)
-    found = date_column(turn.request, Path.cwd()) if year else None
+    found = date_column(turn.request, Path.cwd(), block.code) if year else None
     if year is None or found is None or Path(found[0]).stem not in block.code:
         return None
     name, column, dates = found
@@ -191,7 +195,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     if asked is None:
         return _year_check(turn, block)
-    found = date_column(turn.request, Path.cwd())
+    found = date_column(turn.request, Path.cwd(), block.code)
     if found is not None:
         whole, changes = whole_month(block.code, found[1], asked[0], turn.request)
         if changes:
@@ -222,4 +226,5 @@ rule = Rule(
             "narrowed to that month right after the plain statement or loop that loads them, unless the request "
             "compares, takes a share or asks per month; a test for one day of the month that the request does not name "
             "(`df[\"date\"] == \"2024-03-01\"`) is made a test of the month; so is one year named with no month "
-            "(\"in 2024\") for a file of several years, for code that uses no year")
+            "(\"in 2024\") for a file of several years, for code that uses no year; a request that names no file (a "
+            "follow-up: \"and how much of that was in February?\") narrows the one data file the code reads")
