@@ -309,3 +309,17 @@ def test_a_short_sentence_is_not_ranked_above_a_longer_one_for_its_shortness() -
                  "the neighbours and the weather, the meeting voted to spend 4,200 pounds on new benches for the green by the pond.")
     _, rows, _ = long_request._ranked(lines, "How much did they agree to spend on benches?")
     assert rows[0] == 20
+
+
+def test_a_sentence_with_the_kind_of_thing_asked_for_comes_first() -> None:
+    lines = [f"Step {i}: some people like ginger, and it is better with a little treacle." for i in range(40)]
+    for i in (3, 8, 21):
+        lines[i] = f"Note {i}: we bake this one for friends most weeks."
+    lines[12] = "Q: Can I bake it in a bundt tin?"
+    lines[30] = "Bake for 50 to 55 minutes, until a skewer comes out clean."
+    lines[33] = "The next tasting is on Saturday 14 June at 7.30pm in the parish hall."
+    lines[35] = "The tasting was the best we have had."
+    _, rows, _ = long_request._ranked(lines, "how long does it bake for?")
+    assert rows[0] == 30  # a duration, asked "how long"
+    _, rows, _ = long_request._ranked(lines, "when is the next tasting?")
+    assert rows[0] == 33  # a date and a time, asked "when"

@@ -152,6 +152,22 @@ _QUESTION_WORD = re.compile(r"^\W*(?:(?:and|also|so|then|but)\s+)?(?:what|how|wh
                             r"was|were|does|do|did|can|will|should)\b", re.I)
 
 
+# The kind of thing a question asks for, and how a sentence that holds one looks (a question answering system's
+# "answer type"): asked how long a loaf bakes, the recipe page's "bake" sentences were a tin's size and an oven's heat
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+BOOST = 1.0  # as much as the part's rarest word: "Bake for 50 minutes" over the "bake" sentences of a recipe page
+ANSWER_KINDS = (
+    (re.compile(r"\bhow\s+long\b|\bhow\s+many\s+(?:minutes|hours|days|weeks|months|years)\b", re.I),
+     re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:(?:-|to|–)\s*\d+\s*)?(?:min(?:ute)?s?|hours?|hrs?|days?|weeks?|months?|years?)\b", re.I)),
+    (re.compile(r"\bwhen\b|\bwhat\s+(?:date|day|time)\b|\bwhich\s+(?:date|day)\b", re.I),
+     re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+                r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTHS + r"(?!\w)|\b" + _MONTHS + r"\s+\d{1,2}\b|\b\d{1,2}/\d{1,2}\b|"
+                r"\bhalf\s+past\b|\bnoon\b|\bmidnight\b", re.I)),
+    (re.compile(r"\bhow\s+(?:much|many)\b|\bwhat\s+(?:is|was|are|were)\s+the\s+(?:price|cost|fee|amount|total|number|rate)\b", re.I),
+     re.compile(r"\d")),
+)
+
+
 def question_parts(own: str) -> list[str]:
     """The questions the person's words ask, one per part: "How much ..., and who ...?" is two."""
     parts = []
@@ -185,17 +201,22 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
     mean = sum(size) / n
     # but a short sentence gets no lift: "This was agreed." and a heading ("Spring clean-up day") came before the
     # sentences that held the amount and the name asked for (ho47's minutes)
-    size = [max(s, mean) for s in size]
+    length = [max(float(s), mean) for s in size]
 
-    def best(part: set[str]) -> list[int]:
-        scored = sorted(((sum(idf[a] for a in ws & part) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * size[i] / mean)), i)
+    def best(part: set[str], question: str) -> list[int]:
+        # a sentence that holds the kind of thing asked for (a duration for "how long", a date or a time for "when")
+        # counts as holding one more of the part's words
+        kind = next((said for asked, said in ANSWER_KINDS if asked.search(question)), None)
+        extra = max((idf[a] for a in part), default=0.0) * BOOST
+        scored = sorted((((sum(idf[a] for a in ws & part) + (extra if kind and kind.search(sentences[i]) else 0.0))
+                          * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length[i] / mean)), i)
                          for i, ws in enumerate(words) if ws & part), key=lambda t: (-t[0], t[1]))
         return [i for _, i in scored]
 
     # a question in two parts ("how much will they spend on the playground, and who leads the clean-up?"): the best
     # sentences of each part by turns, or the words of one part (the playground's) fill every place
-    parts = [p for p in (set(_stems(q)) & idf.keys() for q in question_parts(own)) if p]
-    orders = [best(p) for p in parts] if len(parts) > 1 else [best(set(idf))]
+    parts = [(p, q) for p, q in ((set(_stems(q)) & idf.keys(), q) for q in question_parts(own)) if p]
+    orders = [best(p, q) for p, q in parts] if len(parts) > 1 else [best(set(idf), parts[0][1] if parts else own)]
     rows: list[int] = []
     for i in (i for k in range(max(map(len, orders))) for o in orders if k < len(o) for i in o[k:k + 1]):
         if sentences[i] not in {sentences[r] for r in rows}:  # a sentence said twice is shown once
@@ -407,7 +428,9 @@ rule = Rule(
             "the user's own words and the pasted text; the pasted text is saved to pasted-<hash>.txt in the working "
             "folder and the model sees the user's words, that file's name and, for pasted records (a log, a table), its "
             "first lines and the lines with the question's rare words, for pasted prose the sentences ranked for the "
-            "question (BM25, best first; none for a count over the text), and is told that file's "
+            "question (BM25, best first, short sentences weighed as of the mean length; the parts of a two-part question by turns; "
+            "a sentence that holds the kind of thing asked for, a duration for \"how long\", a date or time for \"when\", a "
+            "number for \"how much\", counted as holding one more word; none for a count over the text), and is told that file's "
             "name when its code looks for another file (a message with no "
             "question outside the pasted part is saved whole to message-<hash>.txt, shown by its start and end), "
             "instead of a prompt with its middle cut out; code that holds the note about that file as if it were the "
