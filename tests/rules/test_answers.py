@@ -211,6 +211,17 @@ def test_fewer_of_the_asked_number_of_printed_lines_is_asked_again() -> None:
     assert not answers.cut_short(two)
 
 
+def test_one_of_two_amounts_asked_and_printed_is_asked_again() -> None:
+    request = "How many lines are in diary.txt? And how many times does Rosalind come up in it?"
+    output = "212\nRosalind: 6\n"
+    half = make_turn(request, reply("Rosalind comes up 6 times."), runs=(ran("print(...)", output),))
+    assert answers.cut_short(half) and answers.rule.discard(half)
+    for said in ("diary.txt has 212 lines and Rosalind comes up 6 times.", "212 lines; Rosalind: 6"):
+        assert not answers.cut_short(make_turn(request, reply(said), runs=(ran("print(...)", output),))), said
+    one = "How many lines are in diary.txt?"  # one amount asked: a second printed line is not a second answer
+    assert not answers._one_of_two(one, output, "212 lines.")
+
+
 def test_a_how_many_answer_with_another_number_than_printed_gives_way_the_second_time() -> None:
     turn = make_turn("And how many mm more rain did it get than the driest month?",
                      reply("The wettest month is March with 70.3 mm more rain than the driest month."),

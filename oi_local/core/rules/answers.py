@@ -4,7 +4,7 @@ any of the short result the code printed ("The output is correct." after `Dana 2
 rounds a printed result away (2.5 said for 2.51, unasked), that repeats a note the loop gave it ("Not
 run: this code changes notes.txt ..." said back as the answer), or that does not own up to the failed run
 before it ("The stock levels were synced." over ConnectionRefusedError), or that gives only the first
-line of a short printed list ("Codenames" over nine games), is dropped and asked for
+line of a short printed list ("Codenames" over nine games) or one of two amounts asked and printed, is dropped and asked for
 once more; a copied, rounded, cut-short or failure-blind answer the second time gives way to the code's last
 output (core/loop.py says plainly when that run failed)."""
 from __future__ import annotations
@@ -346,6 +346,26 @@ def _one_of_each(request: str, output: str, said: str) -> bool:
     return named < len(rows)
 
 
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _one_of_two(request: str, output: str, said: str) -> bool:
+    """Asked two amounts ("How many words are in lighthouse.txt? And how many times does Marguerite come up in
+    it?"), the code printed a line for each and the answer gives the number of fewer of them: "Marguerite came
+    up 4." over a printed 157 and 4 (ho40)."""
+    from oi_local.core.rules.two_numbers import AMOUNT
+
+    lines = [ln for ln in output.splitlines() if ln.strip()]
+    asked = len(AMOUNT.findall(instruction(request)))
+    if asked < 2 or len(lines) != asked:
+        return False
+    numbers = [[n.replace(",", "") for n in _NUMBER.findall(ln)] for ln in lines]
+    if any(len(n) != 1 for n in numbers):
+        return False
+    given = {n.replace(",", "") for n in _NUMBER.findall(said)}
+    return 0 < sum(1 for n in numbers if n[0] in given) < len(lines)
+
+
 def cut_short(turn: Turn) -> bool:
     """A question whose last run printed a short list of results, answered with its first line alone:
     asked which of nine games suit five players, the code printed all nine and the 0.5B model answered
@@ -361,7 +381,8 @@ def cut_short(turn: Turn) -> bool:
     if not (len(lines) >= 2 and len(set(lines)) > 1):
         return False
     said, first = _plain(str(reply.get("content", ""))), lines[0]
-    if _fewer_than_asked(turn.request, last.output, said) or _one_of_each(turn.request, last.output, said):
+    if _fewer_than_asked(turn.request, last.output, said) or _one_of_each(turn.request, last.output, said) \
+            or _one_of_two(turn.request, last.output, str(reply.get("content", ""))):
         return True
     from oi_local.core.rules.top_rows import first_row
 
@@ -400,6 +421,6 @@ rule = Rule(
             "quoted word only the worked examples have; before any code ran, it is asked for code instead), or answers a question "
             "without any of the short result the code printed, rounds that result away unasked (2.5 for 2.51), repeats a note the "
             "loop gave the model (\"Not run: this code changes notes.txt ...\" said back; with or without a run), or says "
-            "nothing of the failed run before it, or gives only the first line of a short printed list (or, asked for \"the 3 biggest\", names fewer of the 3 printed lines; asked for each group, names fewer of the groups printed; asked which thing, names none of the printed words, only its amount), or that says back a long "
+            "nothing of the failed run before it, or gives only the first line of a short printed list (or, asked for \"the 3 biggest\", names fewer of the 3 printed lines; asked for each group, names fewer of the groups printed; asked which thing, names none of the printed words, only its amount; asked two amounts, gives the number of one of the two lines printed), or that says back a long "
             "stretch of the request itself, is dropped and asked for once more; the second time such an answer "
             "gives way to the code's last output (said plainly to have failed, when it did)")
