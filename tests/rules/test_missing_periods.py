@@ -36,6 +36,10 @@ def test_which_requests_and_data_it_acts_on(here: Path) -> None:
     assert gap == ("walks.csv has no rows dated in 2024 (its dates run from 2025-01-04 to 2025-02-20).", "2024")
     march = missing_periods.gap("How far did I walk in March 2025, according to walks.csv?", here)
     assert march is not None and march[1] == "March 2025" and "no rows dated in March 2025" in march[0]
+    (here / "jobs.csv").write_text("id,opened,closed\nJ1,2024-02-05,2024-02-07\nJ2,2024-09-09,\nJ3,2024-12-02,2025-01-08\n")
+    assert missing_periods.gap("How many jobs did we close in 2023? It's all in jobs.csv.", here) == (
+        "jobs.csv has no rows dated in 2023 (its dates run from 2024-02-05 to 2025-01-08).", "2023")  # two date columns
+    assert missing_periods.gap("How many jobs did we close in 2025? It's all in jobs.csv.", here) is None
     for request in ("how far did I walk in 2025? see walks.csv",  # the file has that year
                     "How far did I walk in February 2025 (walks.csv)?",  # and that month
                     "how many walks in walks.csv were before 2024?",  # a bound, not the year asked about

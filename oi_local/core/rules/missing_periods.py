@@ -4,8 +4,9 @@ made-up bills/2021.csv, then listed the files' sizes and answered with them (ho4
 total of a file of January and February, it summed one made-up date's rows and answered "0" (ho34).
 When a request that asks to change nothing names one year or one month the data it names cannot hold
 (a folder whose every file is named by a year, or by a month, none of them the one asked; a CSV or JSON
-file with one column of ISO dates, none in that year or month), the code is not run and the turn ends
-saying what is missing and what the data has."""
+file whose columns of ISO dates hold none in that year or month: asked how many tickets were closed in 2023,
+of a file opened and closed in 2024-25, the model summed the opening dates as text, ho43), the code is not
+run and the turn ends saying what is missing and what the data has."""
 from __future__ import annotations
 
 import re
@@ -14,8 +15,7 @@ from pathlib import Path
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.named_month import (
     MONTHS,
-    date_column,
-    missing_month,
+    dated_columns,
     missing_month_file,
     named_month,
     named_year,
@@ -47,17 +47,24 @@ def missing_year_file(request: str, cwd: Path) -> str | None:
     return f"{folder.name}/ has no file for {year} (its files are {', '.join(files)})."
 
 
-def missing_year(request: str, cwd: Path) -> str | None:
-    """A sentence saying the named file has no rows dated in the one year the request names (and no month)."""
-    year = named_year(request)
-    found = date_column(request, cwd) if year and named_month(request) is None else None
-    if year is None or found is None:
+def missing_dates(request: str, cwd: Path) -> str | None:
+    """A sentence saying the named file has no dates in the one year, or the one month, the request names: no
+    column of ISO dates holds one ("how many tickets did we close in 2023?" of a file opened and closed in 2024-25)."""
+    month, year = named_month(request), named_year(request)
+    found = dated_columns(request, cwd) if month or year else None
+    if found is None:
         return None
-    name, _, values = found
-    dates = sorted(d.strip()[:10] for d in values if d.strip())
-    if not dates or any(d[:4] == year for d in dates):
+    name, columns = found
+    dates = sorted({d.strip()[:10] for _, values in columns for d in values if d.strip()})
+    if month is not None:
+        period = f"-{month[0]:02d}-"
+        when = MONTHS[month[0] - 1].title() + (f" {month[1]}" if month[1] else "")
+        hit = [d for d in dates if d[4:8] == period and (month[1] is None or d[:4] == month[1])]
+    else:
+        when, hit = str(year), [d for d in dates if d[:4] == year]
+    if not dates or hit:
         return None
-    return f"{name} has no rows dated in {year} (its dates run from {dates[0]} to {dates[-1]})."
+    return f"{name} has no rows dated in {when} (its dates run from {dates[0]} to {dates[-1]})."
 
 
 def gap(request: str, cwd: Path) -> tuple[str, str] | None:
@@ -67,14 +74,11 @@ def gap(request: str, cwd: Path) -> tuple[str, str] | None:
     words = instruction(request)
     if asks_change(words):  # "add my 2021 bill to bills/": the period is to be made, not read
         return None
-    found = missing_year_file(words, cwd) or missing_year(words, cwd)
-    if found:
-        return found, str(named_year(words))
-    found = missing_month_file(words, cwd) or missing_month(words, cwd)
-    month = named_month(words)
-    if not found or month is None:
+    month, year = named_month(words), named_year(words)
+    found = (missing_month_file(words, cwd) if month else missing_year_file(words, cwd)) or missing_dates(words, cwd)
+    if not found:
         return None
-    return found, MONTHS[month[0] - 1].title() + (f" {month[1]}" if month[1] else "")
+    return found, (MONTHS[month[0] - 1].title() + (f" {month[1]}" if month[1] else "")) if month else str(year)
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:

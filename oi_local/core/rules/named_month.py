@@ -46,6 +46,12 @@ def named_month(request: str) -> tuple[int, str | None] | None:
 def date_column(request: str, cwd: Path, code: str = "") -> tuple[str, str, list[str]] | None:
     """(file name, column, its values) of the one column of ISO dates in the one CSV/JSON file the request names
     (a follow-up that names none, "and how much of that was in February?": the one the code reads)."""
+    found = dated_columns(request, cwd, code)
+    return (found[0], found[1][0][0], found[1][0][1]) if found and len(found[1]) == 1 else None
+
+
+def dated_columns(request: str, cwd: Path, code: str = "") -> tuple[str, list[tuple[str, list[str]]]] | None:
+    """(file name, [(column, its values)]) of the columns of ISO dates in the one CSV/JSON file the request names."""
     from oi_local.core.hints import mentioned_paths
     from oi_local.core.rules.asked_column import _table
 
@@ -58,7 +64,7 @@ def date_column(request: str, cwd: Path, code: str = "") -> tuple[str, str, list
     p = files[0]
     table = records(p) if p.suffix.lower() == ".json" else _table(p)
     dated = [(c, v) for c, v in table.items() if v and all(_ISO.fullmatch(x.strip()) for x in v if x.strip())]
-    return (p.name, dated[0][0], dated[0][1]) if len(dated) == 1 else None
+    return (p.name, dated) if dated else None
 
 
 def missing_month(request: str, cwd: Path) -> str | None:
