@@ -1,0 +1,78 @@
+"""Plain average: asked "whats my average ride distance? every ride since april is in rides.csv" (columns date,
+route, distance_km, ...), the 0.5B model subtracted the first date from the last, then converted the dates to
+numbers, then read a closed file (ho13); of older sets' plain averages of a named CSV, 6 of 14 ended wrong in a
+development run. When a request asks for a plain average (no group, no month or year, none of the file's own
+values named, nothing left out), the words after "average" name exactly one numeric column of the one CSV file it
+names, and the model's code does not use that column, the loop offers its own code that prints that column's
+mean (its blanks skipped)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.turn import Block, Turn, instruction, own_code
+
+NOTE = "Not run: the code never reads {column}, the column of {file} the request asks the average of."
+ASK = "(The average of {column} in {file}: a total divided by a count."
+HOW = "This block prints it; reply with it, then give the average it prints."
+# a group ("per route", "for each shift": a word after it that names a column) or rows left out or picked
+_EACH = re.compile(r"\b(?:per|each|every|by)\s+(?:\w+\s+)?(\w+)", re.I)
+_PICKED = re.compile(r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|except|excluding|exclud\w*|"
+                     r"leav\w*\s+out|left\s+out|ignor\w*|skip\w*|omit\w*|apart\s+from|minus|besides|not|without|other|"
+                     r"others|only|between|(?:19|20)\d\d)\b", re.I)
+_IN_MONTH = re.compile(r"\b(?:in|during|for|of)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+
+
+def _target(request: str, cwd: Path) -> tuple[str, str] | None:
+    """(file, column) of a plain average the request asks for, or None."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.asked_column import _table, _tokens, asked_column
+    from oi_local.core.rules.averages import ASKED
+    from oi_local.core.rules.named_values import _PATHISH
+
+    words = instruction(request)
+    said = _PATHISH.sub(" ", words)
+    if not ASKED.search(said) or _PICKED.search(said) or _IN_MONTH.search(said):
+        return None
+    found = asked_column(words, cwd)
+    tables = [p for p in mentioned_paths(words, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".tsv")]
+    if found is None or len(tables) != 1:
+        return None
+    table = _table(tables[0])
+    named = set().union(*(_tokens(c) for c in table))
+    if found[0] not in table or any(_tokens(m.group(1)) & named for m in _EACH.finditer(said)):
+        return None
+    # a value of the file named ("the average price of oat lattes"): rows are to be picked, not a plain average
+    values = {v.lower() for c, vs in table.items() if c != found[0] for v in vs if re.fullmatch(r"[A-Za-z][\w '&-]{2,}", v)}
+    if any(w in values for w in re.findall(r"[a-z][\w'-]{2,}", said.lower())) or any(v in said.lower() for v in values if " " in v):
+        return None
+    return str(tables[0].relative_to(cwd)) if tables[0].is_relative_to(cwd) else str(tables[0]), found[0]
+
+
+def ready_code(file: str, column: str) -> str:
+    return (f"import csv\nwith open({file!r}, newline='', encoding='utf-8', errors='replace') as f:\n"
+            f"    values = [float(r[{column!r}].replace(',', '')) for r in csv.DictReader(f) if (r[{column!r}] or '').strip()]\n"
+            f"print('average {column}:', round(sum(values) / len(values), 2), f'(over {{len(values)}} rows)')")
+
+
+def check(turn: Turn, block: Block) -> Verdict | None:
+    if block.lang != "python" or turn.counts["plain average"]:
+        return None
+    try:
+        found = _target(turn.request, Path.cwd())
+    except (OSError, ValueError):
+        return None
+    if found is None or re.search(rf"['\"]{re.escape(found[1])}['\"]", block.code):
+        return None
+    file, column = found
+    turn.counts["plain average"] += 1
+    return Verdict(note=NOTE.format(column=column, file=file),
+                   ask=own_code(turn.engine, ASK.format(column=column, file=file), ready_code(file, column), HOW))
+
+
+rule = Rule(
+    name="plain average", setting="check_answers", check=check,
+    summary="a request for a plain average (no group, month, year or value of the file named, nothing left out) whose "
+            "words after \"average\" name one numeric column of the one CSV file it names, with code that never reads that "
+            "column: the loop offers its own code that prints the column's mean (blanks skipped)")

@@ -1,0 +1,50 @@
+"""Plain average: code that never reads the column a plain average is asked of gets the loop's own code."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import plain_average
+
+from .handmade import block, make_turn
+
+ROWS = "date,route,distance_km,climb_m\n2025-04-02,to work,11.3,64\n2025-04-05,canal loop,24.6,85\n2025-04-08,to work,,64\n"
+# the 0.5B model's first code (ho13): the dates, not the distances
+DATES = 'import csv\nwith open("walks.csv") as f:\n    d = [r["date"] for r in csv.DictReader(f)]\nprint((d[-1] - d[0]) / 7)'
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "walks.csv").write_text(ROWS)
+    return tmp_path
+
+
+def test_code_that_never_reads_the_asked_column_gets_code_that_averages_it(here: Path) -> None:
+    turn = make_turn("whats my average walk distance? every walk is in walks.csv")
+    verdict = plain_average.check(turn, block(DATES))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.own and "distance_km" in verdict.note
+    code = (verdict.ask.text or "").split("```python\n")[1].split("\n```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=here).stdout
+    assert out == "average distance_km: 17.95 (over 2 rows)\n"  # the blank left out
+    assert plain_average.check(turn, block(DATES)) is None  # once a turn
+
+
+@pytest.mark.parametrize("request_text", [
+    "what's the average distance_km per route? walks.csv",  # a group (a column)
+    "average distance in 2025 in walks.csv",  # a year
+    "what's the average distance of the canal loop walks? walks.csv",  # a value of the file: rows to pick
+    "what's my average walk? walks.csv",  # no column named
+    "what's the average distance? walks.csv and runs.csv",  # not one file (runs.csv is not there: still one)
+])
+def test_left_alone(here: Path, request_text: str) -> None:
+    (here / "runs.csv").write_text(ROWS)
+    assert plain_average.check(make_turn(request_text), block(DATES)) is None, request_text
+
+
+def test_code_that_reads_the_column_runs(here: Path) -> None:
+    code = DATES.replace('r["date"]', 'float(r["distance_km"] or 0)')
+    assert plain_average.check(make_turn("whats my average walk distance? it's in walks.csv"), block(code)) is None
