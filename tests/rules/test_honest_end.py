@@ -203,6 +203,18 @@ def test_a_missing_key_is_said_in_the_persons_words() -> None:
     assert honest_end.finish(turn) == "This is not done: the last run failed with KeyError: 'star_rating'."
 
 
+def test_a_missing_field_the_request_asks_about_is_named_over_a_later_error() -> None:
+    note = "Note: there is no key 'salary'. The keys are: 'name', 'department', 'office'."
+    first = failed("print(df['salary'].mean())", "KeyError: 'salary'", note)
+    later = failed("print(sum(float(r[10]) for r in staff))", "KeyError: 10")  # the model's next try
+    turn = make_turn("whats the average salary of the people in Sales? staff.csv", OUT, reply("Stopped."), runs=(first, later))
+    assert honest_end.finish(turn) == (
+        "This is not done: a run failed with KeyError: 'salary': there is no field 'salary' in the data (its fields are "
+        "'name', 'department', 'office').")
+    turn = make_turn("whats the average pay of the people in Sales? staff.csv", OUT, reply("Stopped."), runs=(first, later))
+    assert honest_end.finish(turn) == "This is not done: the last run failed with KeyError: 10."  # not a word asked
+
+
 def test_the_asked_scripts_own_error_is_the_reason_not_a_later_try(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "sync_photos.sh").write_text("echo 'sync_photos: ERROR: ~/nas is not mounted' >&2; exit 2\n")

@@ -93,7 +93,18 @@ def _cause(turn: Turn) -> Run:
     last = turn.runs[-1]
     if missing_paths(error_line(last.output)):
         return last
-    return _still_missing(turn) or _script_failed(turn) or last
+    return _still_missing(turn) or _script_failed(turn) or _asked_key_missing(turn) or last
+
+
+def _asked_key_missing(turn: Turn) -> Run | None:
+    """A failed run that found the field the request asks about is not in the data ("average salary", and
+    `KeyError: 'salary'` over columns name, department, office ...): asked for the average salary of a file
+    without one, the 0.5B model's next tries failed on `row[10]`, and the turn ended naming `KeyError: 10` (ho41)."""
+    for run in turn.runs:
+        m = _NO_KEY.search(run.note or "") if run.failed else None
+        if m and re.search(rf"\b{re.escape(m.group(1))}", turn.request, re.I) and len(m.group(1)) >= 3:
+            return run
+    return None
 
 
 def _script_failed(turn: Turn) -> Run | None:
@@ -237,7 +248,8 @@ rule = Rule(
             "still is not, whatever ran after), whose newest code a rule refused to run, whose requested "
             "files are missing or wrong (outputs), a question whose last run printed nothing (or only `None`, `[]`), or "
             "whose answer only says back the request's own text, ends with one sentence saying so and naming the error (a "
-            "`KeyError` also in plain words: there is no column 'x'; its columns are ...), "
+            "`KeyError` also in plain words: there is no column 'x'; its columns are ...; a run that found a field the "
+            "request names is not there is the error named, over a later one), "
             "unless the model's last reply already says it (for a failed run: quotes the error; for a missing file: says "
             "it is not there, not only \"an error occurred\"); a question answered over "
             "data that lacks what it asks about (a CSV with no rows, a name no named file holds, a thing to look up (a phone number, a wifi password) no named file mentions, a month its dates do not have, "
