@@ -48,3 +48,14 @@ def test_left_alone(here: Path, request_text: str) -> None:
 def test_code_that_reads_the_column_runs(here: Path) -> None:
     code = DATES.replace('r["date"]', 'float(r["distance_km"] or 0)')
     assert plain_average.check(make_turn("whats my average walk distance? it's in walks.csv"), block(code)) is None
+
+
+def test_a_measure_word_names_the_column_and_per_row_is_no_group(here: Path) -> None:
+    (here / "loaves.csv").write_text("date,flour,hydration_pct,loaf_weight_g\n2025-01-04,spelt,68,948\n2025-01-09,rye,72,901\n")
+    (here / "sleep.csv").write_text("night,bedtime,hours_slept\n2025-05-01,23:10,7.2\n2025-05-02,23:40,6.8\n")
+    assert plain_average._target("What do my loaves weigh on average? it's all in loaves.csv", here) == (
+        "loaves.csv", "loaf_weight_g")
+    # one row a night: "per night" is every row, not a group
+    assert plain_average._target("what's my average sleep per night in sleep.csv?", here) == ("sleep.csv", "hours_slept")
+    (here / "sleep.csv").write_text("night,bedtime,hours_slept\nFri,23:10,7.2\nFri,23:40,6.8\n")
+    assert plain_average._target("what's my average sleep per night in sleep.csv?", here) is None  # nights repeat: a group

@@ -17,7 +17,7 @@ NOTE = "Not run: the code never reads {column}, the column of {file} the request
 ASK = "(The average of {column} in {file}: a total divided by a count."
 HOW = "This block prints it; reply with it, then give the average it prints."
 # a group ("per route", "for each shift": a word after it that names a column) or rows left out or picked
-_EACH = re.compile(r"\b(?:per|each|every|by)\s+(?:\w+\s+)?(\w+)", re.I)
+_EACH = re.compile(r"\b(?:per|each|every|by)\s+(\w+)(?:\s+(\w+))?", re.I)
 _PICKED = re.compile(r"%|\b(?:percent(?:age)?|share|fraction|proportion|ratio|compared?|versus|vs|except|excluding|exclud\w*|"
                      r"leav\w*\s+out|left\s+out|ignor\w*|skip\w*|omit\w*|apart\s+from|minus|besides|not|without|other|"
                      r"others|only|between|(?:19|20)\d\d)\b", re.I)
@@ -35,19 +35,38 @@ def _target(request: str, cwd: Path) -> tuple[str, str] | None:
     said = _PATHISH.sub(" ", words)
     if not ASKED.search(said) or _PICKED.search(said) or _IN_MONTH.search(said):
         return None
-    found = asked_column(words, cwd)
     tables = [p for p in mentioned_paths(words, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".tsv")]
-    if found is None or len(tables) != 1:
+    if len(tables) != 1:
         return None
     table = _table(tables[0])
-    named = set().union(*(_tokens(c) for c in table))
-    if found[0] not in table or any(_tokens(m.group(1)) & named for m in _EACH.finditer(said)):
+    asked = asked_column(words, cwd)
+    column = asked[0] if asked else _measured(said, table)
+    # "per route" of a route column that repeats is a group; "per night" of a night column of one row a night is every row
+    groups = {t for c, vs in table.items() if len(set(vs)) < len(vs) for t in _tokens(c)}
+    if column not in table or any(_tokens(" ".join(w for w in m.groups() if w)) & groups for m in _EACH.finditer(said)):
         return None
     # a value of the file named ("the average price of oat lattes"): rows are to be picked, not a plain average
-    values = {v.lower() for c, vs in table.items() if c != found[0] for v in vs if re.fullmatch(r"[A-Za-z][\w '&-]{2,}", v)}
+    values = {v.lower() for c, vs in table.items() if c != column for v in vs if re.fullmatch(r"[A-Za-z][\w '&-]{2,}", v)}
     if any(w in values for w in re.findall(r"[a-z][\w'-]{2,}", said.lower())) or any(v in said.lower() for v in values if " " in v):
         return None
-    return str(tables[0].relative_to(cwd)) if tables[0].is_relative_to(cwd) else str(tables[0]), found[0]
+    return str(tables[0].relative_to(cwd)) if tables[0].is_relative_to(cwd) else str(tables[0]), column
+
+
+# Words that say what is measured, and the column names that measure it: "what do my loaves weigh on average?"
+# of loaf_weight_g, "how much have I paid for a bag, on average?" of price_gbp (the words right after "average",
+# which rule asked column reads, name nothing there).
+_MEASURE_WORDS = {"weigh": "weight", "weighs": "weight", "paid": "price cost amount paid", "pay": "price cost amount paid",
+                  "spent": "amount cost price spent", "spend": "amount cost price spent", "cost": "cost price amount",
+                  "sleep": "sleep slept", "slept": "sleep slept", "far": "distance km mile miles"}
+
+
+def _measured(said: str, table: dict[str, list[str]]) -> str | None:
+    """The one numeric column a measure word of the request names, or None."""
+    from oi_local.core.rules.asked_column import _numeric, _tokens
+
+    wanted = {w for word in re.findall(r"[a-z]+", said.lower()) for w in _MEASURE_WORDS.get(word, "").split()}
+    fits = [c for c, values in table.items() if _numeric(values) and _tokens(c) & {w.removesuffix("s") for w in wanted}]
+    return fits[0] if len(fits) == 1 else None
 
 
 def ready_code(file: str, column: str) -> str:
@@ -74,5 +93,6 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="plain average", setting="check_answers", check=check,
     summary="a request for a plain average (no group, month, year or value of the file named, nothing left out) whose "
-            "words after \"average\" name one numeric column of the one CSV file it names, with code that never reads that "
-            "column: the loop offers its own code that prints the column's mean (blanks skipped)")
+            "words after \"average\" (or a measure word: weigh, paid, spent, sleep) name one numeric column of the one CSV "
+            "file it names, with code that never reads that column: the loop offers its own code that prints the column's "
+            "mean (blanks skipped); \"per night\" of a column with one row a night is no group")
