@@ -59,3 +59,17 @@ def test_a_measure_word_names_the_column_and_per_row_is_no_group(here: Path) -> 
     assert plain_average._target("what's my average sleep per night in sleep.csv?", here) == ("sleep.csv", "hours_slept")
     (here / "sleep.csv").write_text("night,bedtime,hours_slept\nFri,23:10,7.2\nFri,23:40,6.8\n")
     assert plain_average._target("what's my average sleep per night in sleep.csv?", here) is None  # nights repeat: a group
+
+
+def test_a_run_that_printed_no_number_near_the_mean_gets_the_loops_code(here: Path) -> None:
+    from .handmade import failed, ran
+
+    request = "whats my average walk distance? every walk is in walks.csv"
+    summed = make_turn(request, runs=(ran("print(sum(...))", "35.9\n"),))  # added up, never divided
+    ask = plain_average.after_run(summed)
+    assert ask is not None and ask.own and "average of distance_km in walks.csv" in (ask.text or "")
+    assert plain_average.after_run(summed) is None  # once a turn
+    for output in ("17.95\n", "The average is 17.9 km\n"):
+        turn = make_turn(request, runs=(ran("print(...)", output),))
+        assert plain_average.after_run(turn) is None, output
+    assert plain_average.after_run(make_turn(request, runs=(failed("x", "NameError: name 'x' is not defined"),))) is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.base import Ask, Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, instruction, own_code
 
 NOTE = "Not run: the code never reads {column}, the column of {file} the request asks the average of."
@@ -90,9 +90,42 @@ def check(turn: Turn, block: Block) -> Verdict | None:
                    ask=own_code(turn.engine, ASK.format(column=column, file=file), ready_code(file, column), HOW))
 
 
+AFTER = "(That did not print the average of {column} in {file}: a total divided by a count."
+
+
+def _mean(file: str, column: str) -> float | None:
+    import csv
+
+    with open(file, newline="", encoding="utf-8", errors="replace") as f:
+        values = [float(v.replace(",", "")) for r in csv.DictReader(f) if (v := (r.get(column) or "").strip())]
+    return sum(values) / len(values) if values else None
+
+
+def after_run(turn: Turn) -> Ask | None:
+    """A clean run for a plain average that printed no number near the column's mean (a sum never divided, a
+    table of one mean a night, one day's rows) gets the loop's code for it, once a turn."""
+    last = turn.runs[-1] if turn.runs else None
+    if last is None or last.failed or turn.counts["plain average"]:
+        return None
+    try:
+        found = _target(turn.request, Path.cwd())
+        mean = _mean(*found) if found else None
+    except (OSError, ValueError):
+        return None
+    if found is None or mean is None:
+        return None
+    printed = [float(n.replace(",", "")) for n in re.findall(r"-?\d[\d,]*(?:\.\d+)?", last.output)[:200]]
+    if any(abs(n - mean) <= max(0.051, abs(mean) * 0.005) for n in printed):
+        return None
+    turn.counts["plain average"] += 1
+    file, column = found
+    return own_code(turn.engine, AFTER.format(column=column, file=file), ready_code(file, column), HOW)
+
+
 rule = Rule(
-    name="plain average", setting="check_answers", check=check,
+    name="plain average", setting="check_answers", check=check, after_run=after_run,
     summary="a request for a plain average (no group, month, year or value of the file named, nothing left out) whose "
             "words after \"average\" (or a measure word: weigh, paid, spent, sleep) name one numeric column of the one CSV "
             "file it names, with code that never reads that column: the loop offers its own code that prints the column's "
-            "mean (blanks skipped); \"per night\" of a column with one row a night is no group")
+            "mean (blanks skipped); so does a clean run that printed no number near that mean (a sum never divided, a "
+            "mean per row); \"per night\" of a column with one row a night is no group")
