@@ -72,4 +72,7 @@ def test_a_run_that_printed_no_number_near_the_mean_gets_the_loops_code(here: Pa
     for output in ("17.95\n", "The average is 17.9 km\n"):
         turn = make_turn(request, runs=(ran("print(...)", output),))
         assert plain_average.after_run(turn) is None, output
-    assert plain_average.after_run(make_turn(request, runs=(failed("x", "NameError: name 'x' is not defined"),))) is None
+    table = "".join(f"2025-05-{d:02d} {v}\n" for d, v in enumerate((11.3, 24.6, 18.0, 17.9), 1))  # one mean a day
+    assert plain_average.after_run(make_turn(request, runs=(ran("print(...)", table),))) is not None
+    failing = make_turn(request, runs=(failed("x", "TypeError: object of type 'DictReader' has no len()"),))
+    assert plain_average.after_run(failing) is not None  # the loop's code does not fail

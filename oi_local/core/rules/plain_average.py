@@ -102,10 +102,10 @@ def _mean(file: str, column: str) -> float | None:
 
 
 def after_run(turn: Turn) -> Ask | None:
-    """A clean run for a plain average that printed no number near the column's mean (a sum never divided, a
-    table of one mean a night, one day's rows) gets the loop's code for it, once a turn."""
+    """A run for a plain average that failed, or printed no number near the column's mean (a sum never divided, a
+    table of one mean a night, one day's rows), gets the loop's code for it, once a turn."""
     last = turn.runs[-1] if turn.runs else None
-    if last is None or last.failed or turn.counts["plain average"]:
+    if last is None or last.interrupted or turn.counts["plain average"]:
         return None
     try:
         found = _target(turn.request, Path.cwd())
@@ -114,8 +114,11 @@ def after_run(turn: Turn) -> Ask | None:
         return None
     if found is None or mean is None:
         return None
-    printed = [float(n.replace(",", "")) for n in re.findall(r"-?\d[\d,]*(?:\.\d+)?", last.output)[:200]]
-    if any(abs(n - mean) <= max(0.051, abs(mean) * 0.005) for n in printed):
+    lines = [ln for ln in last.output.splitlines() if ln.strip()]
+    if len(lines) > 3:  # a table (one mean a night): only a line that says it is an average can hold the answer
+        lines = [ln for ln in lines if re.search(r"average|mean|avg", ln, re.I)]
+    printed = [float(n.replace(",", "")) for ln in lines[:50] for n in re.findall(r"-?\d[\d,]*(?:\.\d+)?", ln)]
+    if not last.failed and any(abs(n - mean) <= max(0.051, abs(mean) * 0.005) for n in printed):
         return None
     turn.counts["plain average"] += 1
     file, column = found
@@ -127,5 +130,5 @@ rule = Rule(
     summary="a request for a plain average (no group, month, year or value of the file named, nothing left out) whose "
             "words after \"average\" (or a measure word: weigh, paid, spent, sleep) name one numeric column of the one CSV "
             "file it names, with code that never reads that column: the loop offers its own code that prints the column's "
-            "mean (blanks skipped); so does a clean run that printed no number near that mean (a sum never divided, a "
-            "mean per row); \"per night\" of a column with one row a night is no group")
+            "mean (blanks skipped); so does a run that failed or printed no number near that mean (a sum never divided, "
+            "a table of means per row); \"per night\" of a column with one row a night is no group")
