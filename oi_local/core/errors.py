@@ -948,7 +948,7 @@ def _numbers_converted(code: str, line: int | None) -> str | None:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("sum", "max", "min") and node.args:
             arg = node.args[0]
             if isinstance(arg, ast.Name) and arg.lineno == line:  # sum(groceries) of a list of strings (ho47)
-                mapped.append((arg.col_offset, arg.end_col_offset))  # type: ignore[arg-type]
+                mapped.append((arg.col_offset, arg.end_col_offset or arg.col_offset))
             value(arg.elt if isinstance(arg, (ast.GeneratorExp, ast.ListComp)) else arg)
     if not wanted and not mapped:
         return None
