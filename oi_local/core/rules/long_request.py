@@ -218,7 +218,7 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
     parts = [(p, q) for p, q in ((set(_stems(q)) & idf.keys(), q) for q in question_parts(own)) if p]
     orders = [best(p, q) for p, q in parts] if len(parts) > 1 else [best(set(idf), parts[0][1] if parts else own)]
     rows: list[int] = []
-    for i in (i for k in range(max(map(len, orders))) for o in orders if k < len(o) for i in o[k:k + 1]):
+    for i in (o[k] for k in range(max(map(len, orders))) for o in orders if k < len(o)):  # the parts' k-th bests, k = 0, 1, ...
         if sentences[i] not in {sentences[r] for r in rows}:  # a sentence said twice is shown once
             rows.append(i)
         if len(rows) == BEST_SENTENCES:

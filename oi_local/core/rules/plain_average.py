@@ -2,9 +2,10 @@
 route, distance_km, ...), the 0.5B model subtracted the first date from the last, then converted the dates to
 numbers, then read a closed file (ho13); of older sets' plain averages of a named CSV, 6 of 14 ended wrong in a
 development run. When a request asks for a plain average (no group, no month or year, none of the file's own
-values named, nothing left out), the words after "average" name exactly one numeric column of the one CSV file it
-names, and the model's code does not use that column, the loop offers its own code that prints that column's
-mean (its blanks skipped)."""
+values named, nothing left out), the words after "average" (or a word that says what is measured: weigh, paid,
+sleep) name exactly one numeric column of the one CSV file it names, and the model's code does not use that
+column, or its run failed or printed no number near that column's mean, the loop offers its own code that prints
+that column's mean (its blanks skipped), once a turn."""
 from __future__ import annotations
 
 import re
@@ -80,9 +81,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None
     try:
         found = _target(turn.request, Path.cwd())
-    except (OSError, ValueError):
-        return None
-    if found is None or re.search(rf"['\"]{re.escape(found[1])}['\"]", block.code):
+        if found is None or re.search(rf"['\"]{re.escape(found[1])}['\"]", block.code) or _mean(*found) is None:
+            return None
+    except (OSError, ValueError):  # a value that is no number further down: the loop's code would fail on it
         return None
     file, column = found
     turn.counts["plain average"] += 1
