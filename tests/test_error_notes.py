@@ -395,6 +395,29 @@ def test_a_date_read_as_a_number_is_kept_as_text_in_the_corrected_code(folder: P
     assert "is a date" not in (note("ValueError: invalid literal for int() with base 10: 'abc'\n", "", code="int('abc')") or "")
 
 
+@pytest.mark.parametrize("lines, code, mean", [
+    # a sign before the amount, read line by line (ho48's bills, after that set's end)
+    ("January 2023: £112.30\nFebruary 2023: £98.10\n",
+     'total = n = 0\nfor line in open("bills.txt"):\n    month, amount = line.split(": ")\n    total += float(amount)\n'
+     '    n += 1\nprint(round(total / n, 2))', "105.2"),
+    # thousands commas and int()
+    ("rent,1,250\nrent,1,310\n", 'vals = [int(l.split(",", 1)[1]) for l in open("bills.txt")]\nprint(sum(vals) / len(vals))',
+     "1280.0"),
+])
+def test_a_number_written_with_a_sign_is_kept_to_its_digits(folder: Path, lines: str, code: str, mean: str) -> None:
+    (folder / "bills.txt").write_text(lines, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    assert run.returncode == 1 and "ValueError" in run.stderr
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "", code=code) or ""
+    assert "around the number" in got
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    again = subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True, check=True)
+    assert again.stdout.strip() == mean
+    # A line holding two numbers is not one number with a sign: no guess at which one.
+    assert "around the number" not in (note("ValueError: could not convert string to float: 'January 2023: £112.30'\n",
+                                           "", code="float(x)") or "")
+
+
 def test_a_copy_looked_for_in_os_is_sent_to_shutil(folder: Path) -> None:
     for code in ("import os\nos.copy('a.pdf', 'b/a.pdf')", "from os import copy"):
         run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)

@@ -19,6 +19,7 @@ from typing import Callable
 
 from oi_local.core.blank_lines import BLANK, blanks_skipped
 from oi_local.core.header_skip import skipped
+from oi_local.core.number_signs import extra, signs_dropped
 from oi_local.core.pycheck import folder_files, likely_file, rewrite
 
 MAX_FILES = 200  # folder entries looked at
@@ -290,7 +291,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return blank
     m = _NOT_A_NUMBER.search(output)
     header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)
-              or _text_added_note(m.group(1), code, base)) if m else None
+              or _text_added_note(m.group(1), code, base) or _signs_note(m.group(1), code, output)) if m else None
     if header:
         return header
     m = _STR_PATH.search(output)
@@ -480,6 +481,20 @@ def _text_added_note(value: str, code: str, base: Path) -> str | None:
             return (f"Note: {value!r} is a {column} from {m.group(1)}, text, not a number. Each row is one {column}: "
                     f"to count them, add 1 for each row. The code would be:\n```python\n{fixed.strip()}\n```")
     return None
+
+
+def _signs_note(value: str, code: str, output: str) -> str | None:
+    """One number with a sign, a unit or thousands commas around it (float('£112.30')): the code with
+    what is converted kept to its digits (core/number_signs.py)."""
+    value = re.sub(r"^(?:\\[nrt]|\s)+|(?:\\[nrt]|\s)+$", "", value)  # the error's repr: a line's '\\n' is not a sign
+    what = extra(value)
+    if what is None:
+        return None
+    fn = "int" if "invalid literal for int()" in output else "float"
+    fixed = signs_dropped(value, code, _failed_line(output)) if len(code) <= MAX_CODE else None
+    return (f"Note: {value!r} has {what} around the number, and {fn}() reads a number alone. Keep only its digits, "
+            f"point and minus sign before converting" + (f". With that, the code would be:\n```python\n{fixed}\n```"
+                                                       if fixed else ': re.sub(r"[^0-9.-]", "", text).'))
 
 
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2}(?:[ T][\d:.]+)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?")

@@ -49,3 +49,13 @@ def test_a_precision_is_not_a_number_of_the_calculation() -> None:
     # the 2 people are data: still missing
     assert unused_numbers.missing("Split 41.37 and 40.82 between 2 people, to 2 decimals",
                                   "print(41.37 + 40.82)") == ["2"]
+
+
+def test_a_conversion_needs_only_the_numbers_in_the_asked_units_kind() -> None:
+    oven = "my oven recipe says 350°F for 12 minutes, what's that in celsius?"
+    assert unused_numbers.missing(oven, "print(round((350 - 32) * 5 / 9))") == []  # the 12 minutes are no temperature
+    assert unused_numbers.missing("Bake 200 g of flour with 150 g sugar for 40 mins. How much is that in ounces?",
+                                  "print(200 / 28.35)") == ["150"]  # both weights are needed
+    # no conversion asked: every number counts
+    assert unused_numbers.missing("Drive 575 km at 6.4 litres per 100 km; fuel is 1.89 a litre. What does it cost?",
+                                  "print(575 * 6.4 / 100)") == ["1.89"]

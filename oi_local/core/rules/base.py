@@ -5,6 +5,7 @@ the rules that are on, in the order of `RULES` (core/rules/__init__.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,3 +77,29 @@ class Rule:
         if self.switched_on is not None:
             return self.switched_on(engine)
         return getattr(engine, self.setting, None) not in OFF
+
+
+@dataclass(frozen=True)
+class StopAndSay:
+    """The check and finish of a rule that ends a turn on what the data lacks: once a turn, when
+    `found(request, cwd)` gives (note, said), the code is not run, `note` is shown, and the turn ends
+    saying `said`. A file that cannot be read finds nothing."""
+    name: str  # the turn's count and state key
+    found: Callable[[str, Path], tuple[str, str] | None]
+
+    def check(self, turn: "Turn", block: "Block") -> Verdict | None:
+        if turn.counts[self.name]:
+            return None
+        try:
+            got = self.found(turn.request, Path.cwd())
+        except OSError:
+            return None
+        if got is None:
+            return None
+        turn.counts[self.name] += 1
+        turn.state[self.name] = got[1]
+        return Verdict(note=got[0], stop=True)
+
+    def finish(self, turn: "Turn") -> str | None:
+        said = turn.state.get(self.name)
+        return str(said) if said else None

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from oi_local.core.rules.base import Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, instruction
+from oi_local.core.rules.base import Rule, StopAndSay
+from oi_local.core.rules.turn import instruction
 
 NOTE = "Not run: {file} has no column for {need} (its columns are {columns}); {what} cannot be worked out from it."
 SAY = ("{file} does not have what {what} needs: there is no column for {need} (its columns are {columns}), so it cannot "
@@ -80,25 +80,20 @@ def missing(request: str, cwd: Path) -> tuple[str, str, str, str] | None:
     return tables[0].name, need.what, need.need, ", ".join(columns)
 
 
-def check(turn: Turn, block: Block) -> Verdict | None:
-    if turn.counts["missing inputs"]:
+def _found(request: str, cwd: Path) -> tuple[str, str] | None:
+    got = missing(request, cwd)
+    if got is None:
         return None
-    found = missing(turn.request, Path.cwd())
-    if found is None:
-        return None
-    file, what, need, columns = found
-    turn.counts["missing inputs"] += 1
-    turn.state["missing inputs"] = SAY.format(file=file, what=what, need=need, columns=columns)
-    return Verdict(note=NOTE.format(file=file, need=need, columns=columns, what=what), stop=True)
+    file, what, need, columns = got
+    return (NOTE.format(file=file, need=need, columns=columns, what=what),
+            SAY.format(file=file, what=what, need=need, columns=columns))
 
 
-def finish(turn: Turn) -> str | None:
-    said = turn.state.get("missing inputs")
-    return str(said) if said else None
+hooks = StopAndSay("missing inputs", _found)
 
 
 rule = Rule(
-    name="missing inputs", setting="repair_slips", check=check, finish=finish,
+    name="missing inputs", setting="repair_slips", check=hooks.check, finish=hooks.finish,
     summary="asked for an amount that needs an input (a profit or margin needs costs, a delivery time the delivery "
             "dates, an age birth dates, who is nearest where each one is) from one CSV file that has no column for it, and the request does not give "
             "it: the code is not run and the turn ends saying what the file lacks, with its columns")

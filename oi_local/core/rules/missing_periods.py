@@ -12,32 +12,26 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from oi_local.core.rules.base import Rule, Verdict
+from oi_local.core.rules.base import Rule, StopAndSay
 from oi_local.core.rules.named_month import (
     MONTHS,
     dated_columns,
     missing_month_file,
     named_month,
     named_year,
+    one_folder,
 )
-from oi_local.core.rules.turn import Block, Turn, instruction
+from oi_local.core.rules.turn import instruction
 
 NOTE = "Not run: {gap}"
 SAY = "{gap} So there is nothing for {when} to work out, and I have not guessed a figure."
 _YEAR = re.compile(r"(?<![\w-])((?:19|20)\d\d)(?![\w-])")
 
 
-def _folder(request: str, cwd: Path) -> Path | None:
-    from oi_local.core.hints import mentioned_paths
-
-    folders = [p for p in mentioned_paths(request, cwd) if p.is_dir() and p.resolve() != cwd.resolve()]
-    return folders[0] if len(folders) == 1 else None
-
-
 def missing_year_file(request: str, cwd: Path) -> str | None:
     """A sentence saying the folder the request names has no file for the year it names, when every file
     there is named by one year (electricity_2022.csv, 2023-bills.pdf)."""
-    year, folder = named_year(request), _folder(request, cwd)
+    year, folder = named_year(request), one_folder(request, cwd)
     if year is None or folder is None:
         return None
     files = sorted(f.name for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
@@ -81,27 +75,16 @@ def gap(request: str, cwd: Path) -> tuple[str, str] | None:
     return found, (MONTHS[month[0] - 1].title() + (f" {month[1]}" if month[1] else "")) if month else str(year)
 
 
-def check(turn: Turn, block: Block) -> Verdict | None:
-    if turn.counts["missing periods"]:
-        return None
-    try:
-        found = gap(turn.request, Path.cwd())
-    except OSError:
-        return None
-    if found is None:
-        return None
-    turn.counts["missing periods"] += 1
-    turn.state["missing periods"] = SAY.format(gap=found[0], when=found[1])
-    return Verdict(note=NOTE.format(gap=found[0]), stop=True)
+def _found(request: str, cwd: Path) -> tuple[str, str] | None:
+    got = gap(request, cwd)
+    return (NOTE.format(gap=got[0]), SAY.format(gap=got[0], when=got[1])) if got else None
 
 
-def finish(turn: Turn) -> str | None:
-    said = turn.state.get("missing periods")
-    return str(said) if said else None
+hooks = StopAndSay("missing periods", _found)
 
 
 rule = Rule(
-    name="missing periods", setting="repair_slips", check=check, finish=finish,
+    name="missing periods", setting="repair_slips", check=hooks.check, finish=hooks.finish,
     summary="a request that changes nothing names one year or month the data it names cannot hold (a folder of files "
             "each named by another year or month, a file whose dates are all in other ones): the code is not run and "
             "the turn ends saying what is missing and what the data has")

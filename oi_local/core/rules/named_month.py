@@ -99,18 +99,23 @@ def missing_month_file(request: str, cwd: Path) -> str | None:
     """A sentence saying the folder the request names has no file for the month it names, when every
     file there is named by a month (jan.csv, feb.csv). Asked to add up the March receipts in a folder
     of January's and February's, the 0.5B model added up February's and answered with it (ho37)."""
-    from oi_local.core.hints import mentioned_paths
-
-    asked = named_month(request)
-    folders = [p for p in mentioned_paths(request, cwd) if p.is_dir() and p.resolve() != cwd.resolve()]
-    if asked is None or len(folders) != 1:
+    asked, folder = named_month(request), one_folder(request, cwd)
+    if asked is None or folder is None:
         return None
-    files = sorted(f.name for f in folders[0].iterdir() if f.is_file() and not f.name.startswith("."))
+    files = sorted(f.name for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
     months = [_file_month(f) for f in files]
     if len(files) < 2 or None in months or asked[0] in months:
         return None
     when = MONTHS[asked[0] - 1].title()
-    return f"{folders[0].name}/ has no file for {when} (its files are {', '.join(files)})."
+    return f"{folder.name}/ has no file for {when} (its files are {', '.join(files)})."
+
+
+def one_folder(request: str, cwd: Path) -> Path | None:
+    """The one folder below `cwd` the request names, or None (none, or several)."""
+    from oi_local.core.hints import mentioned_paths
+
+    folders = [p for p in mentioned_paths(request, cwd) if p.is_dir() and p.resolve() != cwd.resolve()]
+    return folders[0] if len(folders) == 1 else None
 
 
 def uses_month(code: str, month: int) -> bool:

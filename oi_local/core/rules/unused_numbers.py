@@ -41,6 +41,36 @@ def request_numbers(request: str) -> list[tuple[str, float, bool]]:
     return found
 
 
+# A conversion ("350°F for 12 minutes, what's that in Celsius?") needs only the numbers in the asked unit's
+# kind: the code converting 350 was refused for leaving out the 12 minutes (ho48, read after that set's end).
+_KINDS = {
+    "temperature": r"°\s?[cfk]?|degrees?|deg|[cf]|celsius|centigrade|fahrenheit|kelvin",
+    "mass": r"g|grams?|kg|kilos?|kilograms?|lbs?|pounds?|oz|ounces?|stones?|st",
+    "length": r"mm|cm|m|metres?|meters?|km|kilomet(?:re|er)s?|mi|miles?|ft|feet|foot|inch(?:es)?|in|yards?|yd",
+    "volume": r"ml|millilit(?:re|er)s?|l|lit(?:re|er)s?|cups?|tbsp|tablespoons?|tsp|teaspoons?|gallons?|gal|pints?|fl ?oz",
+    "speed": r"mph|km/?h|kph|knots?",
+    "time": r"s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?",
+}
+_TARGET = re.compile(r"\b(?:in|into|to|as)\s+(?:degrees\s+)?(?P<unit>[°a-z/ ]{1,14}?)\s*(?:[?.!,]|$|please|pls|instead)", re.I)
+
+
+def _kind(unit: str) -> str | None:
+    unit = unit.strip().lower()
+    return next((k for k, units in _KINDS.items() if re.fullmatch(units, unit)), None)
+
+
+def _converted(request: str, asked: list[tuple[str, float, bool]]) -> list[tuple[str, float, bool]]:
+    """The numbers a unit conversion needs: those written in a unit of the asked unit's kind. All of
+    them when the request asks for no conversion or none of its numbers has such a unit."""
+    targets = {_kind(m.group("unit")) for m in _TARGET.finditer(request)} - {None}
+    if len(targets) != 1:
+        return asked
+    kind = targets.pop()
+    units = _KINDS[str(kind)]
+    kept = [a for a in asked if re.search(rf"(?<![\w.,]){re.escape(a[0])}\s?(?:{units})(?![a-z])", request, re.I)]
+    return kept or asked
+
+
 def _code_numbers(code: str) -> list[float] | None:
     try:
         tree = ast.parse(code)
@@ -66,7 +96,7 @@ def missing(request: str, code: str) -> list[str]:
     """The request's numbers the code does not use, when it uses some of them; else []."""
     if _FILE.search(request):
         return []
-    asked = request_numbers(request)
+    asked = _converted(request, request_numbers(request))
     numbers = _code_numbers(code)
     if len(asked) < 2 or not numbers:
         return []
