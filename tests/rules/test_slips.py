@@ -811,3 +811,37 @@ def test_the_size_of_a_folder_is_the_size_of_the_files_in_it(folder: Path) -> No
     assert slips.check(make_turn("which folder in Music is biggest"), b) is not None and run(b.code, folder) == "Podcasts\n"
     files = 'import os\nfor f in os.listdir("Music/Albums"):\n    print(f, os.path.getsize(os.path.join("Music/Albums", f)))'
     assert slips.check(make_turn("sizes of the files in Music/Albums"), block(files)) is None  # no folder tested
+
+
+def test_a_whole_text_walked_as_lines_walks_its_lines(folder: Path) -> None:
+    (folder / "todo.txt").write_text("[x] renew insurance\n[ ] book dentist\n[x] pay council tax\n")
+    code = ('with open("todo.txt") as f:\n    text = f.read()\n'
+            'print(len([item for item in text if item.startswith("[x]")]))\n'
+            'for item in text:\n    if "dentist" in item:\n        print(item.split("] ")[1])\n')
+    assert run(code, folder) == "0\n"  # one character at a time
+    b = block(code)
+    verdict = slips.check(make_turn("how many things on todo.txt are ticked off?"), b)
+    assert verdict is not None and "text is walked line by line" in verdict.warning
+    assert run(b.code, folder) == "2\nbook dentist\n"
+    # characters meant: a one-character test, a name bound twice, a list of lines
+    for kept in ('text = open("todo.txt").read()\nprint(sum(1 for c in text if c == "x"))',
+                 'text = open("todo.txt").read()\ntext = text.splitlines()\nprint([l for l in text if l.startswith("[x]")])',
+                 'lines = open("todo.txt").readlines()\nprint([l for l in lines if l.startswith("[x]")])'):
+        assert slips.characters_walked(kept) == (kept, []), kept
+
+
+def test_distinct_values_where_case_does_not_count_are_lower_cased(folder: Path) -> None:
+    (folder / "signups.txt").write_text("ivy@example.org\nPriya.K@mailbox.org\npriya.k@mailbox.org\nIVY@EXAMPLE.ORG\ntom@example.net\n")
+    code = ('seen = set()\nwith open("signups.txt") as f:\n    for line in f:\n        seen.add(line.split()[0])\n'
+            'print(len(seen), len({l.strip() for l in open("signups.txt")}))')
+    assert run(code, folder) == "5 5\n"
+    for request in ("How many different email addresses are in signups.txt?",
+                    "count the unique names in names.txt, ignoring case"):
+        b = block(code)
+        verdict = slips.check(make_turn(request), b)
+        assert verdict is not None and "counted in one case" in verdict.warning, request
+        assert run(b.code, folder) == "3 3\n"
+    # case not said not to count (names, words), or the code folds case already: left as it is
+    assert slips.check(make_turn("How many different words are in signups.txt?"), block(code)) is None
+    folded = code.replace("line.split()[0]", "line.split()[0].casefold()")
+    assert slips.check(make_turn("How many unique emails are in signups.txt?"), block(folded)) is None

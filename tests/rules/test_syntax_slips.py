@@ -78,3 +78,16 @@ def test_an_options_value_quoted_inside_its_string_joins_it() -> None:
     verdict = syntax_slips.check(make_turn("who made the most commits in 2024?"), b)
     assert verdict is not None and '"--since=2024-01-01"' in b.code and "--format=%an" in b.code
     compile(b.code, "<t>", "exec")
+
+
+def test_a_name_written_as_words_joins_them() -> None:
+    code = ('fluffy pancake batter = [\n    "Fluffy pancakes (serves 4)",\n    "fluffy pancake batter = 2 eggs",\n]\n'
+            'serves  count = 4\nprint(fluffy pancake batter[0], serves count)')
+    b = block(code)
+    verdict = syntax_slips.check(make_turn("what do I need for the pancakes in pancakes.txt?"), b)
+    assert verdict is not None and "`fluffy pancake batter` became `fluffy_pancake_batter`" in verdict.warning
+    out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, check=True).stdout
+    assert out == "Fluffy pancakes (serves 4) 4\n"
+    assert '"fluffy pancake batter = 2 eggs"' in b.code  # a string is left as written
+    for kept in ("if x in y = 2:\n    pass", "x = 1\nprint(x)"):  # keywords; code that compiles
+        assert syntax_slips.check(make_turn("x"), block(kept)) is None

@@ -65,6 +65,7 @@ column's name, "title" (ho24, a development run of session 45); a table written 
 to_csv gets no header line (and no index) unless the code says so.
 An extension tested on a stem: `p.stem.endswith(".pdf")` is never true; it is tested on the name.
 A CSV cell equal to a number: `r["kwh"] != 0` is always true (a cell is text); it is compared as a number.
+A whole text walked for lines, and distinct values counted in two cases: core/text_values.py.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -78,6 +79,11 @@ from typing import Any
 
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, instruction, rewrite
+from oi_local.core.text_values import (
+    asks_case_free_distinct,
+    characters_walked,
+    distinct_lowered,
+)
 
 NOTE = "Changed before it ran: {changes}."
 _ONE_PASS = {"reader", "DictReader", "map", "filter", "zip", "open"}
@@ -1468,6 +1474,10 @@ SLIPS: tuple[Slip, ...] = (
     # the only calls any_case changes: the folders are walked only then
     Slip(lambda c, r: any_case(c, _suffixes_here(r, c)), "file extensions are matched in any case (.pdf and .PDF), as the "
          "folder has both", lambda c, r: "endswith(" in c or "glob(" in c or ".suffix" in c),
+    Slip(lambda c, r: characters_walked(c), "{} is walked line by line (walked as it was, it gave one character at a time)",
+         _has(".read()")),
+    Slip(lambda c, r: distinct_lowered(c), "the values are counted in one case (the request says case does not count)",
+         lambda c, r: "set" in c and asks_case_free_distinct(instruction(r))),
 )
 
 
@@ -1509,4 +1519,6 @@ rule = Rule(
             "over, a JSON object holding one list of records takes that list; a table written to a .txt file with "
             "`to_csv` gets no header line; `p.stem.endswith(\".pdf\")` (never true) tests `p.name`; a CSV cell compared with a "
             "number by == or != (`r[\"kwh\"] != 0`, always true) is compared as a number; `os.path.getsize(d)` of a folder the "
-            "code tests with isdir() is the sum of the sizes of the files under it; the person is told")
+            "code tests with isdir() is the sum of the sizes of the files under it; a loop over a whole read text (`f.read()`) that "
+            "treats its item as a line walks `text.splitlines()`; asked for distinct values where case does not count (the "
+            "request says so, or they are email addresses), what goes into a set is lower-cased; the person is told")

@@ -5,7 +5,8 @@ that is not `!=` is written `math.factorial(n)` (and `import math` added).
 A `with` left out: `open("errors.txt", "w") as f:` on a line of its own (ho32-log-errors: the
 SyntaxError's retry dropped the file the request asked for); such a line gets its `with`.
 A `return` where there is no function stops the run (`raise SystemExit`). An option's value quoted inside
-its string (`"--since="2024-05-01"`) joins it.
+its string (`"--since="2024-05-01"`) joins it. A name written as words (`fluffy pancake batter = [...]`)
+joins them with underscores.
 Made only when the code does not compile as written and does after; the person is told."""
 from __future__ import annotations
 
@@ -75,11 +76,38 @@ def _options(code: str) -> tuple[str, list[str]]:
     return _OPTION.sub(joined, code), [f"{f} → {_OPTION.sub(joined, f)}" for f in found[:3]]
 
 
+# "fluffy pancake batter = [...]": a name of several words at the start of an assignment
+_SPACED = re.compile(r"(?m)^[ \t]*([A-Za-z_]\w*(?:[ \t]+[A-Za-z_]\w*)+)[ \t]*=(?!=)")
+
+
+def _spaced_names(code: str) -> tuple[str, list[str]]:
+    """A name written as words with spaces: asked what a pancake recipe needs, the 0.5B model wrote
+    `fluffy pancake batter = [...]` and `print(fluffy pancake batter)`, a SyntaxError, on three tries in a
+    row (ho48, read after that set's end). The words are joined by underscores wherever the code (not
+    its strings) writes them so."""
+    import keyword
+
+    masked = _STRING.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - 2) + m.group(1), code)
+    names = [m.group(1) for m in _SPACED.finditer(masked)
+             if not any(keyword.iskeyword(w) or keyword.issoftkeyword(w) for w in m.group(1).split())]
+    if not names:
+        return code, []
+    new = code
+    for name in sorted(set(names), key=len, reverse=True):
+        words = name.split()
+        pattern = re.compile(r"(?<![\w.])" + r"[ \t]+".join(map(re.escape, words)) + r"(?!\w)")
+        spans = [m.span() for m in pattern.finditer(masked)]
+        for a, b in reversed(spans):
+            new = new[:a] + "_".join(words) + new[b:]
+            masked = masked[:a] + "_".join(words) + masked[b:]
+    return new, [f"`{n}` became `{'_'.join(n.split())}` (a name has no spaces)" for n in list(dict.fromkeys(names))[:3]]
+
+
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or compiles(block.code):
         return None
     new, told = block.code, []
-    for repair in (_factorials, _withs, _returns, _options):
+    for repair in (_factorials, _withs, _returns, _options, _spaced_names):
         new, said = repair(new)
         told += said
     if not told or new == block.code or not compiles(new):
@@ -93,5 +121,6 @@ rule = Rule(
     summary="code that does not compile because it writes a factorial as `100!` has each `n!` written "
             "`math.factorial(n)` (and `import math` added), a line `open(\"a.txt\", \"w\") as f:` gets its `with`, "
             "a `return` in code with no function stops the run (`raise SystemExit`), and an option's value quoted "
-            "inside its string (`\"--since=\"2024-05-01\"`) joins it (`\"--since=2024-05-01\"`), "
+            "inside its string (`\"--since=\"2024-05-01\"`) joins it (`\"--since=2024-05-01\"`), a name written as words "
+            "(`fluffy pancake batter = [...]`) joins them with underscores, "
             "before it runs, when it compiles so; the person is told")
