@@ -1,4 +1,5 @@
-"""Two slips with text values (core/rules/slips.py runs them).
+"""Three slips with text values (core/rules/slips.py runs them); the third, an alphabetical list never
+sorted, is told at `sorted_as_asked`.
 
 Characters walked for lines: `text = f.read()` then `[item for item in text if item.startswith("[ ]")]`
 walks the text one character at a time, so no item is a line and the count is 0 (ho48's to-do list, read
@@ -121,4 +122,32 @@ def distinct_lowered(code: str) -> tuple[str, bool]:
             continue
         wrapped = f"({text})" if not isinstance(v, (ast.Name, ast.Call, ast.Subscript, ast.Attribute)) else text
         edits.append((v.lineno, v.col_offset, v.end_col_offset or 0, f"{wrapped}.lower()"))
+    return (rewrite(code, edits), True) if edits else (code, False)
+
+
+# "save the names sorted alphabetically", "in alphabetical order", "A to Z", "A-Z"
+ALPHABETICAL = re.compile(r"\balphabetic\w*|\b(?:sort|sorted|order(?:ed)?)\s+(?:them\s+|it\s+)?by\s+(?:the\s+)?name|"
+                          r"\bA\s*(?:-|to|–)\s*Z\b", re.I)
+
+
+def sorted_as_asked(code: str) -> tuple[str, bool]:
+    """Asked for an alphabetical list, code that sorts nothing: what it joins into lines (`"\\n".join(names)`) or
+    writes line by line (`f.writelines(names)`) is sorted. Asked to save the names "sorted alphabetically", the
+    0.5B model's code kept them in the order first seen (ho47, a development run of session 50)."""
+    if re.search(r"\bsort(?:ed)?\b|\.sort\(|sort_values|\bsort\b", code):
+        return code, False
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    edits = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and len(n.args) == 1):
+            continue
+        if (n.func.attr == "join" and isinstance(n.func.value, ast.Constant) and n.func.value.value in ("\n", "\r\n", ", ")
+                or n.func.attr == "writelines"):
+            arg = n.args[0]
+            text = ast.get_source_segment(code, arg)
+            if text and arg.lineno == arg.end_lineno:
+                edits.append((arg.lineno, arg.col_offset, arg.end_col_offset or 0, f"sorted({text})"))
     return (rewrite(code, edits), True) if edits else (code, False)

@@ -845,3 +845,16 @@ def test_distinct_values_where_case_does_not_count_are_lower_cased(folder: Path)
     assert slips.check(make_turn("How many different words are in signups.txt?"), block(code)) is None
     folded = code.replace("line.split()[0]", "line.split()[0].casefold()")
     assert slips.check(make_turn("How many unique emails are in signups.txt?"), block(folded)) is None
+
+
+def test_an_alphabetical_list_that_is_never_sorted_is_sorted(folder: Path) -> None:
+    (folder / "signups.txt").write_text("Omar Haddad\nGreta Olsen\nOmar Haddad\nAnna Berg\n")
+    code = ('with open("signups.txt") as f:\n    names = f.read().splitlines()\nunique = list(dict.fromkeys(names))\n'
+            'with open("unique.txt", "w") as f:\n    f.write("\\n".join(unique) + "\\n")\nprint(len(unique))')
+    b = block(code)
+    verdict = slips.check(make_turn("Remove the duplicates from signups.txt and save the names sorted alphabetically to unique.txt"), b)
+    assert verdict is not None and "the lines are sorted, as asked" in verdict.warning
+    assert run(b.code, folder) == "3\n" and (folder / "unique.txt").read_text() == "Anna Berg\nGreta Olsen\nOmar Haddad\n"
+    assert slips.check(make_turn("Remove the duplicates from signups.txt, keep the order"), block(code)) is None
+    already = code.replace("list(dict.fromkeys(names))", "sorted(set(names))")
+    assert slips.check(make_turn("save them A-Z in unique.txt"), block(already)) is None

@@ -65,7 +65,8 @@ column's name, "title" (ho24, a development run of session 45); a table written 
 to_csv gets no header line (and no index) unless the code says so.
 An extension tested on a stem: `p.stem.endswith(".pdf")` is never true; it is tested on the name.
 A CSV cell equal to a number: `r["kwh"] != 0` is always true (a cell is text); it is compared as a number.
-A whole text walked for lines, and distinct values counted in two cases: core/text_values.py.
+A whole text walked for lines, distinct values counted in two cases, an alphabetical list never sorted:
+core/text_values.py.
 The person is told before it runs."""
 from __future__ import annotations
 
@@ -80,9 +81,11 @@ from typing import Any
 from oi_local.core.rules.base import Rule, Verdict
 from oi_local.core.rules.turn import Block, Turn, instruction, rewrite
 from oi_local.core.text_values import (
+    ALPHABETICAL,
     asks_case_free_distinct,
     characters_walked,
     distinct_lowered,
+    sorted_as_asked,
 )
 
 NOTE = "Changed before it ran: {changes}."
@@ -1476,6 +1479,8 @@ SLIPS: tuple[Slip, ...] = (
          "folder has both", lambda c, r: "endswith(" in c or "glob(" in c or ".suffix" in c),
     Slip(lambda c, r: characters_walked(c), "{} is walked line by line (walked as it was, it gave one character at a time)",
          _has(".read()")),
+    Slip(lambda c, r: sorted_as_asked(c), "the lines are sorted, as asked (the code kept them in the order it found them)",
+         lambda c, r: bool(ALPHABETICAL.search(instruction(r)))),
     Slip(lambda c, r: distinct_lowered(c), "the values are counted in one case (the request says case does not count)",
          lambda c, r: "set" in c and asks_case_free_distinct(instruction(r))),
 )
@@ -1521,4 +1526,5 @@ rule = Rule(
             "number by == or != (`r[\"kwh\"] != 0`, always true) is compared as a number; `os.path.getsize(d)` of a folder the "
             "code tests with isdir() is the sum of the sizes of the files under it; a loop over a whole read text (`f.read()`) that "
             "treats its item as a line walks `text.splitlines()`; asked for distinct values where case does not count (the "
-            "request says so, or they are email addresses), what goes into a set is lower-cased; the person is told")
+            "request says so, or they are email addresses), what goes into a set is lower-cased; asked for an alphabetical list, "
+            "code that sorts nothing sorts what it joins into lines or writes line by line; the person is told")
