@@ -849,3 +849,22 @@ def test_a_folder_unlinked_is_shown_how_to_delete_files_in_it(tmp_path: Path) ->
     example = got.split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=tmp_path).stdout
     assert out == "deleted 2024-03-02.md\n" and not list((tmp_path / "rehearsals").iterdir())
+
+
+@pytest.mark.parametrize("code", [
+    # the 0.5B model's write (ho46): no column names, and a method DictWriter does not have
+    'import csv\nwith open("stock.csv", newline="") as f:\n    stock = list(csv.DictReader(f))\nstock[0]["units"] = 100\n'
+    'with open("stock.csv", "w", newline="") as f:\n    csv.DictWriter(f).writeall(stock)',
+    'import csv\nwith open("stock.csv", newline="") as f:\n    stock = list(csv.DictReader(f))\nstock[0]["units"] = 100\n'
+    'with open("stock.csv", "w", newline="") as f:\n    w = csv.DictWriter(f)\n    w.writerows(stock)',
+])
+def test_a_dict_writer_without_column_names_gets_the_rows_keys(folder: Path, code: str) -> None:
+    (folder / "stock.csv").write_text("item,units\nhinges,18\nbolts,340\n")
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    assert "missing 1 required positional argument: 'fieldnames'" in run.stderr
+    (folder / "stock.csv").write_text("item,units\nhinges,18\nbolts,340\n")  # put back, as the loop does
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "", code=code) or ""
+    assert "csv.DictWriter needs the column names" in got
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    subprocess.run([sys.executable, "-c", fixed], cwd=folder, check=True)
+    assert (folder / "stock.csv").read_text() == "item,units\nhinges,100\nbolts,340\n"

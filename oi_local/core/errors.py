@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Callable
 
 from oi_local.core.blank_lines import BLANK, blanks_skipped
+from oi_local.core.csv_writes import MISSING as MISSING_FIELDNAMES
+from oi_local.core.csv_writes import fieldnames_given
 from oi_local.core.header_skip import skipped
 from oi_local.core.number_signs import extra, signs_dropped
 from oi_local.core.pycheck import folder_files, likely_file, rewrite
@@ -236,6 +238,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if m:  # os.copy(...): the 0.5B model's first copy, then `from os import copy`, then a made-up home folder
         name = m.group("a") or m.group("b")
         return f"Note: os has no {name}(); copying and moving files is in shutil: `import shutil` and `shutil.{_SHUTIL[name]}(...)`."
+    if MISSING_FIELDNAMES in output:
+        fixed = fieldnames_given(code) if code and len(code) <= MAX_CODE else None
+        return ("Note: csv.DictWriter needs the column names: DictWriter(f, fieldnames=list(rows[0])), then "
+                "writeheader() and writerows(rows)." + (f" With that, the code would be:\n```python\n{fixed}\n```" if fixed else ""))
     m = _KEY.search(output)
     if m and "+=" in (code + output):
         started = _totals_started(output, code, base)
