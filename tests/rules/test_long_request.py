@@ -323,3 +323,55 @@ def test_a_sentence_with_the_kind_of_thing_asked_for_comes_first() -> None:
     assert rows[0] == 30  # a duration, asked "how long"
     _, rows, _ = long_request._ranked(lines, "when is the next tasting?")
     assert rows[0] == 33  # a date and a time, asked "when"
+
+
+GUIDE = """Welcome to Rowan Barn!
+
+Address: 4 Mill Lane, Hawes. Check-in is from 3pm and check-out is by 11am.
+Getting in: the key safe is on the left of the porch and its code is 2580.
+Parking is on the gravel by the gate; please keep off the lawn.
+The boiler switch is in the cupboard under the stairs.
+The log burner needs its vent fully open before you light it.
+Kindling and logs are in the shed behind the barn.
+Black bin for general waste, green bin for glass and cans.
+Bins are collected on Tuesday mornings.
+The hot tub cover must go back on after use.
+The nearest shop is Hawes Stores, ten minutes away on foot.
+It opens at 8am and closes at 6pm.
+In an emergency call the owner on 07700 900123.
+Enjoy your stay!
+"""
+
+
+def test_a_question_about_a_named_prose_file_whose_run_printed_none_of_its_answer_is_given_the_sentences(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    from .handmade import failed, make_turn, ran
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "barn.txt").write_text(GUIDE)
+    request = "where is the key safe for the barn, and when do the bins go out? it's all in barn.txt"
+    # the first line, labelled with the question's words
+    turn = make_turn(request, runs=(ran('print("Key safe:", open("barn.txt").readline().strip())', "Key safe: Welcome to Rowan Barn!\n"),))
+    ask = long_request.after_run(turn)
+    assert ask is not None and ask.own and "sentences of barn.txt" in (ask.text or "")
+    code = (ask.text or "").split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
+    first = out.splitlines()[0]
+    assert "the key safe is on the left of the porch" in first and "collected on Tuesday" in first
+    # a failed run too; a run that printed the file, or the answer, is left alone
+    assert long_request.after_run(make_turn(request, runs=(failed("print(x)", "NameError: name 'x' is not defined"),))) is not None
+    for printed in (GUIDE, "Getting in: the key safe is on the left of the porch and its code is 2580.\n"):
+        assert long_request.after_run(make_turn(request, runs=(ran("print(...)", printed),))) is None
+    # a question about the text's form, a change, or a file of records: no search
+    for other in ("how many lines are in barn.txt?", "add the wifi code to barn.txt"):
+        assert long_request.after_run(make_turn(other, runs=(ran("print(1)", "1\n"),))) is None, other
+
+
+def test_which_files_are_records_and_which_prose() -> None:
+    assert not long_request._records(GUIDE.splitlines())
+    assert long_request._records(["2025-01-02 10:00 backup ok", "2025-01-03 10:00 backup FAILED", "note: disk"])
+    assert long_request._records(["- milk", "- eggs", "- call the plumber"])
+    assert long_request._records(["name,phone", "Ann,0161", "Bo,0162"])

@@ -14,10 +14,11 @@ import ast
 import hashlib
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 from oi_local.core.rules.base import Addition, Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, own_code, rewrite, split
+from oi_local.core.rules.turn import Block, Turn, instruction, own_code, rewrite, split
 
 HEAD, TAIL = 1200, 800  # characters of an unsplit request the model sees around the note
 MIN_TOKENS = 1500  # a request over this (or over a quarter of the context budget) is saved
@@ -378,6 +379,8 @@ def after_run(turn: Turn) -> Ask | None:
     if last is None or turn.counts["prose search"] or not turn.steps_left:
         return None
     name = pasted_file(turn.engine, turn.request)
+    if name is None:
+        return _file_search(turn, last)
     # a run that never read the text cannot have found the answer in it (`notice = 12 * 12` for a lease's notice, ho45)
     if not (last.failed or not last.output.strip() or name and name not in last.code and "open(" not in last.code):
         return None
@@ -421,6 +424,52 @@ def _prose_search(turn: Turn, name: str, lines: list[str], own: str) -> Ask | No
     return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="sentences", words=words), code, SEARCH_HOW)
 
 
+MAX_TEXT_FILE = 200_000  # bytes of a named text file searched as prose
+# a question about the text's form, not what it says: "the longest line", "how many words"
+_ABOUT_FORM = re.compile(r"\b(?:lines?|words?|characters?|letters?|sentences?|paragraphs?|longest|shortest|first|last|"
+                         r"count\w*|spell\w*|typos?|format\w*)\b", re.I)
+
+
+_RECORD_LINE = re.compile(r"^\s*(?:[\d\[(#*•-]|\w+:\s*$)|\S[,|;]\S|\t")
+
+
+def _records(lines: list[str]) -> bool:
+    """A file of records (a log, a table, a list: most lines start with a number, a bracket or a bullet, or hold
+    separators), not prose. (A host's notes are a sentence a line: pasted, they would count as records.)"""
+    full = [ln for ln in lines if ln.strip()]
+    return not full or sum(bool(_RECORD_LINE.search(ln)) for ln in full) * 2 >= len(full)
+
+
+def _file_search(turn: Turn, last: Any) -> Ask | None:
+    """A question about the one prose text file the request names (a host's notes, a manual): a run that failed, printed
+    nothing, or printed the best sentence of none of the question's parts gets the same search as pasted prose.
+    Asked where a cabin's spare key is and what its wifi password is (it has none), the 0.5B model printed the notes'
+    first line labelled "WiFi password:" and answered with it (ho45, a development run of session 50)."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.writes import asks_change
+
+    own = instruction(turn.request)
+    if asks_change(own) or _ABOUT_FORM.search(own) or not question_parts(own):
+        return None
+    files = [p for p in mentioned_paths(own, Path.cwd()) if p.is_file() and p.suffix.lower() in (".txt", ".md")]
+    try:
+        if len(files) != 1 or files[0].stat().st_size > MAX_TEXT_FILE:
+            return None
+        lines = files[0].read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    if _records(lines):
+        return None
+    sentences, rows, _ = _ranked(lines, own)
+    printed = " ".join(last.output.split())
+    # each part's best sentence comes first (`_ranked`): one of them printed is an answer found
+    best = rows[:max(1, len(question_parts(own)))]
+    if not rows or not last.failed and any(" ".join(sentences[i].split()) in printed for i in best):
+        return None
+    name = os.path.relpath(files[0], Path.cwd())
+    return _prose_search(turn, name, lines, own)
+
+
 rule = Rule(
     name="long requests", setting="save_long_requests", prompt=prompt, check=check, on_failure=on_failure,
     follow_up=follow_up, after_run=after_run,
@@ -438,4 +487,6 @@ rule = Rule(
             "name reads the pasted text's file (rule paths); asked why, a run that printed a line of the pasted text gets "
             "the lines before it and one more ask for the answer; a question about a pasted text whose run failed or printed "
             "nothing (or never read the text) is given code that prints, of prose, its five best sentences (the best "
-            "three as one line), of records the lines holding the question's rare words, to answer from; the person is told")
+            "three as one line), of records the lines holding the question's rare words, to answer from; so is a question about "
+            "the one prose text file a request names whose run failed, printed nothing or printed the best sentence of none "
+            "of the question's parts; the person is told")
