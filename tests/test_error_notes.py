@@ -868,3 +868,21 @@ def test_a_dict_writer_without_column_names_gets_the_rows_keys(folder: Path, cod
     fixed = got[got.index("```python\n") + 10:got.rindex("```")]
     subprocess.run([sys.executable, "-c", fixed], cwd=folder, check=True)
     assert (folder / "stock.csv").read_text() == "item,units\nhinges,100\nbolts,340\n"
+
+
+def test_records_with_no_value_are_skipped_where_they_are_compared(folder: Path) -> None:
+    (folder / "todo.json").write_text('{"tasks": [{"title": "Renew insurance", "due": "2025-03-01"}, '
+                                      '{"title": "Update CV", "due": null}, {"title": "Book MOT", "due": "2025-04-02"}]}')
+    code = ('import json\nwith open("todo.json") as f:\n    tasks = json.load(f)["tasks"]\n'
+            'late = [t["title"] for t in tasks if t["due"] < "2025-03-10"]\nprint(late)')
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    assert "'<' not supported between instances of 'NoneType' and 'str'" in run.stderr
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "", code=code) or ""
+    assert 'no value for t["due"] (None)' in got
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True,
+                          check=True).stdout == "['Renew insurance']\n"
+    # a sort over such values is no test: no guess
+    sort = 'print(sorted([None, "b"]))'
+    out = subprocess.run([sys.executable, "-c", sort], capture_output=True, text=True).stderr.replace('"<string>"', '"<cell-1>"')
+    assert "no value for" not in (note(out, "", code=sort) or "")

@@ -21,6 +21,7 @@ from oi_local.core.blank_lines import BLANK, blanks_skipped
 from oi_local.core.csv_writes import MISSING as MISSING_FIELDNAMES
 from oi_local.core.csv_writes import fieldnames_given
 from oi_local.core.header_skip import skipped
+from oi_local.core.none_values import none_skipped
 from oi_local.core.number_signs import extra, signs_dropped
 from oi_local.core.pycheck import folder_files, likely_file, rewrite
 
@@ -238,6 +239,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if m:  # os.copy(...): the 0.5B model's first copy, then `from os import copy`, then a made-up home folder
         name = m.group("a") or m.group("b")
         return f"Note: os has no {name}(); copying and moving files is in shutil: `import shutil` and `shutil.{_SHUTIL[name]}(...)`."
+    skipped_none = none_skipped(code, _failed_line(output), output) if code and len(code) <= MAX_CODE else None
+    if skipped_none:
+        return (f"Note: some records have no value for {skipped_none[0]} (None), and None cannot be compared. Skip them "
+                f"where they are compared. With that, the code would be:\n```python\n{skipped_none[1]}\n```")
     if MISSING_FIELDNAMES in output:
         fixed = fieldnames_given(code) if code and len(code) <= MAX_CODE else None
         return ("Note: csv.DictWriter needs the column names: DictWriter(f, fieldnames=list(rows[0])), then "
