@@ -94,7 +94,7 @@ def asks_case_free_distinct(request: str) -> bool:
 
 
 def distinct_lowered(code: str) -> tuple[str, bool]:
-    """The code with what it puts into a set (`seen.add(x)`, `{x for ...}`, `set(x for ...)`) lower-cased;
+    """The code with what it puts into a set or a Counter (`seen.add(x)`, `{x for ...}`, `Counter(x for ...)`) lower-cased;
     unchanged when it folds case somewhere already."""
     if _FOLDED.search(code):
         return code, False
@@ -112,8 +112,9 @@ def distinct_lowered(code: str) -> tuple[str, bool]:
             values.append(n.args[0])
         elif isinstance(n, ast.SetComp):
             values.append(n.elt)
-        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "set" and len(n.args) == 1
-              and isinstance(n.args[0], (ast.GeneratorExp, ast.ListComp))):
+        elif (isinstance(n, ast.Call) and len(n.args) == 1 and isinstance(n.args[0], (ast.GeneratorExp, ast.ListComp))
+              and (isinstance(n.func, ast.Name) and n.func.id in ("set", "Counter")
+                   or isinstance(n.func, ast.Attribute) and n.func.attr == "Counter")):
             values.append(n.args[0].elt)
     edits = []
     for v in values:

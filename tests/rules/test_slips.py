@@ -841,6 +841,9 @@ def test_distinct_values_where_case_does_not_count_are_lower_cased(folder: Path)
         verdict = slips.check(make_turn(request), b)
         assert verdict is not None and "counted in one case" in verdict.warning, request
         assert run(b.code, folder) == "3 3\n"
+    counted = ('import collections\ncounts = collections.Counter(l.strip() for l in open("signups.txt"))\nprint(len(counts))')
+    b = block(counted)
+    assert slips.check(make_turn("how many different emails in signups.txt?"), b) is not None and run(b.code, folder) == "3\n"
     # case not said not to count (names, words), or the code folds case already: left as it is
     assert slips.check(make_turn("How many different words are in signups.txt?"), block(code)) is None
     folded = code.replace("line.split()[0]", "line.split()[0].casefold()")

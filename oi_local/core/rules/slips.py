@@ -1482,7 +1482,7 @@ SLIPS: tuple[Slip, ...] = (
     Slip(lambda c, r: sorted_as_asked(c), "the lines are sorted, as asked (the code kept them in the order it found them)",
          lambda c, r: bool(ALPHABETICAL.search(instruction(r)))),
     Slip(lambda c, r: distinct_lowered(c), "the values are counted in one case (the request says case does not count)",
-         lambda c, r: "set" in c and asks_case_free_distinct(instruction(r))),
+         lambda c, r: ("set" in c or "Counter" in c) and asks_case_free_distinct(instruction(r))),
 )
 
 
@@ -1526,5 +1526,5 @@ rule = Rule(
             "number by == or != (`r[\"kwh\"] != 0`, always true) is compared as a number; `os.path.getsize(d)` of a folder the "
             "code tests with isdir() is the sum of the sizes of the files under it; a loop over a whole read text (`f.read()`) that "
             "treats its item as a line walks `text.splitlines()`; asked for distinct values where case does not count (the "
-            "request says so, or they are email addresses), what goes into a set is lower-cased; asked for an alphabetical list, "
+            "request says so, or they are email addresses), what goes into a set or a Counter is lower-cased; asked for an alphabetical list, "
             "code that sorts nothing sorts what it joins into lines or writes line by line; the person is told")
