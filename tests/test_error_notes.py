@@ -886,3 +886,23 @@ def test_records_with_no_value_are_skipped_where_they_are_compared(folder: Path)
     sort = 'print(sorted([None, "b"]))'
     out = subprocess.run([sys.executable, "-c", sort], capture_output=True, text=True).stderr.replace('"<string>"', '"<cell-1>"')
     assert "no value for" not in (note(out, "", code=sort) or "")
+
+
+def test_a_log_searched_with_a_pattern_that_has_a_group_is_read_whole(folder: Path) -> None:
+    # ho41's auth.log: the file name written as the variable, the pattern with a group in it
+    (folder / "auth.log").write_text("Mar 14 sshd: Failed password for invalid user admin\nMar 14 sshd: Accepted key\n"
+                                     "Mar 14 sshd: Failed password for invalid user test\n")
+    code = "import re\npasswords = re.findall(r'Failed password for invalid user (\\w+)', auth.log)\nprint(len(passwords))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "How many failed password attempts are in auth.log?",
+               code=code) or ""
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True, check=True).stdout == "2\n"
+    # the lines read as a list and searched whole: joined
+    listed = ('with open("auth.log") as f:\n    auth = f.read().splitlines()\nimport re\n'
+              "print(len(re.findall(r'Failed password for invalid user (\\w+)', auth)))")
+    run = subprocess.run([sys.executable, "-c", listed], cwd=folder, capture_output=True, text=True)
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "", code=listed) or ""
+    assert "re functions search one string" in got
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True, check=True).stdout == "2\n"

@@ -68,7 +68,7 @@ _STR_ONLY = ("replace", "split", "lower", "upper", "strip", "lstrip", "rstrip", 
 
 def _text_loader(name: str, code: str) -> str:
     as_string = re.search(rf"(?<![\w.]){re.escape(name)}\.(?:{'|'.join(_STR_ONLY)})\(", code) or \
-        re.search(rf"\bre\.\w+\([^()]*,\s*{re.escape(name)}\b", code)
+        re.search(rf"""\bre\.\w+\((?:'[^'\n]*'|"[^"\n]*"|[^()'"\n])*,\s*{re.escape(name)}\b""", code)
     return _WHOLE_TEXT if as_string else _TEXT_LOADER
 
 
@@ -317,6 +317,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
                 else f"with open({path!r}) as f:\n    text = f.read()")
         return (f"Note: {path} was closed when its `with` block ended, so it cannot be read from there. After writing, "
                 f"open it again to read what it holds now:\n```python\n{read}\n```")
+    if _LIST_SEARCHED in output:
+        joined = _lines_joined(code, _failed_line(output)) if code and len(code) <= MAX_CODE else None
+        return ("Note: re functions search one string, not a list of lines. Join the lines first: \"\\n\".join(lines)."
+                + (f" With that, the code would be:\n```python\n{joined}\n```" if joined else ""))
     if _FILE_OBJ.search(output):
         return "Note: that is the file object, not its text. Use f.read() to get the text of the file."
     m = _NO_FILE.search(output)
@@ -926,6 +930,23 @@ def _str_path_note(attr: str, output: str, code: str) -> str:
     if not re.search(r"^from pathlib import .*\bPath\b", fixed, re.M):
         fixed = "from pathlib import Path\n" + fixed
     return advice + f" With that, the code would be:\n```python\n{fixed.strip()}\n```"
+
+
+_LIST_SEARCHED = "TypeError: expected string or bytes-like object, got 'list'"
+
+
+def _lines_joined(code: str, line: int | None) -> str | None:
+    """The code with each list of lines a re function on `line` searches joined into one text (ho41's auth.log:
+    `re.findall(pattern, auth)` of `auth = f.read().splitlines()`)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    edits = [(a.lineno, a.col_offset, a.end_col_offset or 0, f'"\\n".join({a.id})') for n in ast.walk(tree)
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+             and n.func.value.id == "re" and n.lineno == line and len(n.args) >= 2
+             for a in [n.args[1]] if isinstance(a, ast.Name)]
+    return rewrite(code, edits).strip() if edits else None
 
 
 def _failed_line(output: str) -> int | None:
