@@ -43,7 +43,8 @@ def test_which_requests_and_files_it_acts_on(here: Path) -> None:
                     "Add Mark Jensen to contacts.csv with 0161 496 0044",  # a change: the name is to be written
                     "How much did Widget Pro and Ultra Max sell in sales.csv?",  # not a file of people
                     "Hi, how many people are in contacts.csv?",  # no full name
-                    "What is Ali Shah's email? contacts.csv"):
+                    "What is Ali Shah's email? contacts.csv",
+                    "How many people in team.csv have the Lead Role?"):  # a column's name: no person
         assert missing_names.absent(request, here) is None, request
     (here / "old_contacts.csv").write_text("name,phone\nMark Jensen,0161 496 0099\n")  # another file has him
     assert missing_names.absent("whats Mark Jensen's phone number? its in contacts.csv", here) is None

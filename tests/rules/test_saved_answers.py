@@ -48,6 +48,7 @@ def test_left_alone_when_the_file_holds_it_or_nothing_was_answered(here: Path) -
     assert saved_answers._holds(here / "feb.txt", "1,250.50")
     for request in ("Please put 99 in a file called feb.txt.",  # a number of its own
                     "put that in feb.txt and notes.txt",  # two files
-                    "what is that in feb.txt?"):  # not a write
+                    "what is that in feb.txt?",  # not a write
+                    "put that in feb.txt"):  # no number asked for by name: maybe the names the answer gave
         turn.engine.messages[-1]["content"] = request
         assert saved_answers.wanted(turn) is None, request

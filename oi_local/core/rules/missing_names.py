@@ -57,6 +57,18 @@ def _has(text: str, name: str) -> bool:
     return any(all(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", line.casefold()) for w in words) for line in text.splitlines())
 
 
+def _labels(path: Path, text: str) -> set[str]:
+    """The words of a CSV's column names or a JSON file's keys: "Berlin Office" of a file with an office column
+    names a place and a column, not a person."""
+    if path.suffix.lower() in (".csv", ".tsv"):
+        header = next(csv.reader(io.StringIO(text), delimiter="\t" if path.suffix.lower() == ".tsv" else ","), [])
+    elif path.suffix.lower() == ".json":
+        header = re.findall(r'"([^"\n]{1,40})"\s*:', text)
+    else:
+        return set()
+    return {w.casefold() for h in header for w in re.findall(r"[A-Za-z]+", h)}
+
+
 def _of_people(path: Path, text: str) -> bool:
     """A file of people: a CSV whose header has a column of names, JSON with such a key, or a text with
     several full names."""
@@ -98,8 +110,9 @@ def absent(request: str, cwd: Path) -> tuple[str, str, list[str]] | None:
     text = files[0].read_text(encoding="utf-8", errors="replace")
     if not _of_people(files[0], text):
         return None
+    labels = _labels(files[0], text)
     for name in names:
-        if _has(text, name) or _other_files_have(name, cwd, files[0]):
+        if _has(text, name) or labels & {w.casefold() for w in name.split()} or _other_files_have(name, cwd, files[0]):
             continue
         return files[0].name, name, _near(text, name)
     return None
@@ -120,4 +133,5 @@ rule = Rule(
     name="missing names", setting="repair_slips", check=hooks.check, finish=hooks.finish,
     summary="a request that changes nothing asks about a person by full name in a file of people (a column of names, "
             "or a text of several) that has no row with that name, nor does any other file here: the code is not run "
-            "and the turn ends saying so, with the rows that share a part of the name")
+            "and the turn ends saying so, with the rows that share a part of the name (a name with a word of a column's "
+            "name in it, \"Berlin Office\", is no person)")

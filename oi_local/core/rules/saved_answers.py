@@ -1,8 +1,8 @@
 """Saved answers: asked "Please put that February number in a file called feb_groceries.txt" after answering
 138.65, the 0.5B model ran the earlier code again and wrote `str(feb_groceries)`, the list of amounts, into the
-file (ho47, a development run of session 50). A follow-up that asks to put "that" (the number, the answer, the
-total ...) into a text file it names, after an answer that gave one number, is checked after its run: when the
-file does not hold that number, the loop offers its own code that writes it, once a turn."""
+file (ho47, a development run of session 50). A follow-up that asks to put "that number" (the total, the
+amount, the average ...) into a text file it names, after an answer that gave one number, is checked after its
+run: when the file does not hold that number, the loop offers its own code that writes it, once a turn."""
 from __future__ import annotations
 
 import re
@@ -14,7 +14,10 @@ from oi_local.core.rules.turn import Turn, instruction, own_code
 ASK = "(That did not put the answer before, {value}, into {file}."
 HOW = "This block writes it; reply with it."
 _PUT = re.compile(r"\b(?:put|save|write|store|record|stick|jot|add)\b", re.I)
-_THAT = re.compile(r"\b(?:that|this|it)\b|\bthe\s+(?:answer|result|number|figure|total|amount|value|sum)\b", re.I)
+# "that February number", "the total": a number asked for by name ("put that in notes.txt" after "3 tasks are overdue:
+# A, B, C" may mean the names)
+_THAT = re.compile(r"\b(?:that|this|the)(?:\s+[\w'-]+){0,2}?\s+(?:number|figure|total|amount|sum|value|count|average|mean|"
+                   r"price|cost|result)\b", re.I)
 _FILE = re.compile(r"(?<![\w/.-])([\w-]+\.(?:txt|md))\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w-]|\.\d)")
 _DATE = re.compile(r"\b\d{4}-\d\d(?:-\d\d)?\b|\b\d{1,2}[:/]\d\d\b")
@@ -69,6 +72,6 @@ def after_run(turn: Turn) -> Ask | None:
 
 rule = Rule(
     name="saved answers", setting="check_answers", after_run=after_run,
-    summary="a follow-up that asks to put \"that\" (the number, the answer, the total) into a text file it names, after "
+    summary="a follow-up that asks to put \"that number\" (the total, the amount, the average) into a text file it names, after "
             "an answer that gave one number, whose run leaves the file without that number: the loop offers its own "
             "code that writes it, once a turn")
