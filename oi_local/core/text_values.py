@@ -135,7 +135,7 @@ def sorted_as_asked(code: str) -> tuple[str, bool]:
     """Asked for an alphabetical list, code that sorts nothing: what it joins into lines (`"\\n".join(names)`) or
     writes line by line (`f.writelines(names)`) is sorted. Asked to save the names "sorted alphabetically", the
     0.5B model's code kept them in the order first seen (ho47, a development run of session 50)."""
-    if re.search(r"\bsort(?:ed)?\b|\.sort\(|sort_values|\bsort\b", code):
+    if re.search(r"\bsort(?:ed|_values)?\b", code):  # sorted(), .sort(), sort_values
         return code, False
     try:
         tree = ast.parse(code)
