@@ -906,3 +906,16 @@ def test_a_log_searched_with_a_pattern_that_has_a_group_is_read_whole(folder: Pa
     assert "re functions search one string" in got
     fixed = got[got.index("```python\n") + 10:got.rindex("```")]
     assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True, check=True).stdout == "2\n"
+
+
+def test_int_of_a_decimal_gets_the_code_with_float() -> None:
+    # runs.txt's "13.1 mi" (ho49, read after its end): told only "use float()", the model had no try left
+    code = ('import re\nruns = ["mon 3.1 mi", "sun 13.1 mi"]\ntotal = 0\nfor r in runs:\n'
+            '    total += int(re.sub(r"[^0-9.-]", "", r))\nprint(total)')
+    output = ("Traceback (most recent call last):\n  File \"<cell-4>\", line 5, in <module>\n"
+              "ValueError: invalid literal for int() with base 10: '3.1'\n(exit code 1)")
+    got = note(output, "", None, code) or ""
+    assert "Use float()" in got
+    fixed = got.split("```python\n")[1].split("\n```")[0]
+    assert 'float(re.sub(r"[^0-9.-]", "", r))' in fixed
+    assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True).stdout == "16.2\n"

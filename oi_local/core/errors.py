@@ -22,7 +22,7 @@ from oi_local.core.csv_writes import MISSING as MISSING_FIELDNAMES
 from oi_local.core.csv_writes import fieldnames_given
 from oi_local.core.header_skip import skipped
 from oi_local.core.none_values import none_skipped
-from oi_local.core.number_signs import extra, signs_dropped
+from oi_local.core.number_signs import extra, ints_made_floats, signs_dropped
 from oi_local.core.pycheck import folder_files, likely_file, rewrite
 
 MAX_FILES = 200  # folder entries looked at
@@ -309,7 +309,10 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
     if m:
         return _str_path_note(m.group(1), output, code)
     if _INT_OF_DECIMAL.search(output):
-        return "Note: int() cannot read a number with a decimal point. Use float() for it."
+        # Told only this, the 0.5B model had no try left for it (runs.txt's "13.1 mi", ho49): the fix is certain
+        fixed = ints_made_floats(code, _failed_line(output)) if code and len(code) <= MAX_CODE else None
+        return ("Note: int() cannot read a number with a decimal point. Use float() for it."
+                + (f" With that, the code would be:\n```python\n{fixed}\n```" if fixed else ""))
     if "I/O operation on closed file" in output:  # ho3-multi-quiz-csv: a row appended, then read from the closed handle
         named = re.search(r"name='([^']+)' mode='[^']*'", output) or re.search(r"open\(\s*['\"]([^'\"]+)['\"]", code)
         path = named.group(1) if named else "the file"

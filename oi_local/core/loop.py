@@ -235,6 +235,7 @@ def _reply(turn: Turn, blocks: list[Block], ask: Ask | None = None, allow_code: 
     blocks are collected in `blocks`. With allow_code=False (the final-answer request) code is
     neither shown nor stored."""
     engine, current = turn.engine, None
+    turn.state["reply from"] = len(engine.messages)  # this reply's first message (rules/answered_first.py)
     cuts = hooks(engine, "cut")
     options = dict(ask.sampling) if ask else {}
     try:

@@ -13,6 +13,18 @@ from oi_local.core.pycheck import rewrite
 _ONE_NUMBER = re.compile(r"\s*(?P<pre>-?[^\d\s.,-]{1,3})?\s*-?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
                          r"\s*(?P<post>[^\d\s.,-]{1,5})?\s*")
 KEEP = 're.sub(r"[^0-9.-]", "", {arg})'
+# an amount of money or a percentage in a table's cell: "$12.50", "£1,200", "-€5", "45%", "30 EUR"
+_AMOUNT = re.compile(r"\s*(?P<minus>-)?\s*(?:[$£€¥₹]|[A-Z]{3}\s)?\s*(?P<minus2>-)?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+                     r"\s*(?:%|\s[A-Z]{3}|[$£€¥₹])?\s*")
+
+
+def amount(value: str) -> float | None:
+    """The number a cell holds, written plain or as an amount ("$12.50", "1,200", "45%"), or None."""
+    m = _AMOUNT.fullmatch(value)
+    if m is None:
+        return None
+    number = float(m["num"].replace(",", ""))
+    return -number if m["minus"] or m["minus2"] else number
 
 
 def extra(value: str) -> str | None:
@@ -53,3 +65,17 @@ def signs_dropped(value: str, code: str, line: int | None) -> str | None:
     if not re.search(r"^\s*import (?:[\w, ]*, )?re\b", fixed, re.M):
         fixed = "import re\n" + fixed
     return fixed.strip()
+
+
+def ints_made_floats(code: str, line: int | None) -> str | None:
+    """`code` with each int() of text on `line` made float() (int('13.1') fails), or None when there is none."""
+    if line is None:
+        return None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    edits = [(n.func.lineno, n.func.col_offset, n.func.end_col_offset or 0, "float") for n in ast.walk(tree)
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "int" and len(n.args) == 1
+             and not n.keywords and n.lineno == line and not isinstance(n.args[0], ast.Constant)]
+    return rewrite(code, edits).strip() if edits else None

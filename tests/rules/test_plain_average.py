@@ -76,3 +76,22 @@ def test_a_run_that_printed_no_number_near_the_mean_gets_the_loops_code(here: Pa
     assert plain_average.after_run(make_turn(request, runs=(ran("print(...)", table),))) is not None
     failing = make_turn(request, runs=(failed("x", "TypeError: object of type 'DictReader' has no len()"),))
     assert plain_average.after_run(failing) is not None  # the loop's code does not fail
+
+
+def test_amounts_written_with_a_sign_are_averaged(here: Path) -> None:
+    from .handmade import failed
+
+    # "$12.50": float() fails on it; the loop's code and its mean keep the digits (a cell of text still
+    # leaves the rule out: its code would fail on it)
+    (here / "spend.csv").write_text('date,shop,Amount\n2025-03-01,bakery,$12.50\n2025-03-02,market,"$1,200.00"\n'
+                                    "2025-03-03,cafe,\n2025-03-04,bakery,$3.25\n")
+    request = "what's the average Amount in spend.csv?"
+    assert plain_average._target(request, here) == ("spend.csv", "Amount")
+    turn = make_turn(request, runs=(failed("float(r['Amount'])", "ValueError: could not convert string to float: '$12.50'"),))
+    ask = plain_average.after_run(turn)
+    assert ask is not None and ask.own
+    code = (ask.text or "").split("```python\n")[1].split("\n```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=here).stdout
+    assert out == "average Amount: 405.25 (over 3 rows)\n"
+    (here / "spend.csv").write_text("date,shop,Amount\n2025-03-01,bakery,$12.50\n2025-03-02,market,n/a\n")
+    assert plain_average.after_run(make_turn(request, runs=turn.runs)) is None

@@ -27,6 +27,7 @@ _STOP = _LEADING | {"in", "per", "for", "over", "on", "by", "from", "across", "t
                     "values", "number", "amount", "so", "far", "when", "where", "which", "who", "do", "does", "did",
                     "i", "we", "you", "it", "has", "have", "had", "be", "been", "there", "than", "between", "how", "much",
                     "many", "what", "whats"}
+_NAMES = {"amount", "number", "value"}  # a word that names a column when nothing else follows it
 
 
 def _tokens(text: str) -> set[str]:
@@ -50,8 +51,11 @@ def asked_words(request: str) -> list[str]:
     found: list[str] = [w for m in _SUPERLATIVE.finditer(request) for w in _MEASURES[m.group(1).lower()].split()]
     for m in _ASKED.finditer(request):
         words = m.group(1).split()
-        while words and words[0].lower() in _LEADING:
-            words.pop(0)
+        while words and (words[0].lower() in _LEADING or words[0].lower() in _NAMES and words[1:2] == ["of"]):
+            words.pop(0)  # "the total amount of rain": the rain
+        if words and words[0].lower() in _NAMES:
+            found.append(words[0].lower())  # "the average amount in spend.csv": a column called Amount
+            continue
         for w in words:
             if w.lower() in _STOP:
                 break
@@ -76,9 +80,14 @@ def _table(p: Path) -> dict[str, list[str]]:
     return {c: [r[i].strip() for r in rows[1:] if i < len(r)] for i, c in enumerate(header) if c}
 
 
-def _numeric(values: list[str]) -> bool:
-    """A column of numbers (the only kind an average or total is taken of): a date is not one."""
+def _numeric(values: list[str], amounts: bool = False) -> bool:
+    """A column of numbers (the only kind an average or total is taken of): a date is not one;
+    `amounts`: nor is "$12.50" one unless asked for (code that reads it must drop the sign)."""
+    from oi_local.core.number_signs import amount
+
     filled = [v for v in values if v]
+    if amounts:
+        return bool(filled) and all(amount(v) is not None for v in filled)
     try:
         for v in filled:
             float(v.replace(",", ""))
@@ -87,8 +96,9 @@ def _numeric(values: list[str]) -> bool:
     return bool(filled)
 
 
-def asked_column(request: str, cwd: Path) -> tuple[str, list[str], str] | None:
-    """(the one column the request's asked words name, the named files' numeric columns, the words), or None."""
+def asked_column(request: str, cwd: Path, amounts: bool = False) -> tuple[str, list[str], str] | None:
+    """(the one column the request's asked words name, the named files' numeric columns, the words), or None;
+    `amounts`: a column of amounts ("$12.50") is a numeric one."""
     from oi_local.core.hints import mentioned_paths
 
     words = asked_words(request)
@@ -98,7 +108,7 @@ def asked_column(request: str, cwd: Path) -> tuple[str, list[str], str] | None:
     columns: dict[str, bool] = {}
     for p in mentioned_paths(request, cwd):
         if p.is_file() and p.suffix.lower() in SUFFIXES:
-            columns.update({c: _numeric(v) for c, v in _table(p).items()})
+            columns.update({c: _numeric(v, amounts) for c, v in _table(p).items()})
     fits = [c for c in columns if _tokens(c) & wanted]
     if len(fits) != 1 or not columns[fits[0]]:
         return None

@@ -40,7 +40,7 @@ def _target(request: str, cwd: Path) -> tuple[str, str] | None:
     if len(tables) != 1:
         return None
     table = _table(tables[0])
-    asked = asked_column(words, cwd)
+    asked = asked_column(words, cwd, amounts=True)
     column = asked[0] if asked else _measured(said, table)
     # "per route" of a route column that repeats is a group; "per night" of a night column of one row a night is every row
     groups = {t for c, vs in table.items() if len(set(vs)) < len(vs) for t in _tokens(c)}
@@ -66,13 +66,14 @@ def _measured(said: str, table: dict[str, list[str]]) -> str | None:
     from oi_local.core.rules.asked_column import _numeric, _tokens
 
     wanted = {w for word in re.findall(r"[a-z]+", said.lower()) for w in _MEASURE_WORDS.get(word, "").split()}
-    fits = [c for c, values in table.items() if _numeric(values) and _tokens(c) & {w.removesuffix("s") for w in wanted}]
+    fits = [c for c, values in table.items() if _numeric(values, amounts=True) and _tokens(c) & {w.removesuffix("s") for w in wanted}]
     return fits[0] if len(fits) == 1 else None
 
 
 def ready_code(file: str, column: str) -> str:
-    return (f"import csv\nwith open({file!r}, newline='', encoding='utf-8', errors='replace') as f:\n"
-            f"    values = [float(r[{column!r}].replace(',', '')) for r in csv.DictReader(f) if (r[{column!r}] or '').strip()]\n"
+    # "$12.50" and "1,200" are numbers too: only digits, the point and a minus sign are kept
+    return (f"import csv\nimport re\nwith open({file!r}, newline='', encoding='utf-8', errors='replace') as f:\n"
+            f"    values = [float(re.sub(r'[^0-9.-]', '', r[{column!r}])) for r in csv.DictReader(f) if (r[{column!r}] or '').strip()]\n"
             f"print('average {column}:', round(sum(values) / len(values), 2), f'(over {{len(values)}} rows)')")
 
 
@@ -97,8 +98,16 @@ AFTER = "(That did not print the average of {column} in {file}: a total divided 
 def _mean(file: str, column: str) -> float | None:
     import csv
 
+    from oi_local.core.number_signs import amount
+
     with open(file, newline="", encoding="utf-8", errors="replace") as f:
-        values = [float(v.replace(",", "")) for r in csv.DictReader(f) if (v := (r.get(column) or "").strip())]
+        cells = [v for r in csv.DictReader(f) if (v := (r.get(column) or "").strip())]
+    values = []
+    for cell in cells:
+        number = amount(cell)
+        if number is None:
+            raise ValueError(f"{cell!r} is no number")  # the loop's code would fail on it
+        values.append(number)
     return sum(values) / len(values) if values else None
 
 
