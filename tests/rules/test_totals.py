@@ -39,3 +39,14 @@ def test_as_many_values_as_questions_are_their_answers() -> None:
     turn = make_turn("How many words are in lighthouse.txt? And how many times does Marguerite come up in it?",
                      reply("Marguerite came up 4."), runs=(ran("print(n)", "157\nMarguerite came up 4\n"),))
     assert totals.follow_up(turn) is None
+
+
+def test_a_name_of_the_request_on_one_printed_line_picks_that_line() -> None:
+    # ho49 (read after its end): a count per author for "how many commits has Sam made?" is Sam's line,
+    # and asked for "one total" the 0.5B model wrote shell text into Python, then read a file never there
+    output = "      7 Sam Ortiz\n      4 Lena Fischer\n"
+    turn = make_turn("how many commits has Sam made in this repo?", reply("Sam Ortiz has 7 commits."),
+                     runs=(ran("git log", output, lang="shell"),))
+    assert totals.follow_up(turn) is None
+    turn = make_turn("how many commits are in this repo?", reply("7"), runs=(ran("git log", output, lang="shell"),))
+    assert totals.follow_up(turn) is not None  # no name: one total of them

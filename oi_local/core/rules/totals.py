@@ -37,6 +37,17 @@ def separate_values(output: str) -> int:
     return len(lines) if len(with_numbers) == len(lines) and len(set(lines)) > 1 else 0
 
 
+def picked_line(request: str, output: str) -> bool:
+    """A word of the request (a name, not a word of the question) is on exactly one printed line."""
+    lines = [ln.lower() for ln in output.splitlines() if ln.strip()]
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w'-]{2,}", request)} - _QUESTION_WORDS
+    return any(sum(bool(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", ln)) for ln in lines) == 1 for w in words)
+
+
+_QUESTION_WORDS = frozenset("how many much the and are was were has have had did does this that there total all made "
+                            "in of for from with what".split())
+
+
 def follow_up(turn: Turn) -> Ask | None:
     if not (turn.steps and turn.steps_left) or turn.counts["totals"] >= 1 or asks_back(turn.engine):
         return None
@@ -48,6 +59,8 @@ def follow_up(turn: Turn) -> Ask | None:
     n = separate_values(last.output)
     if not n or n <= max(len(_ASKED.findall(own)), own.count("?")):
         return None  # as many values as questions: "How many words ...? And how many times does Marguerite come up?"
+    if picked_line(own, last.output):
+        return None  # "how many commits has Sam made?" over a count per author: Sam's line is the answer (ho49)
     turn.counts["totals"] += 1
     return Ask(NOTE.format(asked=f'"{asked.group(0).strip()}"', n=n), code_retry(turn.engine, 43))
 
