@@ -188,3 +188,13 @@ def test_with_no_filter_the_ask_comes_with_ready_code_that_answers(folder: Path)
     ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("```", 1)[0]
     out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder)
     assert out.stdout.splitlines()[-1] in ("smallest: Priya 2", "smallest: Jonas 2"), out.stdout
+
+
+def test_values_said_in_the_plural_and_the_longer_of_two_kept() -> None:
+    from oi_local.core.rules.per_group import _said_values
+
+    # ho41's "oat lattes" of an item column with "Latte" and "Oat latte"
+    words = " how much money did oat lattes make us in march "
+    assert _said_values(["Latte", "Oat latte", "Tea", "Oat latte"], words) == ["Oat latte"]
+    assert _said_values(["Bill", "Food"], " my electricity bills in 2024 ") == ["Bill"]
+    assert _said_values(["Tea"], " a teapot ") == []

@@ -246,6 +246,19 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _ISO = re.compile(r"^\d{4}-\d\d(?:-\d\d)?")
 
 
+def _said_values(values: list[str], words: str) -> list[str]:
+    """The values the request's words say, a plural too ("oat lattes" of "Oat latte"); of two that one span
+    holds, the longer ("Oat latte", not "Latte" too)."""
+    spans = {}
+    for x in {v.strip() for v in values if len(v.strip()) >= 3}:
+        plain = " ".join(re.findall(r"[a-z0-9]+", x.lower()))
+        m = re.search(rf" {re.escape(plain)}(?:s|es)? ", words) if plain else None
+        if m:
+            spans[x] = m.span()
+    return sorted(x for x, (a, b) in spans.items()
+                  if not any(y != x and c <= a and b <= d and (d - c) > (b - a) for y, (c, d) in spans.items()))
+
+
 def filters(request: str, file: str, group: str) -> list[str] | None:
     """Pandas lines that narrow the rows as the request does: a value of one of the file's text columns other
     than the group ("my electricity bill"), a year and a month's name of its one ISO date column ("in 2024",
@@ -261,8 +274,7 @@ def filters(request: str, file: str, group: str) -> list[str] | None:
     for column, values in table.items():
         if column == group.split("[")[0] or _numeric(values) or (values and all(_ISO.match(v) for v in values if v)):
             continue
-        said = sorted({x.strip() for x in values if len(x.strip()) >= 3
-                       and f" {' '.join(re.findall(r'[a-z0-9]+', x.strip().lower()))} " in words})
+        said = _said_values(values, words)
         if said:
             lines.append(f"df = df[df[{column!r}].astype(str).str.strip().str.lower().isin({[x.lower() for x in said]!r})]")
     years = sorted(set(_YEAR.findall(own)))
