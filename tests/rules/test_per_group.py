@@ -198,3 +198,26 @@ def test_values_said_in_the_plural_and_the_longer_of_two_kept() -> None:
     assert _said_values(["Latte", "Oat latte", "Tea", "Oat latte"], words) == ["Oat latte"]
     assert _said_values(["Bill", "Food"], " my electricity bills in 2024 ") == ["Bill"]
     assert _said_values(["Tea"], " a teapot ") == []
+
+
+def test_a_run_that_never_read_the_file_gets_the_per_group_code(tmp_path, monkeypatch) -> None:
+    import subprocess
+    import sys
+
+    from oi_local.core.rules import per_group
+
+    from .handmade import make_turn, ran
+
+    # ho39 (an older set): "print('July')" ran for which month of utilities.csv had the biggest bill
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "utilities.csv").write_text(
+        "date,kind,amount\n2024-06-03,electricity,92.40\n2024-06-20,electricity,40.00\n2024-07-02,electricity,124.20\n"
+        "2024-07-05,water,30.00\n2023-12-01,electricity,300.00\n")
+    request = "Looking at utilities.csv, which month in 2024 had my biggest electricity bill?"
+    ask = per_group.after_run(make_turn(request, runs=(ran('print("July")', "July\n"),)))
+    assert ask is not None and ask.own
+    code = (ask.text or "").split("```python\n")[1].split("\n```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert out.splitlines()[-1] == "largest: 2024-06 132.4"
+    read = 'import pandas as pd\ndf = pd.read_csv("utilities.csv")\nprint(df)'
+    assert per_group.after_run(make_turn(request, runs=(ran(read, "..."),))) is None  # the file read: left to the rest

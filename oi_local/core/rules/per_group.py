@@ -24,7 +24,14 @@ import re
 from pathlib import Path
 
 from oi_local.core.rules.base import Ask, Rule, Verdict
-from oi_local.core.rules.turn import Block, Turn, block_prefix, code_retry, instruction
+from oi_local.core.rules.turn import (
+    Block,
+    Turn,
+    block_prefix,
+    code_retry,
+    instruction,
+    own_code,
+)
 
 NOTE = ("(Write one ```python block that does what I asked. In {file} each {group} is on several rows, so the "
         "{extreme} is not one row's value: first {how} per {group}, then take the {extreme} and print the {group} "
@@ -50,7 +57,7 @@ _ONE = re.compile(r"\b(?:single|in (?:one|a|any one) (?:\w+ )?(?:game|day|shift|
                   r"order|sale|month|week|year|run|trip))\b", re.I)
 # An amount asked for, with no column named: "which category did i spend the most on" adds up the one
 # number column (asked "who did the most shifts", the rows are counted).
-_AMOUNT = re.compile(r"\b(?:how\s+much|spen[dt]\w*|paid|pay\w*|cost\w*|earn\w*|revenue|money|sales|sold|in\s+total|"
+_AMOUNT = re.compile(r"\b(?:how\s+much|spen[dt]\w*|paid|pay\w*|cost\w*|earn\w*|revenue|money|sales|sold|in\s+total|bills?|fees?|"
                      r"totals?)\b", re.I)
 # "the average distance on each route", "total spent per category", "how many orders for every customer"
 _EACH = re.compile(r"\b(?:average|avg|mean|total|sum|how\s+(?:much|many)|count|spen[dt])\b[^.?!]*?"
@@ -204,6 +211,31 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     return Verdict(note=SHOWN.format(file=file, group=group, how=how), ask=ask)
 
 
+def after_run(turn: Turn) -> Ask | None:
+    """A run for a most-or-least-per-group question that failed, or never read the named CSV ("print('July')"
+    for which month of utilities.csv in 2024 had the biggest bill, ho39), gets the per-group code, once a turn."""
+    from oi_local.core.rules.averages import ASKED
+
+    last = turn.runs[-1] if turn.runs else None
+    if last is None or last.interrupted or turn.counts["per group"]:
+        return None
+    try:
+        found = grouped(turn.request, Path.cwd())
+        if found is None or (not last.failed and Path(found[0]).name in last.code):
+            return None
+        file, group, column, extreme = found
+        narrow = filters(turn.request, file, group)
+    except (OSError, ValueError):
+        return None
+    if narrow is None:
+        return None
+    turn.counts["per group"] += 1
+    mean = bool(ASKED.search(turn.request))
+    code = ready_code(file, group, column, extreme, mean, narrow, bool(_TOTAL.search(instruction(turn.request))))
+    shown = re.sub(r"\[:\d+\]$", "", group)
+    return own_code(turn.engine, f"(That did not work out the {extreme} per {shown} from {file}.", code)
+
+
 READY = " This block does it; reply with it.\n{block}"
 _TOTAL = re.compile(r"\b(?:in\s+total|total|altogether|in\s+all|overall)\b", re.I)
 SHOWN_ROWS = 10  # groups printed before the answer's line
@@ -298,11 +330,12 @@ def filters(request: str, file: str, group: str) -> list[str] | None:
 
 
 rule = Rule(
-    name="per group", setting="asked_column", check=check,
+    name="per group", setting="asked_column", check=check, after_run=after_run,
     summary="asked who or which <column> has the most or least of something in a CSV that repeats those names, "
             "code that takes the largest or smallest row without adding up per name is not run and the request is asked "
             "afresh once, saying to add up (or count) per name first (\"quantity times unit price\": their product), with "
             "the pandas code that does it, narrowed as the request narrows the rows (a value of another text column, "
             "a year or month of its date column; not another number); so is one asked which month, year or day, "
             "per that part of the CSV's one column of ISO dates, and one asked for an amount for each group (\"the average "
-            "distance on each route\") whose code works out one number over every row")
+            "distance on each route\") whose code works out one number over every row; a run for a most-or-least one that "
+            "failed or never read the CSV gets that code")
