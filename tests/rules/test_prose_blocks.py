@@ -45,3 +45,23 @@ def test_the_loops_note_written_back_as_code_is_not_run_and_asked_again() -> Non
     assert prose_blocks.check(turn, block("the column kwh → units (the request asks for the units, which is units)")) is None
     assert prose_blocks.check(turn, block(turn.notes[0])) is not None
     assert prose_blocks.check(make_turn("x"), block("print('Not run: nothing')")) is None  # code that prints it
+
+
+def test_a_block_that_is_a_named_files_text_gets_code_that_prints_it(tmp_path: Path, monkeypatch) -> None:
+    import subprocess
+    import sys
+
+    from .handmade import block, make_turn
+
+    # ho48 (a development run): the recipe's lines in a ```python block, three SyntaxErrors in a row
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pancakes.txt").write_text("Fluffy pancakes (serves 4)\n250 g plain flour\n2 eggs\n500 ml milk\n")
+    turn = make_turn("What do I need for the pancake recipe in pancakes.txt, and how many people does it serve?")
+    quoted = "fluffy pancakes (serves 4)\n250 g plain flour\n2 eggs\n500 ml  milk"
+    verdict = prose_blocks.check(turn, block(quoted))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.own and "pancakes.txt" in verdict.note
+    code = (verdict.ask.text or "").split("```python\n")[1].split("\n```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert "serves 4" in out and "250 g plain flour" in out
+    assert prose_blocks.check(turn, block(quoted)) is None  # once a turn
+    assert prose_blocks.check(make_turn("what's in pancakes.txt?"), block('print(open("pancakes.txt").read())')) is None
