@@ -221,3 +221,28 @@ def test_a_run_that_never_read_the_file_gets_the_per_group_code(tmp_path, monkey
     assert out.splitlines()[-1] == "largest: 2024-06 132.4"
     read = 'import pandas as pd\ndf = pd.read_csv("utilities.csv")\nprint(df)'
     assert per_group.after_run(make_turn(request, runs=(ran(read, "..."),))) is None  # the file read: left to the rest
+
+
+def test_a_json_files_records_are_grouped_too(tmp_path, monkeypatch) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from oi_local.core.rules import per_group
+
+    from .handmade import block, make_turn
+
+    # ho41 (an older set): which author of loans.json was borrowed the most; the largest date was taken
+    monkeypatch.chdir(tmp_path)
+    loans = [{"title": t, "author": a, "borrowed": d} for t, a, d in (
+        ("Earthsea", "Ursula K. Le Guin", "2024-12-13"), ("Mort", "Terry Pratchett", "2024-11-02"),
+        ("Guards!", "Terry Pratchett", "2024-10-01"), ("Sourcery", "Terry Pratchett", "2024-09-09"))]
+    (tmp_path / "loans.json").write_text(json.dumps({"club": "street", "loans": loans}))
+    request = "our book club keeps a lending record in loans.json. which author's books have been borrowed the most, and how many loans is that?"
+    taken = 'import json\nloans = json.load(open("loans.json"))["loans"]\nprint(max(loans, key=lambda x: x["borrowed"]))'
+    verdict = per_group.check(make_turn(request), block(taken))
+    assert verdict is not None and verdict.ask is not None and "author" in verdict.note
+    code = (verdict.ask.text or "").split("```python\n")[1].split("\n```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert out.splitlines()[-1] == "largest: Terry Pratchett 3"
+    assert per_group.json_records(tmp_path / "loans.json") == loans

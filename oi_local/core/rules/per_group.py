@@ -93,6 +93,56 @@ def _group(request: str, word: str | None, table: dict[str, list[str]]) -> str |
     return None
 
 
+MAX_JSON = 5_000_000  # bytes of a JSON file read here
+
+
+def json_records(p: Path) -> list[dict[str, object]] | None:
+    """The records of a JSON file that is a list of objects, or an object with one such list (loans.json's
+    {"loans": [...]}), or None."""
+    import json
+
+    if p.suffix.lower() != ".json" or not p.is_file() or p.stat().st_size > MAX_JSON:
+        return None
+    try:
+        data = json.loads(p.read_text(encoding="utf-8", errors="replace"))
+    except ValueError:
+        return None
+    if isinstance(data, dict):
+        lists = [v for v in data.values() if isinstance(v, list)]
+        data = lists[0] if len(lists) == 1 else None
+    if not isinstance(data, list) or not data or not all(isinstance(r, dict) for r in data):
+        return None
+    return data
+
+
+def table_of(p: Path) -> dict[str, list[str]]:
+    """The columns of a CSV file, or of a JSON file's records (their plain values), with their values as text."""
+    from oi_local.core.rules.asked_column import MAX_ROWS, _table
+
+    records = json_records(p)
+    if records is None:
+        return _table(p)
+    table: dict[str, list[str]] = {}
+    for r in records[:MAX_ROWS]:
+        for k, v in r.items():
+            if v is None or isinstance(v, (str, int, float, bool)):
+                table.setdefault(str(k), [])
+    for r in records[:MAX_ROWS]:
+        for k in table:
+            v = r.get(k)
+            table[k].append("" if v is None else str(v))
+    return table
+
+
+def read_lines(file: str) -> str:
+    """Pandas lines that read the file into `df`: a CSV, or a JSON file's records."""
+    if not file.lower().endswith(".json"):
+        return f"df = pd.read_csv({file!r})"
+    return (f"import json\nwith open({file!r}, encoding='utf-8') as f:\n    data = json.load(f)\n"
+            "records = data if isinstance(data, list) else next(v for v in data.values() if isinstance(v, list))\n"
+            "df = pd.DataFrame(records)")
+
+
 def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
     """(file, group column, the number column the request names or None, "largest"/"smallest") when the
     request asks for the most or least per group of a named CSV whose group column repeats."""
@@ -147,12 +197,12 @@ def per_each(request: str, cwd: Path, code: str = "") -> tuple[str, str, str | N
 def _named_group(request: str, cwd: Path, word: str | None) -> tuple[str, dict[str, list[str]], str | None, list[str]] | None:
     """(the one named CSV, its table, the group column `word` names or None, that column's values)."""
     from oi_local.core.hints import mentioned_paths
-    from oi_local.core.rules.asked_column import SUFFIXES, _table
+    from oi_local.core.rules.asked_column import SUFFIXES
 
-    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and p.suffix.lower() in SUFFIXES]
+    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and (p.suffix.lower() in SUFFIXES or json_records(p))]
     if len(files) != 1:
         return None
-    table = _table(files[0])
+    table = table_of(files[0])
     group = _group(request, word, table)
     return os.path.relpath(files[0], cwd.resolve()), table, group, [v for v in table.get(group or "", []) if v]
 
@@ -268,7 +318,7 @@ def ready_code(file: str, group: str, column: str | None, extreme: str, mean: bo
     if narrow:  # no row left is an answer too, said plainly
         rest = (f"if df.empty:\n    print('No rows of {file} are left once narrowed as asked.')\nelse:\n"
                 + "".join(f"    {line}\n" for line in rest.splitlines()))
-    return f"import pandas as pd\ndf = pd.read_csv({file!r})\n{narrowed}{rest}".rstrip("\n")
+    return f"import pandas as pd\n{read_lines(file)}\n{narrowed}{rest}".rstrip("\n")
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -296,11 +346,11 @@ def filters(request: str, file: str, group: str) -> list[str] | None:
     than the group ("my electricity bill"), a year and a month's name of its one ISO date column ("in 2024",
     "in March"). [] when it narrows none; None when it narrows in a way these do not cover (another number:
     "orders over 250"), where no code is offered."""
-    from oi_local.core.rules.asked_column import _numeric, _table
+    from oi_local.core.rules.asked_column import _numeric
     from oi_local.core.rules.turn import instruction
 
     own = instruction(request).replace(file, "")
-    table = _table(Path(file))
+    table = table_of(Path(file))
     lines: list[str] = []
     words = " " + " ".join(re.findall(r"[a-z0-9]+", own.lower())) + " "
     for column, values in table.items():
