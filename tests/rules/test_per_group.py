@@ -218,7 +218,7 @@ def test_a_run_that_never_read_the_file_gets_the_per_group_code(tmp_path, monkey
     assert ask is not None and ask.own
     code = (ask.text or "").split("```python\n")[1].split("\n```")[0]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
-    assert out.splitlines()[-1] == "largest: 2024-06 132.4"
+    assert out.splitlines()[-1] == "largest: 2024-06 (June 2024) 132.4"
     read = 'import pandas as pd\ndf = pd.read_csv("utilities.csv")\nprint(df)'
     assert per_group.after_run(make_turn(request, runs=(ran(read, "..."),))) is None  # the file read: left to the rest
 

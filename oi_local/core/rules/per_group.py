@@ -307,13 +307,15 @@ def ready_code(file: str, group: str, column: str | None, extreme: str, mean: bo
     else:
         values = f"df[{column!r}].groupby({by}).{what}()"
     smallest = extreme == "smallest"
+    # a month said by its name too: shown only "largest: 2024-11 139.6", the 0.5B model answered "June 2024" (ho39)
+    named = ", pd.to_datetime(best + '-01').strftime('(%B %Y)')" if date and date.group(2) == "7" else ""
     narrowed = "".join(f"{line}\n" for line in narrow or [])
     whole = f"\nprint('total:', {'int(totals.sum())' if column is None else 'round(float(totals.sum()), 2)'})" \
         if total and not mean else ""
     rest = (f"totals = {values}\n"
             f"print(totals.sort_values(ascending={smallest}).head({SHOWN_ROWS}).round(2).to_string())\n"
             f"best = totals.{'idxmin' if smallest else 'idxmax'}()\n"
-            f"print({extreme + ':'!r}, best, {'int(totals[best])' if column is None else 'round(float(totals[best]), 2)'})"
+            f"print({extreme + ':'!r}, best{named}, {'int(totals[best])' if column is None else 'round(float(totals[best]), 2)'})"
             + whole)
     if narrow:  # no row left is an answer too, said plainly
         rest = (f"if df.empty:\n    print('No rows of {file} are left once narrowed as asked.')\nelse:\n"
