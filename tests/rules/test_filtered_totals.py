@@ -25,7 +25,9 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_failed_run_gets_the_narrowed_total(here: Path) -> None:
     # ho41: an example's filter copied, a column summed by position, dates typed in as numbers
-    turn = make_turn(REQUEST, runs=(failed("sum(...)", "NameError: name 'sales' is not defined"),))
+    first = failed("sum(...)", "NameError: name 'sales' is not defined")
+    assert filtered_totals.after_run(make_turn(REQUEST, runs=(first,))) is None  # the note may mend it first
+    turn = make_turn(REQUEST, runs=(first, failed("x", "KeyError: 'department'")))
     ask = filtered_totals.after_run(turn)
     assert ask is not None and ask.own and filtered_totals.after_run(turn) is None
     code = (ask.text or "").split("```python\n")[1].split("\n```")[0]

@@ -3,7 +3,7 @@ model copied an example's department filter, summed a column by position, typed 
 and ran out of tries (ho41). A request for one total or average (no group: not "per", "each", "which ...
 most") over one named CSV, narrowed the way the per-group code narrows (a value of a text column, a year
 or a month of its date column), with the amount known (the column the request names, the one money
-column, or quantity times price), gets the loop's own code after a run that failed or printed no number:
+column, or quantity times price), gets the loop's own code after a second failed run, or a run that printed no number:
 the rows narrowed, then their total or average. Once a turn."""
 from __future__ import annotations
 
@@ -78,6 +78,8 @@ def after_run(turn: Turn) -> Ask | None:
         return None
     if not last.failed and _NUMBER.search(last.output):
         return None  # a number printed: the answers rules look at it
+    if last.failed and turn.failures < 2:
+        return None  # the first failure's note may mend the model's code (it keeps the model's own way)
     try:
         found = asked(turn.request, Path.cwd())
     except (OSError, ValueError):
@@ -95,4 +97,4 @@ rule = Rule(
     name="filtered totals", setting="check_answers", after_run=after_run,
     summary="a request for one total or average (no group) over one named CSV, narrowed by a value of a text column or "
             "a year or month of its date column, with the amount known (a named column, the one money column, or "
-            "quantity times price): a run that failed or printed no number gets the loop's own code (once a turn)")
+            "quantity times price): a second failed run, or one that printed no number, gets the loop's own code (once a turn)")
