@@ -246,3 +246,20 @@ def test_a_json_files_records_are_grouped_too(tmp_path, monkeypatch) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
     assert out.splitlines()[-1] == "largest: Terry Pratchett 3"
     assert per_group.json_records(tmp_path / "loans.json") == loans
+
+
+def test_a_file_named_only_in_printed_words_is_not_read(tmp_path, monkeypatch) -> None:
+    from oi_local.core.rules import per_group
+
+    from .handmade import make_turn, ran
+
+    # ho50 (read after its end): the model printed that the file was not found, and that run counted as reading it
+    assert not per_group.names_file('print("No expenses_march.csv file found.")', "expenses_march.csv")
+    assert per_group.names_file("df = pd.read_csv('data/expenses_march.csv')", "expenses_march.csv")
+    assert per_group.names_file('path = "expenses_march.csv"\nopen(path)', "expenses_march.csv")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "expenses_march.csv").write_text("date,category,amount\n2024-03-01,groceries,86.42\n"
+                                                 "2024-03-02,dining out,34.80\n2024-03-08,groceries,93.17\n")
+    request = "which category did i spend the most on in expenses_march.csv, and how much was it in total"
+    ask = per_group.after_run(make_turn(request, runs=(ran('print("No expenses_march.csv file found.")', "x\n"),)))
+    assert ask is not None and ask.own

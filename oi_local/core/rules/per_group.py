@@ -271,7 +271,7 @@ def after_run(turn: Turn) -> Ask | None:
         return None
     try:
         found = grouped(turn.request, Path.cwd())
-        if found is None or (not last.failed and Path(found[0]).name in last.code):
+        if found is None or (not last.failed and names_file(last.code, Path(found[0]).name)):
             return None
         file, group, column, extreme = found
         narrow = filters(turn.request, file, group)
@@ -284,6 +284,12 @@ def after_run(turn: Turn) -> Ask | None:
     code = ready_code(file, group, column, extreme, mean, narrow, bool(_TOTAL.search(instruction(turn.request))))
     shown = re.sub(r"\[:\d+\]$", "", group)
     return own_code(turn.engine, f"(That did not work out the {extreme} per {shown} from {file}.", code)
+
+
+def names_file(code: str, name: str) -> bool:
+    """The code has the file's name as a string of its own (a path it reads), not only inside printed words:
+    `print("No expenses_march.csv file found.")` reads nothing (ho50, read after that set's end)."""
+    return bool(re.search(rf"""[rbRB]?(['"])(?:[^'"\n]*/)?{re.escape(name)}\1""", code))
 
 
 READY = " This block does it; reply with it.\n{block}"
