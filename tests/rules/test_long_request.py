@@ -246,7 +246,8 @@ def test_a_prose_question_whose_run_failed_or_never_read_the_text_is_given_the_s
     code = (ask.text or "").split("```python\n")[1].split("```")[0]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
     # the closest three as one line, the closest first (short sentences weighed as of the mean length: a tie of lengths)
-    assert out == "We fitted a new padlock on the tool shed. The old combination no longer works. The new combination is 3948.\n"
+    # (the padlock's sentence holds "new", as the new combination's does: linked, that one comes before the old one's)
+    assert out == "We fitted a new padlock on the tool shed. The new combination is 3948. The old combination no longer works.\n"
     assert long_request.after_run(turn) is None  # once a turn
     # A number typed in (never read from the text) is no answer either; a run that read the text and printed is.
     assert long_request.after_run(make_turn(text, runs=(ran("print(12 * 12)", "144\n"),))) is not None
@@ -375,3 +376,46 @@ def test_which_files_are_records_and_which_prose() -> None:
     assert long_request._records(["2025-01-02 10:00 backup ok", "2025-01-03 10:00 backup FAILED", "note: disk"])
     assert long_request._records(["- milk", "- eggs", "- call the plumber"])
     assert long_request._records(["name,phone", "Ann,0161", "Bo,0162"])
+
+
+# A club's rules wrapped at 78 characters; the fee for the asked-about boat is under the class the list names it in.
+_RULES = "\n".join([
+    "Hello all, the committee asked me to send round the new mooring rules, as agreed at the spring",
+    "meeting. Please read them before you book a berth for the summer, because the old sheet is wrong.",
+    "",
+    "1. GENERAL",
+    "1.1 These rules apply to every member who keeps a boat at the club, and to visitors who stay more",
+    "than two nights. The harbour master has the final word on where a boat is moored.",
+    "1.2 Members must keep their boats insured and show the certificate when asked.",
+    "2. FEES",
+    "2.1 Berths are charged per night and paid at the office before the boat leaves the pontoon.",
+    "2.2 Small class: mooring up to 14 a night, launching up to 6 a time, with no deposit at all.",
+    "2.3 Large class (see the list at the end): mooring up to 31 a night, launching up to 12 a time.",
+    "2.4 Fees are reviewed each year by the committee and any change is posted on the noticeboard in",
+    "the clubhouse at least a month before it applies, so nobody is surprised at the office.",
+    "3. SAFETY",
+    "3.1 Lifejackets must be worn on the pontoons by children under twelve, whatever the weather, and",
+    "by anyone working on a boat after dark, when the pontoon lights are often poor.",
+    "3.2 Fuel is never carried in open cans and the fire point by the slipway stays clear at all times.",
+    "4. VISITORS",
+    "4.1 Visitors report to the office on arrival, give the name of their boat and their length, and",
+    "are shown a berth by the harbour master or whoever is on duty that day.",
+    "",
+    "LARGE CLASS BOATS",
+    "Catamarans, Trimarans, Motor cruisers, Houseboats, Tall ships.",
+])
+
+
+def test_wrapped_text_is_prose_and_a_two_step_answer_comes_first() -> None:
+    # ho50: a policy wrapped at a fixed width was searched line by line, and its "London" was only in the list
+    # under a heading; the limit was in the clause for that class
+    lines = _RULES.splitlines()
+    assert long_request.wrapped(lines) and not long_request._first_lines(lines)
+    assert not long_request.wrapped([f"line {i} ok" for i in range(40)])  # a log's short lines run on into none
+    sentences, rows, _ = long_request._ranked(lines, "we're bringing our catamaran for 3 nights next week, what's the max "
+                                                     "we pay for mooring each night?")
+    best = [sentences[i] for i in rows]
+    assert best[0].startswith("LARGE CLASS BOATS Catamarans")  # the heading joined to its list
+    assert best[1].startswith("2.3 Large class (see the list at the end): mooring up to 31")  # before 2.2's small class
+    assert any(s.startswith("2.4 Fees are reviewed each year by the committee and any change is posted on the noticeboard "
+                            "in the clubhouse") for s in sentences)  # a sentence over two lines is one

@@ -36,7 +36,8 @@ have has had not any all its it's our your my mine his her their them they you c
 only also very much many more most some than then there here from into onto over under about after before
 please thanks thank sorry long copied pasted below above text paste plain english means mean understand really
 really tell know want need help look check last first week night day days time times each every other one two
-once out off upon ever even yet still back away okay give get got""".split())  # "once", "out": a lease's question picked them (ho45)
+once out off upon ever even yet still back away okay give get got next tomorrow today tonight""".split())
+# "once", "out": a lease's question picked them (ho45); "next" (month): the question's when, not what it asks (ho50)
 def limit(engine: Any) -> int:
     """The longest request, in characters, that goes to the model whole."""
     try:
@@ -129,6 +130,11 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+# A line break inside a sentence of text wrapped at a fixed width: joined, unless the next line starts with a
+# number or a mark (a clause "4.3 ...", a bullet). Split at every line break, the policy's "dinner limit" sentence
+# was cut in two, and a heading ("APPENDIX B - HIGH-COST CITIES") lost the list under it (ho50).
+_UNWRAP = re.compile(r"(?<![.!?:\n])[ \t]*\n(?=[^\W\d_])")
+WRAPPED = 0.2  # the share of lines that run on into the next, lowercase: wrapped text, not one record a line
 BEST_SENTENCES = 8
 # a count over the whole text is no question a few sentences answer: shown the harbour's sentences, asked how often
 # "harbour" was in a story, the 0.5B model answered from them
@@ -142,9 +148,25 @@ def _stem(word: str) -> str:
 
 
 def _stems(text: str) -> list[str]:
-    """The question words of `text` as stems, stop words left out; a code like "e21" is a word."""
+    """The question words of `text` as stems, stop words (and stems of them: "nights") left out; a code like
+    "e21" is a word."""
     words = re.findall(r"[a-z][a-z0-9]{2,}|[0-9]+[a-z][a-z0-9]*", text.lower())
-    return [_stem(w) for w in words if w not in _STOP and len(_stem(w)) >= 3]
+    return [_stem(w) for w in words if w not in _STOP and _stem(w) not in _STOP and len(_stem(w)) >= 3]
+
+
+def wrapped(lines: list[str]) -> bool:
+    """Text wrapped at a fixed width (a forwarded mail, a policy): many lines run on into the next one, which starts
+    in lowercase. Its lines are short, so it looked like records (a log) and was searched line by line (ho50)."""
+    full = [ln.rstrip() for ln in lines]
+    width = max(map(len, full), default=0)  # a wrapped line runs close to the width the text was wrapped at
+    runs = sum(1 for a, b in zip(full, full[1:]) if len(a) >= max(40, 0.6 * width) and b.strip()
+               and not re.search(r"[.!?:;]['\")]*$", a) and re.match(r"[a-z(]", b.lstrip()))
+    return runs >= WRAPPED * max(1, sum(1 for ln in full if ln.strip()))
+
+
+def sentences_of(text: str, joined: bool) -> list[str]:
+    """The sentences of a pasted prose text (its wrapped lines `joined` first)."""
+    return [u.strip() for u in _SENTENCES.split(_UNWRAP.sub(" ", text) if joined else text) if u.strip()]
 
 
 _ASKED_PART = re.compile(r",?\s+\band\s+(?=(?:what|how|when|where|who|whom|which|whether|why|is|are|was|were|does|do|did|"
@@ -156,6 +178,7 @@ _QUESTION_WORD = re.compile(r"^\W*(?:(?:and|also|so|then|but)\s+)?(?:what|how|wh
 # The kind of thing a question asks for, and how a sentence that holds one looks (a question answering system's
 # "answer type"): asked how long a loaf bakes, the recipe page's "bake" sentences were a tin's size and an oven's heat
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_CLAUSE = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+(?=[A-Z])")  # a clause's number ("4.4 The limits ...") is no number asked for
 BOOST = 1.0  # as much as the part's rarest word: "Bake for 50 minutes" over the "bake" sentences of a recipe page
 ANSWER_KINDS = (
     (re.compile(r"\bhow\s+long\b|\bhow\s+many\s+(?:minutes|hours|days|weeks|months|years)\b", re.I),
@@ -164,7 +187,7 @@ ANSWER_KINDS = (
      re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
                 r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTHS + r"(?!\w)|\b" + _MONTHS + r"\s+\d{1,2}\b|\b\d{1,2}/\d{1,2}\b|"
                 r"\bhalf\s+past\b|\bnoon\b|\bmidnight\b", re.I)),
-    (re.compile(r"\bhow\s+(?:much|many)\b|\bwhat\s+(?:is|was|are|were)\s+the\s+(?:price|cost|fee|amount|total|number|rate)\b", re.I),
+    (re.compile(r"\bhow\s+(?:much|many)\b|\b(?:max|maximum|limit|allowance|cap)\b|\bwhat\s+(?:is|was|are|were)\s+the\s+(?:price|cost|fee|amount|total|number|rate)\b", re.I),
      re.compile(r"\d")),
 )
 
@@ -186,7 +209,7 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
     Best first: after a search, the 0.5B model's answer was often the first sentence printed."""
     import math
 
-    sentences = [u.strip() for u in _SENTENCES.split("\n".join(lines)) if u.strip()]
+    sentences = sentences_of("\n".join(lines), wrapped(lines))
     asked = list(dict.fromkeys(_stems(own)))
     if len(sentences) < 2 * FIRST_LINES or not asked or _COUNTING.search(own):
         return sentences, [], []
@@ -203,13 +226,18 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
     # but a short sentence gets no lift: "This was agreed." and a heading ("Spring clean-up day") came before the
     # sentences that held the amount and the name asked for (ho47's minutes)
     length = [max(float(s), mean) for s in size]
+    pivot, linked = _linked(held, words, idf)
 
     def best(part: set[str], question: str) -> list[int]:
         # a sentence that holds the kind of thing asked for (a duration for "how long", a date or a time for "when")
         # counts as holding one more of the part's words
         kind = next((said for asked, said in ANSWER_KINDS if asked.search(question)), None)
         extra = max((idf[a] for a in part), default=0.0) * BOOST
-        scored = sorted((((sum(idf[a] for a in ws & part) + (extra if kind and kind.search(sentences[i]) else 0.0))
+        links = linked if pivot in part else {}
+        # linked words only order the sentences that hold a word of the question (a "Subject: Tool shed" line held the
+        # padlock sentence's "tool shed" and came before the padlock's new combination)
+        scored = sorted((((sum(idf[a] for a in ws & part) + sum(links[w] for w in held[i] & links.keys())
+                           + (extra if kind and kind.search(_CLAUSE.sub("", sentences[i])) else 0.0))
                           * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length[i] / mean)), i)
                          for i, ws in enumerate(words) if ws & part), key=lambda t: (-t[0], t[1]))
         return [i for _, i in scored]
@@ -226,6 +254,31 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
             break
     shown = sorted((a for a in idf if any(a in words[i] for i in rows)), key=lambda a: (df[a], asked.index(a)))
     return sentences, rows, shown
+
+
+LINK = 0.5  # a linked word's weight, of its own idf
+
+
+def _linked(held: list[set[str]], words: list[set[str]], idf: dict[str, float]) -> tuple[str, dict[str, float]]:
+    """The question's rarest word and, when its one or two sentences hold no other word of the question, the words
+    of those sentences that other sentences hold too, each weighted LINK of its idf. Asked for the dinner limit "in
+    London", the policy named London once, in the list under "APPENDIX B - HIGH-COST CITIES"; the limit was in "4.3
+    High-cost cities (Appendix B): ... dinner up to $85", which holds no "London" (ho50, a two-step question)."""
+    import math
+
+    if len(idf) < 2:
+        return "", {}
+    pivot = max(idf, key=lambda a: idf[a])
+    homes = [i for i, ws in enumerate(words) if pivot in ws]
+    if len(homes) > 2 or any(ws & idf.keys() - {pivot} for ws in (words[i] for i in homes)):
+        return "", {}
+    n = len(held)
+    found = {}
+    for w in set().union(*(held[i] for i in homes)) - set(idf):
+        d = sum(w in hs for hs in held)
+        if 2 <= d <= max(MAX_MATCHES, n // 8):
+            found[w] = LINK * math.log((n - d + 0.5) / (d + 0.5) + 1)
+    return pivot, found
 
 
 def _best_sentences(lines: list[str], own: str) -> str:
@@ -281,7 +334,7 @@ def _first_lines(lines: list[str]) -> str:
     pasted prose: shown its first sentences, the 0.5B model put them in its code as the whole text and
     counted words in that."""
     first = [ln for ln in lines if ln.strip()][:FIRST_LINES]
-    if len(lines) < 2 * FIRST_LINES or any(len(ln) > LINE_CHARS for ln in first):
+    if len(lines) < 2 * FIRST_LINES or any(len(ln) > LINE_CHARS for ln in first) or wrapped(lines):
         return ""
     return FIRST.format(lines="\n".join(first))
 
@@ -416,7 +469,8 @@ def _prose_search(turn: Turn, name: str, lines: list[str], own: str) -> Ask | No
         return None
     turn.counts["prose search"] += 1
     code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
-            f"pieces = [p.strip() for p in re.split({_SENTENCES.pattern!r}, text) if p.strip()]\n"
+            + (f"text = re.sub({_UNWRAP.pattern!r}, ' ', text)  # the lines of a sentence joined\n" if wrapped(lines) else "")
+            + f"pieces = [p.strip() for p in re.split({_SENTENCES.pattern!r}, text) if p.strip()]\n"
             f"best = {tuple(rows[:PRINTED_SENTENCES])!r}  # the sentences most about the question, the closest first\n"
             f"print(' '.join(pieces[i] for i in best[:{JOINED}]))\n"
             f"for i in best[{JOINED}:]:\n    print(pieces[i])")
@@ -478,6 +532,9 @@ rule = Rule(
             "folder and the model sees the user's words, that file's name and, for pasted records (a log, a table), its "
             "first lines and the lines with the question's rare words, for pasted prose the sentences ranked for the "
             "question (BM25, best first, short sentences weighed as of the mean length; the parts of a two-part question by turns; "
+            "text wrapped at a fixed width is prose, its lines joined into sentences; when the question's rarest word is "
+            "in one or two sentences that hold no other word of it, those sentences' other words also order the rest "
+            "(asked about London, the clause for the high-cost cities the list names it in); "
             "a sentence that holds the kind of thing asked for, a duration for \"how long\", a date or time for \"when\", a "
             "number for \"how much\", counted as holding one more word; none for a count over the text), and is told that file's "
             "name when its code looks for another file (a message with no "
