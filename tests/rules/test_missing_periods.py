@@ -56,3 +56,13 @@ def test_the_year_asked_about() -> None:
     assert missing_periods.named_year("spent throughout 2019 on food") == "2019"
     assert missing_periods.named_year("how many of my 2000 photos are blurry?") is None
     assert missing_periods.named_year("sum bills/2021.csv") is None  # a file's name, not a period asked about
+
+
+def test_a_quarter_or_half_of_a_year_the_file_has_no_rows_in(here: Path) -> None:
+    # ho50: Q4 2023 of a file of 2024's first half; a region named "Sales" was filtered and nothing printed, twice
+    assert missing_periods.gap("total km for Q4 2024 in walks.csv pls", here) == (
+        "walks.csv has no rows dated in Q4 2024 (its dates run from 2025-01-04 to 2025-02-20).", "Q4 2024")
+    half = missing_periods.gap("how far did I walk in the second half of 2025? walks.csv", here)
+    assert half is not None and half[1] == "the second half of 2025"  # the year has rows, that half none
+    assert missing_periods.gap("how far did I walk in Q1 2025? walks.csv", here) is None  # it has that quarter
+    assert missing_periods.gap("walks.csv: Q1 2025 against Q1 2024?", here) is None  # two years

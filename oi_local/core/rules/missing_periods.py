@@ -26,6 +26,22 @@ from oi_local.core.rules.turn import instruction
 NOTE = "Not run: {gap}"
 SAY = "{gap} So there is nothing for {when} to work out, and I have not guessed a figure."
 _YEAR = re.compile(r"(?<![\w-])((?:19|20)\d\d)(?![\w-])")
+# A part of a year: "Q4 2023", "the first half of 2023", "H2 2024" (asked for Q4 2023 of a file of 2024's
+# first half, the 0.5B model filtered a region named "Sales" and printed nothing, twice: ho50)
+_PART = re.compile(r"\b(q[1-4]|h[12]|(?:first|second|third|fourth|last)\s+(?:quarter|half))(?:\s+of)?\s+((?:19|20)\d\d)\b", re.I)
+_PARTS = {"q1": (1, 3), "q2": (4, 6), "q3": (7, 9), "q4": (10, 12), "h1": (1, 6), "h2": (7, 12), "first quarter": (1, 3),
+          "second quarter": (4, 6), "third quarter": (7, 9), "fourth quarter": (10, 12), "last quarter": (10, 12),
+          "first half": (1, 6), "second half": (7, 12), "last half": (7, 12)}
+
+
+def part_of_year(request: str) -> tuple[str, str, tuple[int, int]] | None:
+    """(the words, the year, its first and last month) of the one part of a year the request names ("Q4 2023"),
+    when it names no other year."""
+    said = {(" ".join(m.group(1).lower().split()), m.group(2)) for m in _PART.finditer(request)}
+    if len(said) != 1 or {y for _, y in said} != set(re.findall(r"\b(?:19|20)\d\d\b", request)):
+        return None
+    part, year = said.pop()
+    return f"{part.upper() if len(part) == 2 else 'the ' + part + ' of'} {year}", year, _PARTS[part]
 
 
 def missing_year_file(request: str, cwd: Path) -> str | None:
@@ -44,13 +60,16 @@ def missing_year_file(request: str, cwd: Path) -> str | None:
 def missing_dates(request: str, cwd: Path) -> str | None:
     """A sentence saying the named file has no dates in the one year, or the one month, the request names: no
     column of ISO dates holds one ("how many tickets did we close in 2023?" of a file opened and closed in 2024-25)."""
-    month, year = named_month(request), named_year(request)
-    found = dated_columns(request, cwd) if month or year else None
+    month, year, part = named_month(request), named_year(request), part_of_year(request)
+    found = dated_columns(request, cwd) if month or year or part else None
     if found is None:
         return None
     name, columns = found
     dates = sorted({d.strip()[:10] for _, values in columns for d in values if d.strip()})
-    if month is not None:
+    if part is not None and month is None:
+        when, (first, last) = part[0], part[2]
+        hit = [d for d in dates if d[:4] == part[1] and first <= int(d[5:7]) <= last]
+    elif month is not None:
         period = f"-{month[0]:02d}-"
         when = MONTHS[month[0] - 1].title() + (f" {month[1]}" if month[1] else "")
         hit = [d for d in dates if d[4:8] == period and (month[1] is None or d[:4] == month[1])]
@@ -68,11 +87,12 @@ def gap(request: str, cwd: Path) -> tuple[str, str] | None:
     words = instruction(request)
     if asks_change(words):  # "add my 2021 bill to bills/": the period is to be made, not read
         return None
-    month, year = named_month(words), named_year(words)
+    month, year, part = named_month(words), named_year(words), part_of_year(words)
     found = (missing_month_file(words, cwd) if month else missing_year_file(words, cwd)) or missing_dates(words, cwd)
     if not found:
         return None
-    return found, (MONTHS[month[0] - 1].title() + (f" {month[1]}" if month[1] else "")) if month else str(year)
+    return found, (MONTHS[month[0] - 1].title() + (f" {month[1]}" if month[1] else "")) if month else part[0] \
+        if part else str(year)
 
 
 def _found(request: str, cwd: Path) -> tuple[str, str] | None:
@@ -85,6 +105,6 @@ hooks = StopAndSay("missing periods", _found)
 
 rule = Rule(
     name="missing periods", setting="repair_slips", check=hooks.check, finish=hooks.finish,
-    summary="a request that changes nothing names one year or month the data it names cannot hold (a folder of files "
+    summary="a request that changes nothing names one year, part of a year (\"Q4 2023\") or month the data it names cannot hold (a folder of files "
             "each named by another year or month, a file whose dates are all in other ones): the code is not run and "
             "the turn ends saying what is missing and what the data has")
