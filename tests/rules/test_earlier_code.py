@@ -73,3 +73,24 @@ def test_the_same_code_for_a_follow_up_that_names_a_year_is_narrowed_to_it(tmp_p
         assert consoles == ["customers: 1"]  # the earlier code, its rows narrowed to 2023, ran
     finally:
         interp.close()
+
+
+def test_new_code_that_prints_the_earlier_answer_again_is_asked_anew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ho50: "and how much of that hasn't been paid yet?" got `total_billed = sum(amounts)`, the first answer again
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bills.csv").write_text("amount,paid\n10,yes\n32.5,no\n")
+    first = "import csv\namounts = [float(r['amount']) for r in csv.DictReader(open('bills.csv'))]\nprint('billed:', sum(amounts))"
+    unpaid = "import csv\nprint('unpaid:', sum(float(r['amount']) for r in csv.DictReader(open('bills.csv')) if r['paid'] == 'no'))"
+    interp, model = scripted_interpreter([f"```python\n{first}\n```", "42.5 billed.",
+                                          "```python\nprint('billed:', sum(amounts))\n```", f"```python\n{unpaid}\n```",
+                                          "32.5 is unpaid."])
+    interp.template = "small"
+    try:
+        interp.chat("what's the total billed in bills.csv?", display=False)
+        out = interp.chat("and how much of that hasn't been paid?", display=False)
+        consoles = [str(m["content"]).strip() for m in out if m["type"] == "console"]
+        assert consoles == ["billed: 42.5", "unpaid: 32.5"]
+        assert "printed just what the code for my earlier question printed: billed: 42.5" in str(model.prompts[3][-1]["content"])
+        assert str(out[-1]["content"]) == "32.5 is unpaid."
+    finally:
+        interp.close()

@@ -79,8 +79,37 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     return Verdict(note=SHOWN, ask=Ask(NOTE.format(printed=printed), code_retry(turn.engine, 53)))
 
 
+OUTPUT_NOTE = ("(That printed just what the code for my earlier question printed: {printed}. This is a new question: "
+               "write one ```python block that answers it, reading the file again.)")
+
+
+def _earlier_output(turn: Turn) -> str | None:
+    """What the last run for an earlier request printed, as one line, or None."""
+    messages = turn.engine.messages[:max(turn.start - 1, 0)]
+    outs = [str(m.get("content", "")) for m in messages if m.get("role") == "computer" and m.get("type") == "console"]
+    return " ".join(outs[-1].split()) if outs and outs[-1].strip() else None
+
+
+def after_run(turn: Turn) -> Ask | None:
+    """Asked "and how much of that hasn't been paid yet?", the 0.5B model re-used the first turn's list in new code,
+    `total_billed = sum(amounts)`, printed the first answer again and said it (ho50): not the same code, the same
+    output. A new request's first run that printed just what the last run for the request before it printed is
+    followed by one sampled ask for new code, told so."""
+    last = turn.runs[-1] if len(turn.runs) == 1 else None
+    if last is None or last.failed or turn.counts["earlier code"] or turn.start <= 1 \
+            or _AGAIN.search(instruction(turn.request)):
+        return None
+    printed = _earlier_output(turn)
+    if printed is None or " ".join(last.output.split()) != printed:
+        return None
+    turn.counts["earlier code"] += 1
+    return Ask(OUTPUT_NOTE.format(printed=printed[:200]), code_retry(turn.engine, 59))
+
+
 rule = Rule(
-    name="earlier code", setting="stop_repeats", check=check,
+    name="earlier code", setting="stop_repeats", check=check, after_run=after_run,
     summary="code that already ran for an earlier request (or the same but for the text it prints), sent again for a new one that does not ask to run it "
             "again and that changes no file, is not run; the model is asked once (sampled) for new code, told what the old code printed; "
-            "when the new request names one month or year and rule named month narrows the code's rows to it, it runs so narrowed")
+            "when the new request names one month or year and rule named month narrows the code's rows to it, it runs so narrowed; "
+            "a new request's first run that printed just what the last run for the request before printed is followed by one "
+            "sampled ask for new code")
