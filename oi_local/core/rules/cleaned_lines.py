@@ -38,9 +38,12 @@ _SAID = {"lower": "in lower case", "upper": "in upper case", "unique": "without 
 def asked(request: str, cwd: Path) -> dict[str, Any] | None:
     """(source, target, ways, reversed) of such a request, or None."""
     from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.extract_items import asked as extracted
     from oi_local.core.rules.outputs import TARGET
 
     words = instruction(request)
+    if extracted(request, cwd) is not None:  # "get every email address mentioned in thread.txt": rule extract items
+        return None
     ways = [w for w, pattern in WAYS.items() if pattern.search(words)]
     if "lower" in ways and "upper" in ways or len(ways) < 2:
         return None

@@ -100,8 +100,9 @@ def after_run(turn: Turn) -> Ask | None:
             or _AGAIN.search(instruction(turn.request)):
         return None
     printed = _earlier_output(turn)
-    if printed is None or " ".join(last.output.split()) != printed:
-        return None
+    if printed is None or " ".join(last.output.split()) != printed \
+            or _writes(Block({"role": "assistant", "type": "code", "format": last.lang, "content": last.code})):
+        return None  # code that wrote a file did more than print the answer again ("put that number in a file")
     turn.counts["earlier code"] += 1
     return Ask(OUTPUT_NOTE.format(printed=printed[:200]), code_retry(turn.engine, 59))
 

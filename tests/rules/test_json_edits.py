@@ -1,0 +1,77 @@
+"""JSON edits: a request made only of edits of one JSON file is held to just those edits."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import json_edits
+
+from .handmade import failed, make_turn, ran
+
+SETTINGS = {"name": "tea-shop", "db": {"host": "localhost", "port": 5432}, "maintenance": True,
+            "flags": {"dark_mode": False}, "editors": ["kim@shop.example"]}
+REQUEST = ("Update settings.json: set the db port to 6543, switch maintenance off, and add lee@shop.example to the "
+           "editors list. Leave everything else alone.")
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "settings.json").write_text(json.dumps(SETTINGS, indent=2))
+    return tmp_path
+
+
+def test_a_run_with_unasked_changes_is_put_back_and_gets_the_loops_code(here: Path) -> None:
+    # ho50: the features were switched off too, and the admin already there appended again
+    found = json_edits.asked(REQUEST, here)
+    assert found is not None and found[1] == [("set", ("db", "port"), 6543), ("switch", ("maintenance",), False),
+                                              ("add", ("editors",), "lee@shop.example")]
+    turn = make_turn(REQUEST)
+    json_edits.start(turn)
+    wrong = dict(SETTINGS, maintenance=False, flags={"dark_mode": True}, db={"host": "localhost", "port": 6543})
+    (here / "settings.json").write_text(json.dumps(wrong))
+    turn.runs.append(ran("x", "done\n"))
+    ask = json_edits.after_run(turn)
+    assert ask is not None and ask.own and json_edits.after_run(turn) is None  # once a turn
+    assert json.loads((here / "settings.json").read_text()) == SETTINGS  # put back as the turn found it
+    code = (ask.text or "").split("```python\n")[1].split("\n```")[0]
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=here)
+    assert json.loads((here / "settings.json").read_text()) == dict(
+        SETTINGS, db={"host": "localhost", "port": 6543}, maintenance=False, editors=["kim@shop.example", "lee@shop.example"])
+    assert (here / "settings.json").read_text().startswith('{\n  "name"')  # the file's indent kept
+
+
+def test_the_asked_edits_alone_are_left_alone_and_a_failure_is_put_back(here: Path) -> None:
+    turn = make_turn(REQUEST)
+    json_edits.start(turn)
+    right = dict(SETTINGS, db={"host": "localhost", "port": 6543}, maintenance=False,
+                 editors=["kim@shop.example", "lee@shop.example"])
+    (here / "settings.json").write_text(json.dumps(right))
+    turn.runs.append(ran("x", ""))
+    assert json_edits.after_run(turn) is None
+    (here / "settings.json").write_text(json.dumps(SETTINGS, indent=2))
+    turn = make_turn(REQUEST)
+    json_edits.start(turn)
+    (here / "settings.json").write_text("")  # emptied by a run that failed
+    turn.runs.append(failed("x", "TypeError: x"))
+    assert json_edits.after_run(turn) is not None and json.loads((here / "settings.json").read_text()) == SETTINGS
+
+
+@pytest.mark.parametrize("request_text", [
+    "set the db port to 6543 and the host to example.org in settings.json",  # a part the loop cannot read
+    "set the colour to red in settings.json",  # no such key
+    "what is the db port in settings.json?",  # no edit
+    "enable dark mode and rename the shop to tea-house in settings.json",  # a rename
+])
+def test_left_alone(here: Path, request_text: str) -> None:
+    assert json_edits.asked(request_text, here) is None
+
+
+def test_enable_and_remove(here: Path) -> None:
+    found = json_edits.asked("in settings.json enable dark mode, then remove kim@shop.example from editors", here)
+    assert found is not None and found[1] == [("switch", ("flags", "dark_mode"), True),
+                                              ("remove", ("editors",), "kim@shop.example")]
