@@ -919,3 +919,16 @@ def test_int_of_a_decimal_gets_the_code_with_float() -> None:
     fixed = got.split("```python\n")[1].split("\n```")[0]
     assert 'float(re.sub(r"[^0-9.-]", "", r))' in fixed
     assert subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True).stdout == "16.2\n"
+
+
+def test_a_labels_number_taken_for_the_amount_is_pointed_after_the_colon(folder: Path) -> None:
+    # ho48's bills (a development run of session 52): told to keep the digits of '2023:', the years were averaged
+    (folder / "bills.txt").write_text("January 2023: £112.30\nFebruary 2023: £98.10\n", encoding="utf-8")
+    code = 'bills = open("bills.txt").read().splitlines()\nprint(round(sum(float(line.split()[1]) for line in bills) / len(bills), 2))'
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    assert run.returncode == 1 and "'2023:'" in run.stderr
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "", code=code) or ""
+    assert got.startswith("Note: '2023:' ends with a colon: it is part of the line's label")
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    again = subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True, check=True)
+    assert again.stdout.strip() == "105.2"

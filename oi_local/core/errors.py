@@ -302,7 +302,8 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return blank
     m = _NOT_A_NUMBER.search(output)
     header = (_header_note(m.group(1), code, base) or _date_note(m.group(1), code, output)
-              or _text_added_note(m.group(1), code, base) or _signs_note(m.group(1), code, output)) if m else None
+              or _text_added_note(m.group(1), code, base) or _label_note(m.group(1), code, output)
+              or _signs_note(m.group(1), code, output)) if m else None
     if header:
         return header
     m = _STR_PATH.search(output)
@@ -499,6 +500,26 @@ def _text_added_note(value: str, code: str, base: Path) -> str | None:
             return (f"Note: {value!r} is a {column} from {m.group(1)}, text, not a number. Each row is one {column}: "
                     f"to count them, add 1 for each row. The code would be:\n```python\n{fixed.strip()}\n```")
     return None
+
+
+_LABEL = re.compile(r"[^\W\d_]*\d+:")  # "2023:" of "January 2023: £112.30", "3:" of "Week 3: 41 km"
+_FIELD = re.compile(r"\.split\(\)\[\s*-?\d+\s*\]")
+
+
+def _label_note(value: str, code: str, output: str) -> str | None:
+    """A number that ends a label ("2023:" of "January 2023: £112.30") taken as the line's value: the amount is after
+    the colon. Told to keep the digits of '2023:', the 0.5B model averaged the years (a development run, ho48)."""
+    line = _failed_line(output)
+    if not _LABEL.fullmatch(value.strip()) or line is None or len(code) > MAX_CODE:
+        return None
+    lines = code.splitlines()
+    if not 0 < line <= len(lines) or not _FIELD.search(lines[line - 1]):
+        return None
+    lines[line - 1] = _FIELD.sub('.split(":")[-1]', lines[line - 1])
+    fixed = signs_dropped("£1", "\n".join(lines), line)
+    return (f"Note: {value!r} ends with a colon: it is part of the line's label, not its amount, which comes after the "
+            f"colon. Take the text after the last colon and keep only its digits, point and minus sign"
+            + (f". The code would be:\n```python\n{fixed}\n```" if fixed else "."))
 
 
 def _signs_note(value: str, code: str, output: str) -> str | None:
