@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, instruction, own_code
+from oi_local.core.rules.turn import Turn, instruction, own_code, printed_numbers
 
 NOTE = "(That did not print what each of the {people} pays for {bill} with {percent}% added."
 HOW = "This block works it out; reply with it, then answer with what each person pays."
@@ -54,7 +54,7 @@ def after_run(turn: Turn) -> Ask | None:
     if found is None:
         return None
     each = found["bill"] * (1 + found["percent"] / 100) / found["people"]
-    printed = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])", last.output[:5000].replace(",", ""))}
+    printed = printed_numbers(last.output)
     if not last.failed and any(abs(p - each) < 0.0051 for p in printed):
         return None
     turn.counts["bill splits"] += 1

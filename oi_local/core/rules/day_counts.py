@@ -9,7 +9,7 @@ import re
 from datetime import date
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, instruction, own_code
+from oi_local.core.rules.turn import Turn, instruction, own_code, printed_numbers
 
 NOTE = "(That did not print how many days there are from {start} to {end}."
 HOW = "This block counts them; reply with it, then answer with the number it prints."
@@ -57,7 +57,7 @@ def after_run(turn: Turn) -> Ask | None:
     if found is None:
         return None
     start, end, unit = found
-    printed = {float(n.replace(",", "")) for n in re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])", last.output[:5000])}
+    printed = printed_numbers(last.output)
     if not last.failed and printed & _counts(start, end, unit):
         return None
     turn.counts["day counts"] += 1

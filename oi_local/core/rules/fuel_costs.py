@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, instruction, own_code
+from oi_local.core.rules.turn import Turn, instruction, own_code, printed_numbers
 
 NOTE = "(That did not print the fuel {what} for {distance}."
 HOW = "This block works it out; reply with it, then answer with what it prints."
@@ -79,7 +79,7 @@ def after_run(turn: Turn) -> Ask | None:
     if found is None:
         return None
     want = cost(found)
-    printed = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])", last.output[:5000].replace(",", ""))}
+    printed = printed_numbers(last.output)
     if not last.failed and any(abs(p - want) < 0.0051 + want * 0.001 for p in printed):
         return None
     turn.counts["fuel costs"] += 1

@@ -271,6 +271,11 @@ def error_line(output: str) -> str:
     return (named or lines or ["it exited with an error."])[-1][:200]
 
 
+def printed_numbers(output: str) -> set[float]:
+    """The numbers a run printed (its first 5,000 characters; "1,234.5" as 1234.5), for rules that look for a figure."""
+    return {float(n.replace(",", "")) for n in re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])", output[:5000])}
+
+
 def last_words(turn: Turn) -> str:
     """What the model said after the turn's last run (or in the whole turn, if nothing ran)."""
     messages = turn.engine.messages[turn.start:]
