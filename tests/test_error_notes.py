@@ -888,6 +888,31 @@ def test_records_with_no_value_are_skipped_where_they_are_compared(folder: Path)
     assert "no value for" not in (note(out, "", code=sort) or "")
 
 
+def test_a_running_best_that_starts_as_none_takes_the_first_value(folder: Path) -> None:
+    (folder / "shelf.csv").write_text("title,pages\nDune,412\nMomo,240\nEmma,474\n")
+    code = ('import csv\nwith open("shelf.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\nshortest = None\n'
+            'for r in rows:\n    if int(r["pages"]) < shortest:\n        shortest = int(r["pages"])\n        title = r["title"]\n'
+            'print(title, shortest)')
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "", code=code) or ""
+    assert "shortest starts as None" in got and "no value for" not in got
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True,
+                          check=True).stdout == "Momo 240\n"
+
+
+def test_rows_never_read_and_taken_the_least_of_are_read_from_the_named_file(folder: Path) -> None:
+    (folder / "pantry.csv").write_text("item,tins_left\nbeans,7\ntomatoes,2\nsoup,5\n")
+    code = 'least = min(rows, key=lambda r: int(r["tins_left"]))\nprint(least["item"])'
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "which thing in pantry.csv is running out?",
+               code=code) or ""
+    assert "nothing called rows exists yet" in got and "pantry.csv" in got
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True,
+                          check=True).stdout == "tomatoes\n"
+
+
 def test_a_log_searched_with_a_pattern_that_has_a_group_is_read_whole(folder: Path) -> None:
     # ho41's auth.log: the file name written as the variable, the pattern with a group in it
     (folder / "auth.log").write_text("Mar 14 sshd: Failed password for invalid user admin\nMar 14 sshd: Accepted key\n"

@@ -112,7 +112,9 @@ def _only_data_file(name: str, code: str, request: str, base: Path) -> str | Non
     from oi_local.core.hints import mentioned_paths
 
     n = re.escape(name)
+    # `min(rows, key=...)` too: asked which item was lowest on stock, the 0.5B model's first code (ho51)
     if name == "df" or not re.search(rf"(?<![\w.]){n}\[|\bin\s+{n}\b|\b(?:len|sum|sorted|list|enumerate)\({n}\)|"
+                                     rf"\b(?:min|max|sorted)\({n}\b|"
                                      rf"(?<![\w.]){n}\.(?:items|values|keys|get)\(", code):
         return None
     named = mentioned_paths(request, base)
@@ -241,8 +243,7 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         return f"Note: os has no {name}(); copying and moving files is in shutil: `import shutil` and `shutil.{_SHUTIL[name]}(...)`."
     skipped_none = none_skipped(code, _failed_line(output), output) if code and len(code) <= MAX_CODE else None
     if skipped_none:
-        return (f"Note: some records have no value for {skipped_none[0]} (None), and None cannot be compared. Skip them "
-                f"where they are compared. With that, the code would be:\n```python\n{skipped_none[1]}\n```")
+        return (f"Note: {skipped_none[0]}. With that, the code would be:\n```python\n{skipped_none[1]}\n```")
     if MISSING_FIELDNAMES in output:
         fixed = fieldnames_given(code) if code and len(code) <= MAX_CODE else None
         return ("Note: csv.DictWriter needs the column names: DictWriter(f, fieldnames=list(rows[0])), then "

@@ -56,3 +56,39 @@ def test_what_is_asked_and_what_is_left_alone(folder: Path) -> None:
              'print(df["minutes"].sum(), len(df))')
     assert amounts.check(make_turn(ASK), block(right)) is None
     assert amounts.check(make_turn(ASK), block(WRONG)) is not None
+
+
+def test_a_total_asked_in_another_unit_than_its_column_is_converted(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    (folder / "rides.csv").write_text("date,route,distance_km\n2026-03-01,canal,12.5\n2026-03-08,hills,30.0\n"
+                                      "2026-04-02,canal,12.5\n")
+    request = "rides.csv has my bike rides in km. what's the total distance in miles?"
+    code = 'import pandas as pd\nprint(pd.read_csv("rides.csv")["distance_km"].sum())'  # no conversion
+    turn = make_turn(request)
+    verdict = amounts.check(turn, block(code))
+    assert verdict is not None and verdict.ask is not None and "in miles" in (verdict.note or "")
+    ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("\n```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder).stdout
+    assert out.splitlines() == ["total distance_km: 55", "that in miles: 34.18"]
+    # narrowed to a month as well, and code that converts itself is left alone
+    verdict = amounts.check(make_turn("total distance in miles for march from rides.csv please"), block(code))
+    assert verdict is not None
+    ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("\n```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder).stdout
+    assert out.splitlines()[-1] == "that in miles: 26.41"
+    converts = 'import pandas as pd\nprint(pd.read_csv("rides.csv")["distance_km"].sum() * 0.621371)'
+    assert amounts.check(make_turn(request), block(converts)) is None
+
+
+def test_units_asked_in() -> None:
+    from oi_local.core.units import asked_in
+
+    assert asked_in("runs.csv has my runs for april in miles. what's the total distance in kilometres?",
+                    "distance_miles") == ("km", 1.609344)
+    assert asked_in("what's the total distance in kilometres? my runs are in miles", "distance")[0] == "km"
+    assert asked_in("total weight in kg", "weight_lbs") == ("kg", 0.45359237)
+    assert asked_in("how much did I spend in pounds", "amount_eur") is None  # money, not weight
+    assert asked_in("total distance in km", "distance_km") is None  # the column's own unit
+    assert asked_in("how many hours in total", "minutes") is None  # "in total" is no unit

@@ -42,3 +42,23 @@ def test_weeks() -> None:
 ])
 def test_left_alone(request_text: str) -> None:
     assert day_counts.asked(request_text) is None
+
+
+def test_a_trips_nights_come_from_the_first_and_last_dates_of_the_named_text_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "roadtrip.txt").write_text("Road trip plan\n\nLeave home: 2 May 2026, early\nMotel in Bend: 2 May 2026 - 5 May 2026\n"
+                                           "Cabin near Sisters, 5 May 2026 to 9 May 2026\nDrive back 9 May 2026\n")
+    request = "how many nights is the trip in roadtrip.txt?"
+    assert day_counts.asked(request) == (date(2026, 5, 2), date(2026, 5, 9), "nights")
+    turn = make_turn(request, runs=(ran("print(3 + 4 + 9)", "16\n"),))
+    ask = day_counts.after_run(turn)
+    assert ask is not None and ask.own
+    code = (ask.text or "").split("```python\n")[1].split("\n```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+    assert out.startswith("7 nights from 02 May 2026 to 09 May 2026")
+    assert day_counts.after_run(make_turn(request, runs=(ran("x", "7\n"),))) is None  # the count printed
+    # no trip asked (a count of days in a diary), or dates without a year: left alone
+    (tmp_path / "diary.txt").write_text("3 Jan 2026 ran\n9 Jan 2026 ran\n")
+    assert day_counts.asked("how many days did I run in diary.txt?") is None
+    (tmp_path / "plan.txt").write_text("arrive 2 May, leave 9 May\n")
+    assert day_counts.asked("how many nights am I away, going by plan.txt?") is None

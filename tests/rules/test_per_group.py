@@ -263,3 +263,24 @@ def test_a_file_named_only_in_printed_words_is_not_read(tmp_path, monkeypatch) -
     request = "which category did i spend the most on in expenses_march.csv, and how much was it in total"
     ask = per_group.after_run(make_turn(request, runs=(ran('print("No expenses_march.csv file found.")', "x\n"),)))
     assert ask is not None and ask.own
+
+
+def test_spending_added_up_per_category_comes_with_ready_code_narrowed_to_the_month(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    (folder / "bills.csv").write_text("date,shop,kind,amount\n2025-03-02,Aldi,food,20.50\n2025-03-09,Shell,car,45.00\n"
+                                      "2025-03-15,Aldi,food,12.25\n2025-04-01,Shell,car,30.00\n")
+    # the word "kind" is only a variable here, over the amounts themselves: no group is looked at
+    code = ('import csv\nwith open("bills.csv", newline="") as f:\n    amounts = [float(r["amount"]) for r in csv.DictReader(f)]\n'
+            'print({kind: sum(amounts) for kind in amounts})')
+    verdict = per_group.check(make_turn("could you add up my march spending per kind from bills.csv?"), block(code))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.ready
+    ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder)
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "total: 77.75" and any(re.fullmatch(r"car\s+45\.00?", ln) for ln in lines), out
+    assert any(re.fullmatch(r"food\s+32\.75", ln) for ln in lines)
+    grouped = code.replace('print({kind: sum(amounts) for kind in amounts})', 'print(len(amounts))').replace(
+        'float(r["amount"])', '(r["kind"], float(r["amount"]))')
+    assert per_group.check(make_turn("could you add up my march spending per kind from bills.csv?"), block(grouped)) is None

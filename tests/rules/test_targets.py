@@ -192,3 +192,19 @@ def test_a_copy_into_the_named_folder_keeps_the_originals_name(folder: Path) -> 
     b = block(code)
     targets.check(make_turn(named), b)
     assert "backups_march/backup_shop_inventory.csv" in b.code  # the name the request gives
+
+
+def test_a_folder_copied_to_a_new_name_is_not_made_first(folder: Path) -> None:
+    # `cp -r budget budget_copy` makes budget_copy the copy; made first, the copy would land in budget_copy/budget
+    sh = block("cp -r budget budget_copy", "shell")
+    assert targets.check(make_turn("make a backup copy of the budget folder called budget_copy"), sh) is None
+    assert sh.code == "cp -r budget budget_copy"
+    py = block('import shutil\nshutil.move("budget", "old_budget")')
+    assert targets.check(make_turn("rename the budget folder to the folder name old_budget"), py) is None
+    # asked *into* a new folder, the folder is made first and the moved one goes inside it
+    into = block("mv budget old", "shell")
+    assert targets.check(make_turn("move the budget folder into a new folder called old"), into) is not None
+    assert into.code == "mkdir -p 'old'\nmv budget old"
+    # a file copied into that new folder still gets it made first
+    files = block("cp budget/plan.csv budget_copy", "shell")
+    assert targets.check(make_turn("copy budget/plan.csv into a new folder budget_copy"), files) is not None

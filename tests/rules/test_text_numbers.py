@@ -106,3 +106,14 @@ def test_additions_left_alone(folder: Path) -> None:
                  'print(names)'):  # stored, never added up
         b = block(code)
         assert text_numbers.check(turn, b) is None and b.code == code, code
+
+
+def test_a_comprehension_handed_to_max_takes_numbers(folder: Path) -> None:
+    code = ('import csv\nwith open("orders.csv", newline="") as f:\n    orders = list(csv.DictReader(f))\n'
+            'print(max(o["amount"] for o in orders), min([o["amount"] for o in orders]))')
+    assert _run(code, folder) == "95.60 120.50"  # as the model wrote it: compared as text
+    b = block(code)
+    verdict = text_numbers.check(make_turn("biggest and smallest order in orders.csv?"), b)
+    assert verdict is not None and _run(b.code, folder) == "240.0 95.6"
+    names = block('import csv\nrows = list(csv.DictReader(open("orders.csv")))\nprint(max(r["customer"] for r in rows))')
+    assert text_numbers.check(make_turn("last customer name in orders.csv a-z?"), names) is None  # a column of words

@@ -68,9 +68,10 @@ def _period(words: str) -> tuple[str, str] | None | bool:
 
 def asked(request: str, cwd: Path) -> dict[str, object] | None:
     from oi_local.core.hints import mentioned_paths
+    from oi_local.core.units import asked_in
 
     words = instruction(request)
-    if _NOT_OURS.search(words) or _OTHER_WAYS.search(words):
+    if _NOT_OURS.search(words) or _OTHER_WAYS.search(re.sub(r"\bconvert\w*", "", words)):
         return None
     files = [p for p in mentioned_paths(words, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".json")]
     rows = records(files[0]) if len(files) == 1 else None
@@ -99,14 +100,19 @@ def asked(request: str, cwd: Path) -> dict[str, object] | None:
     if filters is not None and (len({v for vs in filters.values() for v in vs}) < sum(map(len, filters.values()))
                                 or any(stems(c) & stems(words) for c in flags)):
         return None  # one word in two columns ("yes"), or a yes/no column named ("active"): not certain which rows
-    if not what or period is False or filters is None or (period and not dates) or not (filters or period):
+    # an amount asked in another unit than its column's ("the total distance in kilometres" of distance_miles)
+    units = {n: u for k, n in what if k != "count" and n and (u := asked_in(words, n))}
+    if re.search(r"\bconvert\w*", words, re.I) and not units:
+        return None  # a conversion these lines do not know
+    if not what or period is False or filters is None or (period and not dates) or not (filters or period or units):
         return None
     return {"file": os.path.relpath(files[0], cwd.resolve()), "what": list(dict.fromkeys(what)), "filters": filters,
-            "period": period, "dates": dates}
+            "period": period, "dates": dates, "units": units}
 
 
 def ready_code(found: dict[str, object]) -> str:
     file, what, filters, period, dates = found["file"], found["what"], found["filters"], found["period"], found["dates"]
+    units = found.get("units") or {}
     assert isinstance(file, str) and isinstance(what, list) and isinstance(filters, dict)
     code = load_code(file) + narrow_code(filters)
     if isinstance(period, tuple):
@@ -120,14 +126,26 @@ def ready_code(found: dict[str, object]) -> str:
             label = ("total " if kind == "sum" else "average ") + str(name) + ":"
             code += (f"    v = float(pd.to_numeric(df[{name!r}], errors='coerce').{kind}())\n"
                      f"    print({label!r}, int(v) if v == int(v) else round(v, 2))\n")
+            unit = units.get(name) if isinstance(units, dict) else None
+            if unit:  # the amount in the unit asked for, on a line of its own
+                code += f"    print({f'that in {unit[0]}:'!r}, round(v * {unit[1]!r}, 2))\n"
     return code.rstrip("\n")
 
 
+def _has_factor(code: str, factor: float) -> bool:
+    """The code multiplies or divides by the factor, to within 1 % ("1.609", "/ 0.6214", "1.6")."""
+    for n in re.findall(r"(?<![\w.])\d*\.\d+|(?<![\w.])\d+(?![\w.])", code):
+        x = float(n)
+        if x and (abs(x / factor - 1) < 0.01 or abs(x * factor - 1) < 0.01):
+            return True
+    return False
+
+
 def _said(found: dict[str, object]) -> str:
-    what = found["what"]
-    assert isinstance(what, list)
+    what, units = found["what"], found.get("units") or {}
+    assert isinstance(what, list) and isinstance(units, dict)
     return " and ".join(f"the number of {n}" if k == "count" else f"the {'total' if k == 'sum' else 'average'} {n}"
-                        for k, n in what)
+                        + (f" in {units[n][0]}" if n in units else "") for k, n in what)
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -142,7 +160,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     narrows = all(any(v in code for v in vs) for vs in filters.values()) and \
         (not isinstance(period, tuple) or period[1] in code)
     works_out = re.search(r"\bsum\(|\.sum\(|mean\(|\blen\(|\+=|statistics|\.count\(|\.size\b|shape", code)
-    if narrows and works_out:
+    units = found["units"]
+    assert isinstance(units, dict)
+    converts = all(_has_factor(code, f) for _, f in units.values())
+    if narrows and works_out and converts:
         return None  # the code narrows and works it out itself
     turn.counts["amounts"] += 1
     narrowed = "".join(f", {c} {' or '.join(v)}" for c, v in filters.items()) + \
@@ -156,5 +177,6 @@ rule = Rule(
     summary="asked a total, an average or a count of the rows of one named CSV or JSON file narrowed by values "
             "the request says and a year or month of its date column (\"minutes on Deep Field in 2024, and how many "
             "episodes\"), code that does not narrow so and work it out is not run and the model is given the pandas "
-            "code that does, each amount on its own labelled line; not for a breakdown, a which or who question, a "
-            "threshold or a negated value")
+            "code that does, each amount on its own labelled line; so is one asked in another unit than its column's (\"the "
+            "total distance in kilometres\" of distance_miles: the amount then converted); not for a breakdown, a which "
+            "or who question, a threshold or a negated value")

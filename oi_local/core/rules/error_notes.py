@@ -82,7 +82,7 @@ rule = Rule(
             "first), a `KeyError` (the record's real keys), a number written with a sign, a unit or thousands commas "
             "(`float('£112.30')`: the code shown back keeping its digits), a `csv.DictWriter` with no column names (the "
             "rows' own keys, the header written first), a test that meets a record with no value (None: those records "
-            "skipped where they are compared), a list of lines searched with a `re` function (joined first); for a script the request asks to fix that fails inside "
+            "skipped where they are compared; a running best that starts as None takes the first value), a list of lines searched with a `re` function (joined first); for a script the request asks to fix that fails inside "
             "(`python3 split_bills.py`), the note's correction is made to the script, in a block that saves and runs "
             "it; shown and stored with the output. When the "
             "note holds the model's code corrected and the model answers with an explanation only, it is asked once "

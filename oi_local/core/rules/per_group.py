@@ -60,7 +60,8 @@ _ONE = re.compile(r"\b(?:single|in (?:one|a|any one) (?:\w+ )?(?:game|day|shift|
 _AMOUNT = re.compile(r"\b(?:how\s+much|spen[dt]\w*|paid|pay\w*|cost\w*|earn\w*|revenue|money|sales|sold|in\s+total|bills?|fees?|"
                      r"totals?)\b", re.I)
 # "the average distance on each route", "total spent per category", "how many orders for every customer"
-_EACH = re.compile(r"\b(?:average|avg|mean|total|sum|how\s+(?:much|many)|count|spen[dt])\b[^.?!]*?"
+# "add up my october spending per category" (ho51: "spending" and "add up" were not read as an amount asked)
+_EACH = re.compile(r"\b(?:average|avg|mean|total|sum|how\s+(?:much|many)|count|spen[dt]\w*|add(?:ed)?\s+up)\b[^.?!]*?"
                    r"\b(?:for\s+each|on\s+each|each|every|per|by)\s+([a-z][\w-]*)", re.I)
 _LABEL = re.compile(r"(?:^|_|\b)(?:id|no|nr|num|year|month|day|week|zip|code|phone)$", re.I)  # numbers that name, not measure
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d|^\d{1,2}/\d{1,2}/\d{2,4}$")
@@ -215,15 +216,36 @@ def _each(turn: Turn, block: Block) -> Verdict | None:
     if found is None or Path(found[0]).name not in block.code:
         return None
     file, group, column = found
-    if group in block.code or re.search(r"groupby|defaultdict|Counter|pivot|value_counts|setdefault|\]\s*\+=", block.code):
+    # the group column's name as a string: `{category: sum(amounts) for category in amounts}` has the word only
+    # as a variable, over the amounts themselves (ho51's spending per category)
+    if re.search(rf"['\"]{re.escape(group)}['\"]|\.{re.escape(group)}\b", block.code) \
+            or re.search(r"groupby|defaultdict|Counter|pivot|value_counts|setdefault|\]\s*\+=", block.code):
         return None  # the code looks at the groups
     if column is None and ASKED.search(turn.request):
         return None  # an average of no known column: not ours to name
     turn.counts["per group"] += 1
     how = (MEAN if ASKED.search(turn.request) else SUM).format(column=column, by=repr(group)) if column \
         else COUNT.format(group=group)
+    narrow = filters(turn.request, file, group) if column else None
+    if narrow is not None:  # the whole way is known: the model is given the code (told only the way, it summed every row again)
+        offered = f"```python\n{each_code(file, group, column or '', bool(ASKED.search(turn.request)), narrow)}\n```"
+        ask = Ask(EACH_NOTE.format(file=file, group=group, how=how) + READY.format(block=offered),
+                  block_prefix(turn.engine, offered), hide=True, ready=True)
+        return Verdict(note=EACH_SHOWN.format(group=group, how=how), ask=ask)
     ask = Ask(EACH_NOTE.format(file=file, group=group, how=how), code_retry(turn.engine, 23), hide=True)
     return Verdict(note=EACH_SHOWN.format(group=group, how=how), ask=ask)
+
+
+def each_code(file: str, group: str, column: str, mean: bool, narrow: list[str]) -> str:
+    """Pandas code that prints every group with its sum (and the sum of all) or its average."""
+    narrowed = "".join(f"{line}\n" for line in narrow)
+    number = f"pd.to_numeric(df[{column!r}].astype(str).str.replace(r'[^0-9.\\-]', '', regex=True), errors='coerce')"
+    what = "mean" if mean else "sum"
+    whole = "" if mean else "\nprint('total:', round(float(totals.sum()), 2))"
+    return (f"import pandas as pd\n{read_lines(file)}\n{narrowed}"
+            f"if df.empty:\n    print('No rows of {file} are left once narrowed as asked.')\nelse:\n"
+            f"    totals = {number}.groupby(df[{group!r}]).{what}()\n"
+            f"    print(totals.sort_values(ascending=False).round(2).to_string())" + whole.replace("\n", "\n    "))
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -395,5 +417,6 @@ rule = Rule(
             "the pandas code that does it, narrowed as the request narrows the rows (a value of another text column, "
             "a year or month of its date column; not another number); so is one asked which month, year or day, "
             "per that part of the CSV's one column of ISO dates, and one asked for an amount for each group (\"the average "
-            "distance on each route\") whose code works out one number over every row; a run for a most-or-least one that "
+            "distance on each route\", \"add up my spending per category\") whose code works out one number over every row, "
+            "with the code that prints every group's result; a run for a most-or-least one that "
             "failed or never read the CSV gets that code")

@@ -36,26 +36,36 @@ def _folder_named(dest: str, request: str) -> bool:
     return bool(_FOLDER_WORD.search(request)) and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", request) is not None
 
 
-def _python_copy_targets(tree: ast.AST) -> list[str]:
+def _python_copy_targets(tree: ast.AST, request: str = "") -> list[str]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and len(node.args) >= 2:
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _COPIERS and isinstance(func.value, ast.Name) \
                     and func.value.id == "shutil":
-                dest = node.args[1]
-                if isinstance(dest, ast.Constant) and isinstance(dest.value, str):
+                dest, src = node.args[1], node.args[0]
+                if isinstance(dest, ast.Constant) and isinstance(dest.value, str) and not (
+                        isinstance(src, ast.Constant) and isinstance(src.value, str) and _renamed(src.value, dest.value, request)):
                     found.append(dest.value)
     return found
 
 
-def _shell_copy_targets(code: str) -> list[str]:
+def _renamed(src: str, dest: str, request: str) -> bool:
+    """A folder copied or moved to a new name becomes that folder (`cp -r thesis thesis_backup`): made first, the
+    copy went inside it, thesis_backup/thesis (seen by the helper writing ho52's oracle); unless the request asks
+    for it *into* that folder."""
+    name = os.path.basename(dest.rstrip("/"))
+    return Path(src.rstrip("/")).is_dir() and not re.search(rf"\b(?:into|inside)\b[^.?!]*(?<![\w.-]){re.escape(name)}(?![\w.-])",
+                                                          request, re.I)
+
+
+def _shell_copy_targets(code: str, request: str = "") -> list[str]:
     from oi_local.core.deletions import _commands
 
     found = []
     for cmd, args in _commands(code):
         plain = [a for a in args if not a.startswith("-")]
-        if cmd in ("cp", "mv") and len(plain) >= 2:
+        if cmd in ("cp", "mv") and len(plain) >= 2 and not (len(plain) == 2 and _renamed(plain[0], plain[1], request)):
             found.append(plain[-1])
     return found
 
@@ -64,11 +74,11 @@ def new_folders(lang: str, code: str, request: str) -> list[str]:
     """Folders the request asks for that the code copies into without making them."""
     if lang == "python":
         try:
-            targets = _python_copy_targets(ast.parse(code))
+            targets = _python_copy_targets(ast.parse(code), request)
         except SyntaxError:
             return []
     elif lang in SHELLS:
-        targets = _shell_copy_targets(code)
+        targets = _shell_copy_targets(code, request)
     else:
         return []
     return [d.rstrip("/") for d in dict.fromkeys(targets) if _folder_named(d, request)]

@@ -101,6 +101,20 @@ def _added(tree: ast.AST) -> list[tuple[ast.Subscript, str]]:
     return found
 
 
+def _taken(tree: ast.AST) -> list[tuple[ast.Subscript, str]]:
+    """The `r["col"]` a comprehension hands to max, min or sorted (`max(o["amount"] for o in orders)`), with its
+    column: asked for the biggest order, the 0.5B model's code took "58.90" over "412.80" (ho51)."""
+    found = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("max", "min", "sorted") and n.args \
+                and isinstance(n.args[0], (ast.GeneratorExp, ast.ListComp)):
+            rows = {g.target.id for g in n.args[0].generators if isinstance(g.target, ast.Name)}
+            col = _row_value(n.args[0].elt, rows)
+            if col is not None and isinstance(n.args[0].elt, ast.Subscript):
+                found.append((n.args[0].elt, col))
+    return found
+
+
 def _number(text: str) -> bool:
     try:
         float(text)
@@ -144,7 +158,8 @@ def as_numbers(code: str, columns: set[str]) -> tuple[str, list[str]]:
         tree = ast.parse(code)
     except SyntaxError:
         return code, []
-    spots = [(body, col) for body, col in [*_keys(tree), *_compared(tree), *_added(tree)] if col in columns]
+    spots = [(body, col) for body, col in [*_keys(tree), *_compared(tree), *_added(tree), *_taken(tree)]
+             if col in columns]
     if not spots:
         return code, []
     lines = code.splitlines()
@@ -156,7 +171,7 @@ def as_numbers(code: str, columns: set[str]) -> tuple[str, list[str]]:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    if block.lang != "python" or not ("key=" in block.code or "+=" in block.code or re.search(r"[<>]", block.code)):
+    if block.lang != "python" or not ("key=" in block.code or "+=" in block.code or re.search(r"[<>]|\b(?:max|min|sorted)\(", block.code)):
         return None
     new, changed = as_numbers(block.code, numeric_columns(_csv_files(turn, block.code)))
     if not changed or new == block.code:
@@ -170,4 +185,5 @@ rule = Rule(
     summary="an order key that is one CSV column (`max(rows, key=lambda r: r[\"amount\"])`), whose values are all "
             "numbers but are read as text (\"95.60\" after \"240.00\"), is made `float(...)` before the code runs; so is "
             "such a column of a walked row compared with a number (`if r[\"total\"] > 250`, a TypeError), "
-            "or added into a total (`totals[c] += r[\"amount\"]`, \"12.50\" + \"8.00\" glued into \"12.508.00\")")
+            "or added into a total (`totals[c] += r[\"amount\"]`, \"12.50\" + \"8.00\" glued into \"12.508.00\"), or handed to max, min "
+            "or sorted by a comprehension (`max(o[\"amount\"] for o in orders)`)")
