@@ -861,3 +861,15 @@ def test_an_alphabetical_list_that_is_never_sorted_is_sorted(folder: Path) -> No
     assert slips.check(make_turn("Remove the duplicates from signups.txt, keep the order"), block(code)) is None
     already = code.replace("list(dict.fromkeys(names))", "sorted(set(names))")
     assert slips.check(make_turn("save them A-Z in unique.txt"), block(already)) is None
+
+
+def test_a_csv_reader_given_a_files_name_reads_the_file(folder: Path) -> None:
+    code = ('import csv\nrows = list(csv.DictReader("weigh_ins.csv"))\nprint(len(rows))\n'
+            "print(len(list(csv.reader('weigh_ins.csv'))))")
+    assert run(code, folder) == "12\n13\n"  # the letters of the name, one "row" a character
+    b = block(code)
+    verdict = slips.check(make_turn("total kg in weigh_ins.csv, and how many lines?"), b)
+    assert verdict is not None and "weigh_ins.csv is opened for the csv reader" in verdict.warning
+    assert run(b.code, folder) == "3\n4\n"
+    kept = 'import csv, io\nprint(list(csv.reader(io.StringIO("a,b"))))\nprint(list(csv.DictReader(open("weigh_ins.csv"))))'
+    assert slips.named_readers(kept) == (kept, [])

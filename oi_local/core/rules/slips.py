@@ -314,6 +314,28 @@ def text_lists(code: str) -> tuple[str, bool]:
     return _rewrite_calls(code, edit)
 
 
+def named_readers(code: str) -> tuple[str, list[str]]:
+    """`code` with each `csv.DictReader("invoices.csv")` (or `csv.reader`) given the file's name itself, which
+    walks the letters of the name and finds no rows (the 0.5B model's follow-up summed 0, ho50), given the
+    opened file; and the files so opened."""
+    opened: list[str] = []
+
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in ("DictReader", "reader") and isinstance(func.value, ast.Name)
+                and func.value.id == "csv" and node.args and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str) and re.search(r"\.(?:csv|tsv|txt)$", node.args[0].value, re.I)):
+            return None
+        segment, name = ast.get_source_segment(code, node.args[0]), node.args[0].value
+        whole = ast.get_source_segment(code, node)
+        if not segment or not whole:
+            return None
+        opened.append(name)
+        return whole.replace(segment, f"open({segment}, newline='', encoding='utf-8')", 1)
+    code, _ = _rewrite_calls(code, edit)
+    return code, opened
+
+
 def day_names(code: str) -> tuple[str, bool]:
     """`code` with `d.weekday()` that is only printed (directly or through one name) printed as the
     day's name, `d.strftime('%A')`; and whether it changed."""
@@ -1431,6 +1453,8 @@ SLIPS: tuple[Slip, ...] = (
          lambda c, r: ("read_json(" in c or "DataFrame(" in c or "json_normalize(" in c) and ".json" in c),
     Slip(lambda c, r: json_walked(c), "the list of records in {} is walked (walked as it was, the object gave its keys, not "
                                       "its records)", lambda c, r: "json" in c and "for " in c),
+    Slip(lambda c, r: named_readers(c), "the file {} is opened for the csv reader (given its name, the reader walked the "
+                                        "letters of the name)", _has("reader(\"", "reader('")),
     Slip(lambda c, r: read_twice(c), "{} is read into a list first (it was walked twice; the second walk saw nothing)"),
     Slip(lambda c, r: file_read_twice(c), "the file {0} is read once, into {0}_text (read a second time, it gave nothing)",
          _has("with open(")),
@@ -1527,4 +1551,5 @@ rule = Rule(
             "code tests with isdir() is the sum of the sizes of the files under it; a loop over a whole read text (`f.read()`) that "
             "treats its item as a line walks `text.splitlines()`; asked for distinct values where case does not count (the "
             "request says so, or they are email addresses), what goes into a set or a Counter is lower-cased; asked for an alphabetical list, "
-            "code that sorts nothing sorts what it joins into lines or writes line by line; the person is told")
+            "code that sorts nothing sorts what it joins into lines or writes line by line; a csv reader given a file's "
+            "name (`csv.DictReader(\"invoices.csv\")`, which walks the name's letters) is given the opened file; the person is told")
