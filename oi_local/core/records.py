@@ -9,7 +9,10 @@ import re
 from pathlib import Path
 
 MAX_BYTES = 2_000_000
-_NEGATED = re.compile(r"\b(?:not|never|no|n't|haven't|hasn't|didn't|don't|isn't|aren't|wasn't|un\w+)\s+(?:\w+\s+){0,2}$", re.I)
+# "hasnt been paid" written without the apostrophe too (ho50's invoices follow-up)
+_NEGATED = re.compile(r"\b(?:not|never|no|n't|haven't|hasn't|didn't|don't|isn't|aren't|wasn't|un\w+|"
+                      r"(?:has|have|had|did|do|does|is|are|was|were|wo|ca)nt)\s+(?:\w+\s+){0,2}$", re.I)
+_NEGATIONS = ("un{}", "not {}", "not_{}", "non-{}", "non{}", "not-{}")  # the value that says the negation
 _ISO = re.compile(r"^\d{4}-\d\d(?:-\d\d)?")
 
 
@@ -80,7 +83,13 @@ def said_values(words: str, rows: list[dict[str, object]], skip: set[str]) -> di
             if at < 0:
                 continue
             if _NEGATED.search(low[:at + 1]):
-                return None
+                # "hasn't been paid" of a status column that holds "unpaid": that value is the one said
+                values = {str(r.get(c)).strip().lower() for r in rows if r.get(c)}
+                opposite = next((n.format(value.lower()) for n in _NEGATIONS if n.format(value.lower()) in values), None)
+                if opposite is None:
+                    return None
+                found.setdefault(c, []).append(opposite)
+                continue
             if value.lower() not in found.get(c, []):
                 found.setdefault(c, []).append(value.lower())
     return found

@@ -9,7 +9,7 @@ from scripted import scripted_interpreter
 
 from oi_local.core.rules import amounts
 
-from .handmade import block, make_turn
+from .handmade import block, make_turn, reply
 
 ASK = ("listening.json is exported from my podcast app. how many minutes did I spend on Deep Field in 2024, and how "
        "many episodes was that?")
@@ -92,3 +92,24 @@ def test_units_asked_in() -> None:
     assert asked_in("how much did I spend in pounds", "amount_eur") is None  # money, not weight
     assert asked_in("total distance in km", "distance_km") is None  # the column's own unit
     assert asked_in("how many hours in total", "minutes") is None  # "in total" is no unit
+
+
+def test_a_follow_up_about_a_negated_value_narrows_to_the_value_that_says_it(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    (folder / "bills.csv").write_text("bill,supplier,amount,state\nB1,Gas Co,80.00,settled\nB2,Water Ltd,42.50,unsettled\n"
+                                      "B3,Gas Co,95.25,unsettled\nB4,Phone Co,30.00,settled\n")
+    turn = make_turn("what do the bills in bills.csv come to altogether?", reply("They come to 247.75."),
+                     {"role": "user", "type": "message", "content": "and how much of that hasnt been settled yet?"})
+    # the model's follow-up: the file's name read as its text, no rows, 0
+    code = 'import csv\nprint(sum(float(r["amount"]) for r in csv.DictReader("bills.csv") if r["state"] == "settled"))'
+    verdict = amounts.check(turn, block(code))
+    assert verdict is not None and verdict.ask is not None
+    ready = (verdict.ask.text or "").split("```python\n", 1)[1].split("\n```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", ready], capture_output=True, text=True, cwd=folder).stdout
+    assert out.splitlines() == ["total amount: 137.75"]
+    # a negated value with no value that says it: left to the model
+    (folder / "trips.csv").write_text("city,km\nOslo,12\nBergen,30\n")
+    assert amounts.asked("what is the total km in trips.csv, not counting Oslo?", folder) is None
+    assert amounts.asked("what is the total km in trips.csv for Oslo?", folder) is not None

@@ -39,9 +39,10 @@ _ROWS = {"order", "book", "episode", "row", "entry", "entries", "record", "peopl
          "line", "message", "email", "loan", "plant", "pet", "patient", "event", "meeting", "appointment", "delivery", "deliveries"}
 # words that narrow the rows in ways these lines do not: a sign, a threshold, a relative time, a unit to convert
 _OTHER_WAYS = re.compile(r"\b(?:minus|negative|positive|over|under|above|below|more\s+than|less\s+than|fewer\s+than|"
-                         r"at\s+least|at\s+most|went\s+out|came\s+in|only|except|excluding|without|not|last|this|next|"
+                         r"at\s+least|at\s+most|went\s+out|came\s+in|only|except|excluding|without|last|this|next|"
                          r"past|previous|recent\w*|yesterday|today|ago|week\w*|careful|convert\w*|mixed|unique|distinct|"
-                         r"different)\b|n't\b", re.I)
+                         r"different)\b", re.I)  # a value said negated is said_values' to read
+_BACK = re.compile(r"^\s*(?:and|so|ok|also)\b|\b(?:of\s+(?:that|those|these|them|it))\b", re.I)  # a follow-up
 _NOT_OURS = re.compile(r"\b(?:each|every|per|by|which|who|whose|most|least|highest|lowest|top|percent\w*|share|"
                        r"ratio|compared?|versus|vs)\b|%", re.I)
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -66,7 +67,9 @@ def _period(words: str) -> tuple[str, str] | None | bool:
     return None
 
 
-def asked(request: str, cwd: Path) -> dict[str, object] | None:
+def asked(request: str, cwd: Path, earlier: str = "") -> dict[str, object] | None:
+    """The amounts a request asks of one named file's rows, narrowed; a follow-up that names no file ("and how much
+    of that hasnt been paid yet?") is about the file the request before it named."""
     from oi_local.core.hints import mentioned_paths
     from oi_local.core.units import asked_in
 
@@ -74,6 +77,8 @@ def asked(request: str, cwd: Path) -> dict[str, object] | None:
     if _NOT_OURS.search(words) or _OTHER_WAYS.search(re.sub(r"\bconvert\w*", "", words)):
         return None
     files = [p for p in mentioned_paths(words, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".json")]
+    if not files and earlier and _BACK.search(words) and not mentioned_paths(words, cwd):
+        files = [p for p in mentioned_paths(instruction(earlier), cwd) if p.is_file() and p.suffix.lower() in (".csv", ".json")]
     rows = records(files[0]) if len(files) == 1 else None
     if not rows:
         return None
@@ -92,6 +97,8 @@ def asked(request: str, cwd: Path) -> dict[str, object] | None:
         what.append(("mean", named[0]))
     elif _SUM.search(words) and len(named) == 1 and ("sum", named[0]) not in what:
         what.append(("sum", named[0]))
+    elif re.search(r"\bhow\s+much\b", words, re.I) and not named and not what and len(money := _money(rows, numbers)) == 1:
+        what.append(("sum", money[0]))  # "how much" of the one column of amounts
     period = _period(words)
     dates = date_column(rows)
     filters = said_values(words, rows, set())
@@ -108,6 +115,11 @@ def asked(request: str, cwd: Path) -> dict[str, object] | None:
         return None
     return {"file": os.path.relpath(files[0], cwd.resolve()), "what": list(dict.fromkeys(what)), "filters": filters,
             "period": period, "dates": dates, "units": units}
+
+
+def _money(rows: list[dict[str, object]], numbers: list[str]) -> list[str]:
+    """The number columns that hold amounts, not ids, counts or years."""
+    return [c for c in numbers if not re.search(r"(?:^|_)(?:id|no|nr|num|year|month|day|qty|quantity|count|units)$", c, re.I)]
 
 
 def ready_code(found: dict[str, object]) -> str:
@@ -151,7 +163,7 @@ def _said(found: dict[str, object]) -> str:
 def check(turn: Turn, block: Block) -> Verdict | None:
     if turn.counts["amounts"] or block.lang != "python":
         return None
-    found = asked(turn.request, Path.cwd())
+    found = asked(turn.request, Path.cwd(), turn.earlier_request)
     if found is None:
         return None
     filters, period = found["filters"], found["period"]
@@ -178,5 +190,7 @@ rule = Rule(
             "the request says and a year or month of its date column (\"minutes on Deep Field in 2024, and how many "
             "episodes\"), code that does not narrow so and work it out is not run and the model is given the pandas "
             "code that does, each amount on its own labelled line; so is one asked in another unit than its column's (\"the "
-            "total distance in kilometres\" of distance_miles: the amount then converted); not for a breakdown, a which "
+            "total distance in kilometres\" of distance_miles: the amount then converted); a value said negated "
+            "(\"hasnt been paid\") is the column's value that says so (\"unpaid\"), and a follow-up that names no file is "
+            "about the one the request before it named; not for a breakdown, a which "
             "or who question, a threshold or a negated value")
