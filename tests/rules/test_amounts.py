@@ -113,3 +113,8 @@ def test_a_follow_up_about_a_negated_value_narrows_to_the_value_that_says_it(fol
     (folder / "trips.csv").write_text("city,km\nOslo,12\nBergen,30\n")
     assert amounts.asked("what is the total km in trips.csv, not counting Oslo?", folder) is None
     assert amounts.asked("what is the total km in trips.csv for Oslo?", folder) is not None
+
+
+def test_how_much_of_a_quantity_and_a_price_is_not_taken_for_one_column(folder: Path) -> None:
+    (folder / "cafe.csv").write_text("date,item,qty,unit_price\n2025-03-03,Oat latte,2,4.10\n2025-03-09,Tea,1,2.00\n")
+    assert amounts.asked("How much money did oat lattes make us in March? Everything is in cafe.csv.", folder) is None

@@ -118,8 +118,9 @@ def asked(request: str, cwd: Path, earlier: str = "") -> dict[str, object] | Non
 
 
 def _money(rows: list[dict[str, object]], numbers: list[str]) -> list[str]:
-    """The number columns that hold amounts, not ids, counts or years."""
-    return [c for c in numbers if not re.search(r"(?:^|_)(?:id|no|nr|num|year|month|day|qty|quantity|count|units)$", c, re.I)]
+    """The number columns other than ids and parts of dates: "how much" of one of them is its total (a quantity
+    beside a price is not one column of amounts: "how much money did oat lattes make" is their product)."""
+    return [c for c in numbers if not re.search(r"(?:^|_)(?:id|no|nr|num|year|month|day)$", c, re.I)]
 
 
 def ready_code(found: dict[str, object]) -> str:
