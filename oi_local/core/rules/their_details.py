@@ -33,16 +33,12 @@ def _earlier_answer(messages: list[dict[str, Any]]) -> str:
     return said[-1] if said else ""
 
 
-def _stems(text: str) -> set[str]:
-    from oi_local.core.records import stems
-
-    return stems(text.replace("_", " "))
-
-
 def _fields(columns: list[str], words: str) -> list[str]:
     """The column the request names: of several ("email address" beside an address column), the first said."""
-    said = {c: min((m.start() for w in _stems(c) for m in re.finditer(rf"\b{re.escape(w)}", words.lower())), default=-1)
-            for c in columns if c and _stems(c) & _stems(words)}
+    from oi_local.core.records import stems
+
+    said = {c: min((m.start() for w in stems(c) for m in re.finditer(rf"\b{re.escape(w)}", words.lower())), default=-1)
+            for c in columns if c and stems(c) & stems(words)}
     return sorted(said, key=lambda c: said[c])[:1]
 
 
