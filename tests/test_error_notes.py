@@ -957,3 +957,23 @@ def test_a_labels_number_taken_for_the_amount_is_pointed_after_the_colon(folder:
     fixed = got[got.index("```python\n") + 10:got.rindex("```")]
     again = subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True, check=True)
     assert again.stdout.strip() == "105.2"
+
+
+def test_a_name_that_is_a_column_is_read_as_that_columns_numbers(folder: Path) -> None:
+    # ho52: `resting_bpm` loaded as the rows (dicts); sum() failed on a dict, and the follow-up's `bpm > 65` too
+    (folder / "resting_hr.csv").write_text("date,resting_bpm\n2025-03-01,62\n2025-03-02,64\n2025-03-03,61\n2025-03-04,\n")
+    code = "print(round(sum(resting_bpm) / len(resting_bpm), 1))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'),
+               "My watch exported my resting heart rate to resting_hr.csv. What was my average?", code=code) or ""
+    assert "nothing called resting_bpm exists yet" in got
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True,
+                          check=True).stdout == "62.3\n"
+    (folder / "pets.csv").write_text("name,kind\nMomo,cat\nRex,dog\n")  # a column of words: read as they are
+    code = "print(sorted(name))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True)
+    got = note(run.stderr.replace('File "<string>"', 'File "<cell-1>"'), "list the names in pets.csv", code=code) or ""
+    fixed = got[got.index("```python\n") + 10:got.rindex("```")]
+    assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True,
+                          check=True).stdout == "['Momo', 'Rex']\n"

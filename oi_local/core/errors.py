@@ -66,6 +66,32 @@ _STR_ONLY = ("replace", "split", "lower", "upper", "strip", "lstrip", "rstrip", 
              "splitlines", "encode", "title", "casefold", "partition", "format")
 
 
+# A name that is a column of the CSV (`resting_bpm` of date,resting_bpm) is that column's values: read as rows
+# (dicts), `sum(resting_bpm) / 30` failed again on a dict, and the follow-up's `bpm > 65` too (ho52).
+_COLUMN_LOADER = ('import csv\nwith open("{f}", newline="") as f:\n'
+                  '    {v} = [{cast}(r["{c}"]) for r in csv.DictReader(f) if (r["{c}"] or "").strip()]')
+
+
+def _column_loader(name: str, f: str, base: Path) -> str | None:
+    """The loader of a CSV's column `name` (its numbers as floats), when `name` is one of its columns."""
+    import csv
+
+    if Path(f).suffix.lower() != ".csv":
+        return None
+    try:
+        with open(base / f, newline="", encoding="utf-8", errors="replace") as fh:
+            reader = csv.DictReader(fh)
+            column = next((c for c in reader.fieldnames or [] if c.strip().lower() == name.lower()), None)
+            cells = [str(row.get(column) or "").strip() for _, row in zip(range(200), reader)] if column else []
+    except (OSError, csv.Error):
+        return None
+    if column is None or column != column.strip() or '"' in column:
+        return None
+    cells = [c for c in cells if c]
+    numeric = bool(cells) and all(re.fullmatch(r"-?\d+(?:\.\d+)?", c) for c in cells)
+    return _COLUMN_LOADER.format(f=f, v=name, c=column, cast="float" if numeric else "str")
+
+
 def _text_loader(name: str, code: str) -> str:
     as_string = re.search(rf"(?<![\w.]){re.escape(name)}\.(?:{'|'.join(_STR_ONLY)})\(", code) or \
         re.search(rf"""\bre\.\w+\((?:'[^'\n]*'|"[^"\n]*"|[^()'"\n])*,\s*{re.escape(name)}\b""", code)
@@ -228,7 +254,8 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         if f and run:  # `sync_photos.sh` typed as Python: told to read it, the model printed the script's lines
             return f"Note: {f} is a script, not a name in Python. To run it:\n```shell\n{run}\n```"
         if f:
-            loader = _LOADERS.get(Path(f).suffix.lower(), _text_loader(name, code)).format(f=f, v=name)
+            loader = (_column_loader(name, f, base)
+                      or _LOADERS.get(Path(f).suffix.lower(), _text_loader(name, code)).format(f=f, v=name))
             if code and len(code) <= MAX_CODE:  # shown the whole corrected code, a small model runs it
                 # `for row in sales.csv`: the file name written as a variable is the data read into `name`
                 code = re.sub(rf"(?<![\w'\"/.]){re.escape(f)}(?![\w'\"])", name, code)
