@@ -95,3 +95,14 @@ def test_amounts_written_with_a_sign_are_averaged(here: Path) -> None:
     assert out == "average Amount: 405.25 (over 3 rows)\n"
     (here / "spend.csv").write_text("date,shop,Amount\n2025-03-01,bakery,$12.50\n2025-03-02,market,n/a\n")
     assert plain_average.after_run(make_turn(request, runs=turn.runs)) is None
+
+
+def test_a_file_with_one_column_of_numbers_needs_no_column_named(here: Path) -> None:
+    # ho52: "What was my average?" of date,resting_bpm; nothing named the column, four runs failed
+    (here / "resting_hr.csv").write_text("date,resting_bpm\n2025-03-01,62\n2025-03-02,64\n2025-03-03,61\n")
+    request = "My watch exported my resting heart rate for the last 30 days to resting_hr.csv. What was my average?"
+    assert plain_average._target(request, here) == ("resting_hr.csv", "resting_bpm")
+    (here / "rides.csv").write_text("ride_id,date,km,minutes\n1,2025-03-01,12,40\n2,2025-03-02,20,61\n")
+    assert plain_average._target("what was my average? rides.csv", here) is None  # two columns of numbers
+    (here / "scores.csv").write_text("year,score\n2021,12\n2022,15\n")
+    assert plain_average._target("whats the average in scores.csv", here) == ("scores.csv", "score")  # a year is no measure

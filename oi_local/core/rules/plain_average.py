@@ -3,7 +3,7 @@ route, distance_km, ...), the 0.5B model subtracted the first date from the last
 numbers, then read a closed file (ho13); of older sets' plain averages of a named CSV, 6 of 14 ended wrong in a
 development run. When a request asks for a plain average (no group, no month or year, none of the file's own
 values named, nothing left out), the words after "average" (or a word that says what is measured: weigh, paid,
-sleep) name exactly one numeric column of the one CSV file it names, and the model's code does not use that
+sleep) name exactly one numeric column of the one CSV file it names (or the file has only one), and the model's code does not use that
 column, or its run failed or printed no number near that column's mean, the loop offers its own code that prints
 that column's mean (its blanks skipped), once a turn."""
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _target(request: str, cwd: Path) -> tuple[str, str] | None:
         return None
     table = _table(tables[0])
     asked = asked_column(words, cwd, amounts=True)
-    column = asked[0] if asked else _measured(said, table)
+    column = asked[0] if asked else (_measured(said, table) or _only_number(table))
     # "per route" of a route column that repeats is a group; "per night" of a night column of one row a night is every row
     groups = {t for c, vs in table.items() if len(set(vs)) < len(vs) for t in _tokens(c)}
     if column not in table or any(_tokens(" ".join(w for w in m.groups() if w)) & groups for m in _EACH.finditer(said)):
@@ -67,6 +67,18 @@ def _measured(said: str, table: dict[str, list[str]]) -> str | None:
 
     wanted = {w for word in re.findall(r"[a-z]+", said.lower()) for w in _MEASURE_WORDS.get(word, "").split()}
     fits = [c for c, values in table.items() if _numeric(values, amounts=True) and _tokens(c) & {w.removesuffix("s") for w in wanted}]
+    return fits[0] if len(fits) == 1 else None
+
+
+_NOT_MEASURED = {"id", "no", "number", "num", "year", "month", "day", "week", "code", "zip", "phone", "ref", "index", "rank"}
+
+
+def _only_number(table: dict[str, list[str]]) -> str | None:
+    """The file's one column of numbers (ids and years aside): "What was my average?" of date,resting_bpm can
+    only mean resting_bpm (ho52: nothing named it, and the model's runs failed four times)."""
+    from oi_local.core.rules.asked_column import _numeric, _tokens
+
+    fits = [c for c, values in table.items() if _numeric(values, amounts=True) and not _tokens(c) & _NOT_MEASURED]
     return fits[0] if len(fits) == 1 else None
 
 
