@@ -284,3 +284,29 @@ def test_spending_added_up_per_category_comes_with_ready_code_narrowed_to_the_mo
     grouped = code.replace('print({kind: sum(amounts) for kind in amounts})', 'print(len(amounts))').replace(
         'float(r["amount"])', '(r["kind"], float(r["amount"]))')
     assert per_group.check(make_turn("could you add up my march spending per kind from bills.csv?"), block(grouped)) is None
+
+
+def test_a_follow_up_that_names_no_file_asks_of_the_earlier_requests_file(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    from .handmade import reply
+
+    # ho52: "Which category did most of that go on, and how much was it?" after a total of expenses_april.csv; the
+    # model filtered one category it picked itself ('groceries') and printed that category's total alone
+    (folder / "expenses_april.csv").write_text("date,category,amount\n2025-04-01,rent,300\n2025-04-03,food,120.5\n"
+                                               "2025-04-09,food,99.5\n2025-04-12,fun,40\n2025-04-20,fun,30\n")
+    earlier = "how much did i spend in total in april? its all in expenses_april.csv"
+    followup = "Which category did most of that go on, and how much was it?"
+    turn = make_turn(earlier, reply("total amount: 590"), {"role": "user", "type": "message", "content": followup})
+    assert turn.request == followup and turn.earlier_request == earlier
+    picked = ("import pandas as pd\ndf = pd.read_csv('expenses_april.csv')\ndf = df[df['category'] == 'food']\n"
+              "print('total amount:', df['amount'].sum())")
+    verdict = per_group.check(turn, block(picked))
+    assert verdict is not None and verdict.ask is not None and "category" in verdict.note
+    code = (verdict.ask.text or "").split("```python\n")[1].split("\n```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder).stdout
+    assert out.splitlines()[-1].startswith("largest: rent 300"), out
+    # a request that names another file, or none and no earlier one: not about this file
+    assert per_group.grouped(followup, folder) is None
+    assert per_group.grouped("which category is most common in people.csv?", folder, earlier) is None

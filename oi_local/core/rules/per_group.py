@@ -144,13 +144,14 @@ def read_lines(file: str) -> str:
             "df = pd.DataFrame(records)")
 
 
-def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
+def grouped(request: str, cwd: Path, earlier: str = "") -> tuple[str, str, str | None, str] | None:
     """(file, group column, the number column the request names or None, "largest"/"smallest") when the
-    request asks for the most or least per group of a named CSV whose group column repeats."""
+    request asks for the most or least per group of a named CSV whose group column repeats (a follow-up that
+    names no file: the `earlier` request's file)."""
     from oi_local.core.rules.asked_column import _numeric, _tokens
 
     m = ASKS.search(request)
-    found = _named_group(request, cwd, m.group(1)) if m is not None and not _ONE.search(request) else None
+    found = _named_group(request, cwd, m.group(1), earlier) if m is not None and not _ONE.search(request) else None
     if m is None or found is None:
         return None
     file, table, group, values = found
@@ -177,13 +178,13 @@ def grouped(request: str, cwd: Path) -> tuple[str, str, str | None, str] | None:
     return file, group, numbers[0] if len(numbers) == 1 else None, extreme
 
 
-def per_each(request: str, cwd: Path, code: str = "") -> tuple[str, str, str | None] | None:
+def per_each(request: str, cwd: Path, code: str = "", earlier: str = "") -> tuple[str, str, str | None] | None:
     """(file, group column, the number column the request names or None) when the request asks for an
     amount for each group of a named CSV whose group column repeats ("the average distance on each route")."""
     from oi_local.core.rules.asked_column import _numeric, _tokens
 
     m = _EACH.search(request)
-    found = _named_group(request, cwd, m.group(1)) if m is not None else None
+    found = _named_group(request, cwd, m.group(1), earlier) if m is not None else None
     if found is None:
         return None
     file, table, group, values = found
@@ -195,12 +196,19 @@ def per_each(request: str, cwd: Path, code: str = "") -> tuple[str, str, str | N
     return file, group, numbers[0] if len(numbers) == 1 else None
 
 
-def _named_group(request: str, cwd: Path, word: str | None) -> tuple[str, dict[str, list[str]], str | None, list[str]] | None:
-    """(the one named CSV, its table, the group column `word` names or None, that column's values)."""
+def _named_group(request: str, cwd: Path, word: str | None,
+                 earlier: str = "") -> tuple[str, dict[str, list[str]], str | None, list[str]] | None:
+    """(the one named CSV, its table, the group column `word` names or None, that column's values). A follow-up
+    that names no file ("Which category did most of that go on?") asks of the file the request before it named:
+    the model filtered one category it picked itself and printed its total (ho52)."""
     from oi_local.core.hints import mentioned_paths
     from oi_local.core.rules.asked_column import SUFFIXES
 
-    files = [p for p in mentioned_paths(request, cwd) if p.is_file() and (p.suffix.lower() in SUFFIXES or json_records(p))]
+    def tables(text: str) -> list[Path]:
+        return [p for p in mentioned_paths(text, cwd) if p.is_file() and (p.suffix.lower() in SUFFIXES or json_records(p))]
+
+    named = re.search(r"\b[\w-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b", request) or mentioned_paths(request, cwd)
+    files = tables(request) or (tables(earlier) if earlier and not named else [])
     if len(files) != 1:
         return None
     table = table_of(files[0])
@@ -212,7 +220,7 @@ def _each(turn: Turn, block: Block) -> Verdict | None:
     """The code reads the named CSV and works out one number over every row, for a request per group."""
     from oi_local.core.rules.averages import ASKED
 
-    found = per_each(turn.request, Path.cwd(), block.code)
+    found = per_each(turn.request, Path.cwd(), block.code, turn.earlier_request)
     if found is None or Path(found[0]).name not in block.code:
         return None
     file, group, column = found
@@ -251,10 +259,12 @@ def each_code(file: str, group: str, column: str, mean: bool, narrow: list[str])
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python" or turn.counts["per group"]:
         return None
-    if not _TAKES.search(block.code) or _GROUPS.search(block.code):
+    if _GROUPS.search(block.code):
         return _each(turn, block)
-    found = grouped(turn.request, Path.cwd())
-    if found is None:
+    found = grouped(turn.request, Path.cwd(), turn.earlier_request)
+    # code that neither takes a largest value nor adds up per group cannot tell which group has the most, unless
+    # it never reads the file (then after_run sees to it): the model picked one category itself and summed it
+    if found is None or not (_TAKES.search(block.code) or names_file(block.code, Path(found[0]).name)):
         return _each(turn, block)
     file, group, column, extreme = found
     turn.counts["per group"] += 1
@@ -292,7 +302,7 @@ def after_run(turn: Turn) -> Ask | None:
     if last is None or last.interrupted or turn.counts["per group"]:
         return None
     try:
-        found = grouped(turn.request, Path.cwd())
+        found = grouped(turn.request, Path.cwd(), turn.earlier_request)
         if found is None or (not last.failed and names_file(last.code, Path(found[0]).name)):
             return None
         file, group, column, extreme = found
