@@ -75,3 +75,13 @@ def test_enable_and_remove(here: Path) -> None:
     found = json_edits.asked("in settings.json enable dark mode, then remove kim@shop.example from editors", here)
     assert found is not None and found[1] == [("switch", ("flags", "dark_mode"), True),
                                               ("remove", ("editors",), "kim@shop.example")]
+
+
+def test_switched_and_bumped_to_a_value(here: Path) -> None:
+    # ho52: "switch the editor theme in settings.json to dark and bump the font size up to 14" was read as no edit
+    (here / "settings.json").write_text(json.dumps({"editor": {"theme": "light", "font_size": 12}, "language": "en"}))
+    found = json_edits.asked("switch the editor theme in settings.json to dark and bump the font size up to 14. "
+                             "dont change anything else in it pls", here)
+    assert found is not None and found[1] == [("set", ("editor", "theme"), "dark"), ("set", ("editor", "font_size"), 14)]
+    found = json_edits.asked("in settings.json turn the font size down to 10", here)
+    assert found is not None and found[1] == [("set", ("editor", "font_size"), 10)]

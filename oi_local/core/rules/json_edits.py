@@ -1,7 +1,7 @@
 """JSON edits: "Update config.json: set the server port to 9090, switch debug off, and add bo@example.com to
 the admins list. Keep everything else as it is." The 0.5B model set the port and debug, also switched both
 features off, and appended ana@example.com (already there) for bo (ho50). When every part of a request is
-an edit of the one JSON file it names that the loop can read (set <key> to <value>, switch <key> on or off,
+an edit of the one JSON file it names that the loop can read (set, change, switch or bump <key> to <value>, switch <key> on or off,
 enable or disable <key>, add <value> to <list>, remove <value> from <list>), each key found in the file, the
 file as the turn began is kept in memory; a run that failed or left the file other than those edits of it
 has the file put back as it was and gets the loop's own code that makes them, once a turn (the person is told)."""
@@ -22,7 +22,10 @@ _KEY = "json edits"
 _WORD = r"[\w][\w .'-]*?"
 _END = r"(?=\s*(?:,|;|\.(?:\s|$)|\band\b|\bthen\b|$))"
 EDITS = (
-    ("set", re.compile(rf"\b(?:set|change|make|update)\s+(?:the\s+)?(?P<key>{_WORD})\s+(?:to|=|into)\s+"
+    # "bump the font size up to 14", "switch the editor theme to dark" (ho52: read as no edit, the model also
+    # changed three other keys)
+    ("set", re.compile(rf"\b(?:set|change|make|update|switch|turn|bump|raise|increase|lower|reduce|decrease|put)\s+"
+                       rf"(?:the\s+)?(?P<key>{_WORD})\s+(?:(?:up|down)\s+)?(?:to|=|into)\s+"
                        rf"(?P<value>\"[^\"]*\"|'[^']*'|[^\s,;]+){_END}", re.I)),
     ("switch", re.compile(rf"\b(?:switch|turn|set)\s+(?:the\s+)?(?P<key>{_WORD})\s+(?P<value>on|off){_END}", re.I)),
     ("switch", re.compile(rf"\b(?:switch|turn)\s+(?P<value>on|off)\s+(?:the\s+)?(?P<key>{_WORD}){_END}", re.I)),
@@ -100,7 +103,7 @@ def asked(request: str, cwd: Path) -> tuple[Path, list[tuple[str, tuple[str, ...
     edits: list[tuple[str, tuple[str, ...], Any]] = []
     for kind, pattern in EDITS:
         for m in pattern.finditer(rest):
-            path = _find(doc, m.group("key"))
+            path = _find(doc, re.sub(r"\s+(?:in|of)\s*$", "", m.group("key")))  # "the theme in settings.json"
             if path is None:
                 return None
             old = _get(doc, path)
