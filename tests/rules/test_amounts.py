@@ -118,3 +118,11 @@ def test_a_follow_up_about_a_negated_value_narrows_to_the_value_that_says_it(fol
 def test_how_much_of_a_quantity_and_a_price_is_not_taken_for_one_column(folder: Path) -> None:
     (folder / "cafe.csv").write_text("date,item,qty,unit_price\n2025-03-03,Oat latte,2,4.10\n2025-03-09,Tea,1,2.00\n")
     assert amounts.asked("How much money did oat lattes make us in March? Everything is in cafe.csv.", folder) is None
+
+
+def test_a_second_question_it_does_not_answer_leaves_the_request_to_the_model(folder: Path) -> None:
+    # ho52: the count of German orders was given as ready code; "the biggest single order amount" was never printed
+    (folder / "orders.csv").write_text("order_id,country,amount_eur\n1,Germany,89.9\n2,France,1284.9\n3,Germany,412.75\n")
+    assert amounts.asked("how many orders in orders.csv went to Germany?", folder) is not None
+    assert amounts.asked("Two questions about orders.csv: how many orders went to Germany, and what was the biggest "
+                         "single order amount?", folder) is None

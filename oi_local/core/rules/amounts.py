@@ -5,7 +5,8 @@ of the rows of one named CSV or JSON file, narrowed by values of its text column
 ("Deep Field") and by a year or month of its one date column ("in 2024"), and the code does not both
 narrow so and work the amount out, the code is not run and the model is given the pandas code that
 does: each amount asked on its own labelled line. Not for a breakdown (each, per, by), a which or who
-question (core/rules/per_group.py), another number in the request (a threshold), or a value said negated."""
+question (core/rules/per_group.py), another number in the request (a threshold), a value said negated, or a
+second question it does not answer (core/rules/two_questions.py)."""
 from __future__ import annotations
 
 import os
@@ -71,6 +72,7 @@ def asked(request: str, cwd: Path, earlier: str = "") -> dict[str, object] | Non
     """The amounts a request asks of one named file's rows, narrowed; a follow-up that names no file ("and how much
     of that hasnt been paid yet?") is about the file the request before it named."""
     from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.two_questions import asked as two_questions
     from oi_local.core.units import asked_in
 
     words = instruction(request)
@@ -99,6 +101,10 @@ def asked(request: str, cwd: Path, earlier: str = "") -> dict[str, object] | Non
         what.append(("sum", named[0]))
     elif re.search(r"\bhow\s+much\b", words, re.I) and not named and not what and len(money := _money(rows, numbers)) == 1:
         what.append(("sum", money[0]))  # "how much" of the one column of amounts
+    if len(what) < 2 and two_questions(request):
+        # "how many orders went to Germany, and what was the biggest single order amount?": the code for the
+        # count alone was given, and the biggest order was never printed (ho52)
+        return None
     period = _period(words)
     dates = date_column(rows)
     filters = said_values(words, rows, set())
