@@ -873,3 +873,18 @@ def test_a_csv_reader_given_a_files_name_reads_the_file(folder: Path) -> None:
     assert run(b.code, folder) == "3\n4\n"
     kept = 'import csv, io\nprint(list(csv.reader(io.StringIO("a,b"))))\nprint(list(csv.DictReader(open("weigh_ins.csv"))))'
     assert slips.named_readers(kept) == (kept, [])
+
+
+def test_fahrenheit_minus_32_is_scaled_when_celsius_is_asked(folder: Path) -> None:
+    # ho52: the comment had (f - 32) * 5 / 9, the code only took 32 off
+    (folder / "weather.csv").write_text("city,fahrenheit\nOslo,46.4\nCairo,95\n")
+    code = ('import csv\nrows = list(csv.DictReader(open("weather.csv")))\nfor r in rows:\n'
+            '    r["celsius"] = round(float(r["fahrenheit"]) - 32, 1)  # fahrenheit to celsius: (f - 32) * 5 / 9\n'
+            'print([r["celsius"] for r in rows])')
+    request = "weather.csv has temperatures in fahrenheit. can you add a celsius column to it (rounded to 1 decimal)?"
+    verdict = slips.check(make_turn(request), b := block(code))
+    assert verdict is not None and "5/9" in verdict.warning
+    assert run(b.code, folder) == "[8.0, 35.0]\n"
+    for right in ("print(round((95 - 32) * 5 / 9, 1))", "print((95 - 32) / 1.8)", "print(5 / 9 * (95 - 32))"):
+        assert slips.check(make_turn(request), block(right)) is None, right
+    assert slips.check(make_turn("what is 95 minus 32?"), block("print(95 - 32)")) is None  # no Celsius asked

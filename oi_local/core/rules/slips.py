@@ -1407,6 +1407,38 @@ def read_not_write(code: str) -> tuple[str, list[str]]:
     return rewrite(code, [(line, start, end, '"r"') for line, start, end in edits]), paths
 
 
+_CELSIUS_ASKED = re.compile(r"\bcelsius\b|\bcentigrade\b|°\s?c\b", re.I)
+_FAHRENHEIT = re.compile(r"fahrenheit|°\s?f\b|\bdeg_?f\b|_f\b|\btemp_?f\b", re.I)
+
+
+def celsius_scaled(code: str) -> tuple[str, bool]:
+    """`f - 32` that nothing scales, where Celsius is asked of Fahrenheit, is `(f - 32) * 5 / 9`: asked to add a
+    celsius column, the 0.5B model wrote the formula in a comment and `round(float(r["fahrenheit"]) - 32, 1)`
+    in the code (ho52)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, False
+    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    edits = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and isinstance(n.right, ast.Constant)
+                and n.right.value == 32 and n.lineno == n.end_lineno):
+            continue
+        parent = parents.get(id(n))
+        if isinstance(parent, ast.BinOp) and isinstance(parent.op, (ast.Mult, ast.Div)):
+            continue  # scaled: (f - 32) * 5 / 9, (f - 32) / 1.8
+        text = ast.get_source_segment(code, n)
+        if text:
+            edits.append((n.lineno, n.col_offset, n.end_col_offset or 0, f"({text}) * 5 / 9"))
+    return (rewrite(code, edits), True) if edits else (code, False)
+
+
+def _to_celsius(code: str, request: str) -> bool:
+    return "32" in code and bool(_CELSIUS_ASKED.search(instruction(request))) and bool(
+        _FAHRENHEIT.search(instruction(request)) or _FAHRENHEIT.search(code))
+
+
 def _always(code: str, request: str) -> bool:
     return True
 
@@ -1505,6 +1537,8 @@ SLIPS: tuple[Slip, ...] = (
          _has(".read()")),
     Slip(lambda c, r: sorted_as_asked(c), "the lines are sorted, as asked (the code kept them in the order it found them)",
          lambda c, r: bool(ALPHABETICAL.search(instruction(r)))),
+    Slip(lambda c, r: celsius_scaled(c), "Fahrenheit minus 32 is scaled by 5/9, as a Celsius value is (the code only "
+                                         "took 32 off)", _to_celsius),
     Slip(lambda c, r: distinct_lowered(c), "the values are counted in one case (the request says case does not count)",
          lambda c, r: ("set" in c or "Counter" in c) and asks_case_free_distinct(instruction(r))),
 )
@@ -1552,4 +1586,5 @@ rule = Rule(
             "treats its item as a line walks `text.splitlines()`; asked for distinct values where case does not count (the "
             "request says so, or they are email addresses), what goes into a set or a Counter is lower-cased; asked for an alphabetical list, "
             "code that sorts nothing sorts what it joins into lines or writes line by line; a csv reader given a file's "
-            "name (`csv.DictReader(\"invoices.csv\")`, which walks the name's letters) is given the opened file; the person is told")
+            "name (`csv.DictReader(\"invoices.csv\")`, which walks the name's letters) is given the opened file; asked for "
+            "Celsius of Fahrenheit, `f - 32` that nothing scales is `(f - 32) * 5 / 9`; the person is told")
