@@ -169,3 +169,15 @@ def test_a_record_copied_with_json_words_is_loaded_from_the_file_too(folder: Pat
     assert verdict is not None and "loaded from games/collection.json" in verdict.warning
     out = subprocess.run([sys.executable, "-c", typed.code], cwd=folder, capture_output=True, text=True, check=True)
     assert out.stdout == "Codenames\n"
+
+
+def test_records_typed_in_by_code_that_does_not_parse_are_asked_afresh(folder: Path) -> None:
+    # ho52: 18 rows of orders.csv typed in, one with a key left out (a SyntaxError); the retry printed `220,120.10`
+    broken = block('orders = [\n    {"customer": "Marlow Farm Shop", "amount": 3},\n    {"customer": "Marlow Farm Shop", 5},\n]\n'
+                   'print(sum(1 for o in orders if o["customer"] == "x"))')
+    verdict = made_up.check(make_turn("how many orders in shop/orders.csv?"), broken)
+    assert verdict is not None and "types in data from shop/orders.csv" in verdict.note
+    reads = block('import csv\nrows = [\n    r for r in csv.DictReader(open("shop/orders.csv")) if r["customer"] == "Marlow Farm Shop"\n')
+    assert made_up.check(make_turn("how many orders in shop/orders.csv?"), reads) is None
+    assert made_up.typed_data('x = [1, 2,, 3]\nprint(o["Marlow Farm Shop"])') == []  # a key looked up is no data typed in
+    assert made_up.typed_data('x = [1, 2,, 3]\nprint("Marlow Farm Shop")') == ["Marlow Farm Shop"]
