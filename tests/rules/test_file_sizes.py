@@ -62,3 +62,13 @@ def test_a_run_that_printed_them_all_is_left_alone(home: Path) -> None:
 ])
 def test_left_alone(home: Path, request_text: str) -> None:
     assert file_sizes.asked(request_text, Path.cwd()) is None
+
+
+def test_files_listed_and_not_said_end_the_turn(home: Path) -> None:
+    from .handmade import reply
+
+    listed = "video.mp4: 2.9 MB\nsetup.deb: 1.0 MB\n2 files bigger than 1 MB in x\n"
+    turn = make_turn(REQUEST, reply("2 files bigger than 1 MB in x"), runs=(ran("x", listed),))
+    assert file_sizes.finish(turn) == "The files bigger than 1 MB: video.mp4 (2.9 MB), setup.deb (1.0 MB)."
+    said = make_turn(REQUEST, reply("They are video.mp4 and setup.deb."), runs=(ran("x", listed),))
+    assert file_sizes.finish(said) is None

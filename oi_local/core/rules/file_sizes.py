@@ -2,7 +2,8 @@
 counted them (3), answered "3 files ...", then, asked for the files themselves, printed a generator (ho52). When a
 request asks which files of one named folder are bigger or smaller than a size with a unit (KB, MB, GB), names no
 kind of file and asks no count, the files are known before code runs: a run that failed or printed not every one
-of their names gets the loop's own code that lists them with their sizes, once a turn. 1 MB is 1024 * 1024 bytes."""
+of their names gets the loop's own code that lists them with their sizes, once a turn. 1 MB is 1024 * 1024 bytes.
+Listed by the last run and left out of the answer, the turn ends with them."""
 from __future__ import annotations
 
 import re
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, instruction, own_code
+from oi_local.core.rules.turn import Turn, instruction, last_words, own_code
 
 NOTE = "(That did not list the files of {folder} {than} {size}."
 HOW = "This block lists them; reply with it, then answer with the files it prints."
@@ -80,8 +81,30 @@ def after_run(turn: Turn) -> Ask | None:
                     ready_code(found), HOW)
 
 
+def finish(turn: Turn) -> str | None:
+    """Listed by the last run and not said: the turn ends with them (the listing ran, and the model answered with its
+    last line alone, "3 files bigger than 1 MB in ...": ho52)."""
+    last = turn.runs[-1] if turn.runs else None
+    if last is None or last.failed or last.interrupted:
+        return None
+    try:
+        found = asked(turn.request, Path.cwd())
+        files = matching(found) if found else []
+    except OSError:
+        return None
+    said = last_words(turn)
+    if found is None or not files or not all(p.name in last.output for p in files) or all(p.name in said for p in files):
+        return None
+    scale = 1024 ** found["power"]
+    listed = sorted(files, key=lambda p: p.stat().st_size, reverse=True)
+    than = "smaller than" if found["smaller"] else "bigger than"
+    return (f"The files {than} {found['n']} {found['label']}: "
+            + ", ".join(f"{p.relative_to(found['folder'])} ({p.stat().st_size / scale:.1f} {found['label']})" for p in listed) + ".")
+
+
 rule = Rule(
-    name="file sizes", setting="check_answers", after_run=after_run,
+    name="file sizes", setting="check_answers", after_run=after_run, finish=finish,
     summary="a request that asks which files of one named folder are bigger or smaller than a size with a unit (no kind "
             "of file, no count asked): a run that failed or printed not every one of their names gets the loop's own "
-            "code that lists them with their sizes (once a turn; 1 MB is 1024 * 1024 bytes)")
+            "code that lists them with their sizes (once a turn; 1 MB is 1024 * 1024 bytes); listed and not said, the turn "
+            "ends with them")
