@@ -48,7 +48,7 @@ def test_what_is_asked_and_what_is_left_alone(folder: Path) -> None:
                     "how many people in people.csv are active and from Berlin?",  # a yes/no column named
                     "how many minutes did I spend on Deep Field last week? listening.json",  # a relative time
                     "how many minutes of Deep Field per year in listening.json?",  # a breakdown
-                    "how many minutes of Deep Field over 30 in listening.json?",  # a threshold
+                    "how many minutes of Deep Field over 30 and under 50 in listening.json?",  # two thresholds
                     "how many minutes in listening.json?"):  # nothing narrows: plain code does it
         assert amounts.asked(request, folder) is None, request
     right = ('import pandas as pd, json\ndf = pd.DataFrame(json.load(open("listening.json"))["history"])\n'
@@ -126,3 +126,32 @@ def test_a_second_question_it_does_not_answer_leaves_the_request_to_the_model(fo
     assert amounts.asked("how many orders in orders.csv went to Germany?", folder) is not None
     assert amounts.asked("Two questions about orders.csv: how many orders went to Germany, and what was the biggest "
                          "single order amount?", folder) is None
+
+
+def test_a_threshold_on_a_number_column_narrows_the_rows(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    from .handmade import ran
+
+    # ho52: "ok and on how many days was it above 65?" after the average of resting_hr.csv; the code read the
+    # column's floats as rows (`r['resting_bpm']` of a float), then printed the largest value
+    (folder / "resting_hr.csv").write_text("date,resting_bpm\n" + "".join(
+        f"2025-03-{i:02d},{v}\n" for i, v in enumerate([62, 64, 61, 67, 59, 70, 66, 65], 1)))
+    earlier = "My watch exported my resting heart rate to resting_hr.csv. What was my average?"
+    followup = "ok and on how many days was it above 65?"
+    found = amounts.asked(followup, folder, earlier)
+    assert found is not None and found["what"] == [("count", "days")] and found["limit"] == ("resting_bpm", ">", "65")
+    out = subprocess.run([sys.executable, "-c", amounts.ready_code(found)], capture_output=True, text=True, cwd=folder)
+    assert out.stdout == "days: 3\n"
+    turn = make_turn(earlier, reply("63.1"), {"role": "user", "type": "message", "content": followup}, runs=(ran("x", "63.1"),))
+    wrong = "import csv\nv = [float(r['resting_bpm']) for r in csv.DictReader(open('resting_hr.csv'))]\nprint(max(v))"
+    verdict = amounts.check(turn, block(wrong))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.own
+    right = "import csv\nv = [float(r['resting_bpm']) for r in csv.DictReader(open('resting_hr.csv'))]\nprint(sum(1 for x in v if x > 65))"
+    assert amounts.check(turn, block(right)) is None
+    # "65 or more" is at least; "over 65%" is no threshold on the numbers; two thresholds are not one
+    assert amounts.asked("how many days in resting_hr.csv was it 65 or more?", folder)["limit"] == ("resting_bpm", ">=", "65")
+    for request in ("how many days in resting_hr.csv over 65%?", "how many days in resting_hr.csv between over 60 and under 66?",
+                    "how many days until my average in resting_hr.csv is over 65?"):
+        assert amounts.asked(request, folder) is None, request

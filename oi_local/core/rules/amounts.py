@@ -2,11 +2,12 @@
 podcast app's JSON export. The 0.5B model printed each Deep Field episode's minutes (all years), then,
 asked for the total, the same list again (ho38). When a request asks a total, an average or a count
 of the rows of one named CSV or JSON file, narrowed by values of its text columns the request says
-("Deep Field") and by a year or month of its one date column ("in 2024"), and the code does not both
+("Deep Field"), by a year or month of its one date column ("in 2024") and by one threshold on a number column
+("on how many days was it above 65?"), and the code does not both
 narrow so and work the amount out, the code is not run and the model is given the pandas code that
 does: each amount asked on its own labelled line. Not for a breakdown (each, per, by), a which or who
-question (core/rules/per_group.py), another number in the request (a threshold), a value said negated, or a
-second question it does not answer (core/rules/two_questions.py)."""
+question (core/rules/per_group.py), another number in the request, a value said negated, or a second question
+it does not answer (core/rules/two_questions.py)."""
 from __future__ import annotations
 
 import os
@@ -68,6 +69,34 @@ def _period(words: str) -> tuple[str, str] | None | bool:
     return None
 
 
+# One threshold on a number column: "on how many days was it above 65?" of date,resting_bpm (ho52: the follow-up's
+# code read the column's floats as rows, twice); "orders over 100", "at least 30", "65 or more"
+_ABOVE = r"over|above|more\s+than|greater\s+than|higher\s+than|bigger\s+than|larger\s+than|at\s+least"
+_BELOW = r"under|below|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|at\s+most"
+_THRESHOLD = re.compile(rf"\b(?P<op>{_ABOVE}|{_BELOW})\s+[$£€]?(?P<n>-?\d+(?:\.\d+)?)(?![\d.,:/-]|\s*(?:%|percent))|"
+                        rf"(?<![\w.])[$£€]?(?P<n2>-?\d+(?:\.\d+)?)\s+or\s+(?P<op2>more|over|above|less|fewer|under|below)\b", re.I)
+_OPS = {"at least": ">=", "at most": "<="}
+_DAILY = {"day", "night", "date"}  # counted in a file of one row a day, they are its rows
+
+
+def threshold(words: str, rows: list[dict[str, object]], numbers: list[str]) -> tuple[str, str, str, str] | None:
+    """(the phrase, the column, the operator, the number) of the one threshold the words say on a number column
+    (the one they name, else the only one), or None."""
+    found = list(_THRESHOLD.finditer(words))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    if m.group("op"):
+        said, n = " ".join(m.group("op").lower().split()), m.group("n")
+        op = _OPS.get(said) or (">" if re.fullmatch(_ABOVE, said) else "<")
+    else:
+        n, op = m.group("n2"), ">=" if m.group("op2").lower() in ("more", "over", "above") else "<="
+    named = [c for c in numbers if stems(c) & stems(words)]
+    plain = [c for c in numbers if not re.search(r"(?:^|_)(?:id|no|nr|num|year|month|day)$", c, re.I)]
+    column = named if len(named) == 1 else plain if not named and len(plain) == 1 else []
+    return (m.group(0), column[0], op, n) if column else None
+
+
 def asked(request: str, cwd: Path, earlier: str = "") -> dict[str, object] | None:
     """The amounts a request asks of one named file's rows, narrowed; a follow-up that names no file ("and how much
     of that hasnt been paid yet?") is about the file the request before it named."""
@@ -76,7 +105,7 @@ def asked(request: str, cwd: Path, earlier: str = "") -> dict[str, object] | Non
     from oi_local.core.units import asked_in
 
     words = instruction(request)
-    if _NOT_OURS.search(words) or _OTHER_WAYS.search(re.sub(r"\bconvert\w*", "", words)):
+    if _NOT_OURS.search(words):
         return None
     files = [p for p in mentioned_paths(words, cwd) if p.is_file() and p.suffix.lower() in (".csv", ".json")]
     if not files and earlier and _BACK.search(words) and not mentioned_paths(words, cwd):
@@ -85,13 +114,18 @@ def asked(request: str, cwd: Path, earlier: str = "") -> dict[str, object] | Non
     if not rows:
         return None
     numbers = number_columns(rows)
+    limit = threshold(words, rows, numbers)
+    if limit:
+        words = words.replace(limit[0], " ")
+    if _OTHER_WAYS.search(re.sub(r"\bconvert\w*", "", words)):
+        return None
     named = [c for c in numbers if stems(c) & stems(words)]
     what: list[tuple[str, str | None]] = []  # ("count", None), ("sum", column), ("mean", column)
     for m in _HOW_MANY.finditer(words):
         column = next((c for c in numbers if stem(m.group(1)) in stems(c)), None)
         if column:
             what.append(("sum", column))
-        elif stem(m.group(1)) in {stem(w) for w in _ROWS}:
+        elif stem(m.group(1)) in {stem(w) for w in _ROWS} or (limit and stem(m.group(1)) in _DAILY and _daily(rows)):
             what.append(("count", m.group(1).lower()))
         else:
             return None  # "how many kilometres", "how many mugs did we sell": not a column, not rows
@@ -117,10 +151,19 @@ def asked(request: str, cwd: Path, earlier: str = "") -> dict[str, object] | Non
     units = {n: u for k, n in what if k != "count" and n and (u := asked_in(words, n))}
     if re.search(r"\bconvert\w*", words, re.I) and not units:
         return None  # a conversion these lines do not know
-    if not what or period is False or filters is None or (period and not dates) or not (filters or period or units):
+    if not what or period is False or filters is None or (period and not dates) or not (filters or period or units or limit):
         return None
+    if limit and any(kind == "mean" for kind, _ in what):
+        return None  # "how many days until my average is over 65": the threshold may be on the average, not the rows
     return {"file": os.path.relpath(files[0], cwd.resolve()), "what": list(dict.fromkeys(what)), "filters": filters,
-            "period": period, "dates": dates, "units": units}
+            "period": period, "dates": dates, "units": units, "limit": limit[1:] if limit else None}
+
+
+def _daily(rows: list[dict[str, object]]) -> bool:
+    """One row a day: a date column with no date twice."""
+    dates = date_column(rows)
+    said = [str(r.get(dates)) for r in rows if r.get(dates)] if dates else []
+    return bool(said) and len(set(said)) == len(said)
 
 
 def _money(rows: list[dict[str, object]], numbers: list[str]) -> list[str]:
@@ -137,6 +180,10 @@ def ready_code(found: dict[str, object]) -> str:
     if isinstance(period, tuple):
         cut = f"[{period[0]}]" if ":" in period[0] else f"[:{period[0]}]"
         code += f"df = df[df[{dates!r}].astype(str).str{cut} == {period[1]!r}]\n"
+    limit = found.get("limit")
+    if isinstance(limit, tuple):
+        column, op, n = limit
+        code += f"df = df[pd.to_numeric(df[{column!r}], errors='coerce') {op} {n}]\n"
     code += f"if df.empty:\n    print('No rows of {file} are left once narrowed as asked.')\nelse:\n"
     for kind, name in what:
         if kind == "count":
@@ -176,8 +223,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     filters, period = found["filters"], found["period"]
     assert isinstance(filters, dict)
     code = block.code.lower()
+    limit = found.get("limit")
     narrows = all(any(v in code for v in vs) for vs in filters.values()) and \
-        (not isinstance(period, tuple) or period[1] in code)
+        (not isinstance(period, tuple) or period[1] in code) and \
+        (not isinstance(limit, tuple) or re.search(rf"[<>]=?\s*{re.escape(limit[2])}\b", code) is not None)
     works_out = re.search(r"\bsum\(|\.sum\(|mean\(|\blen\(|\+=|statistics|\.count\(|\.size\b|shape", code)
     units = found["units"]
     assert isinstance(units, dict)
@@ -186,7 +235,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         return None  # the code narrows and works it out itself
     turn.counts["amounts"] += 1
     narrowed = "".join(f", {c} {' or '.join(v)}" for c, v in filters.items()) + \
-        (f", {found['dates']} {period[1]}" if isinstance(period, tuple) else "")
+        (f", {found['dates']} {period[1]}" if isinstance(period, tuple) else "") + \
+        (f", {limit[0]} {limit[1]} {limit[2]}" if isinstance(limit, tuple) else "")
     ask = own_code(turn.engine, NOTE.format(what=_said(found), file=found["file"], narrowed=narrowed), ready_code(found))
     return Verdict(note=SHOWN.format(what=_said(found)), ask=ask)
 
@@ -199,5 +249,5 @@ rule = Rule(
             "code that does, each amount on its own labelled line; so is one asked in another unit than its column's (\"the "
             "total distance in kilometres\" of distance_miles: the amount then converted); a value said negated "
             "(\"hasnt been paid\") is the column's value that says so (\"unpaid\"), and a follow-up that names no file is "
-            "about the one the request before it named; not for a breakdown, a which "
-            "or who question, a threshold or a negated value")
+            "about the one the request before it named; one threshold on a number column (\"how many days was it above 65\") "
+            "narrows the rows too; not for a breakdown, a which or who question, or a negated value")
