@@ -60,3 +60,15 @@ def test_an_answer_citing_a_date_of_the_pasted_lines_shown_stands(tmp_path, monk
     assert right is None  # cited from the FAIL line the model was shown
     guess = code_first.follow_up(make_turn(request, reply("It failed on November 9th."), code_first=True))
     assert guess is not None  # a date no shown line has: asked for code
+
+
+def test_an_answer_made_only_of_numbers_in_the_sentences_shown_stands(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # ho44 (a development run of session 54): "3948", the new combination from the shown sentence, was pushed to
+    # code, which printed a Subject line
+    monkeypatch.chdir(tmp_path)
+    thread = "\n\n".join(f"Message {i}: the compost is late again and the gate was left open on Sunday." for i in range(60))
+    thread += "\n\nMessage 61: I changed the tool shed padlock. The new combination is 3948."
+    request = f"Here is our allotment mailing list thread:\n\n{thread}\n\nWhat is the new combination for the tool shed padlock?"
+    assert code_first.follow_up(make_turn(request, reply("3948"), code_first=True)) is None
+    assert code_first.follow_up(make_turn(request, reply("The combination is 4812."), code_first=True)) is not None
+    assert code_first.follow_up(make_turn(request, reply("It is 3948, or maybe 4812."), code_first=True)) is not None

@@ -45,7 +45,7 @@ _ISO = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
 
 
 def _from_shown_lines(turn: Turn, said: str) -> bool:
-    """The answer cites a date of the pasted lines the model was shown (long requests: the lines that
+    """The answer cites a date, or only numbers, of the pasted lines the model was shown (long requests: the lines that
     hold a rare word of the question). Asked whether a pasted backup log had failed, the 0.5B model
     answered "it failed on night 7, November 7th" from the shown FAIL line; pushed to code, its regex
     missed the line and it answered "No backup failed"."""
@@ -54,7 +54,17 @@ def _from_shown_lines(turn: Turn, said: str) -> bool:
 
     shown = shown_lines(turn.engine, turn.request)
     days = {(int(m), int(d)) for _, m, d in _ISO.findall(shown)}
-    return bool(days) and any((n.month, n.day) in days for n in named_dates(said))
+    if days and any((n.month, n.day) in days for n in named_dates(said)):
+        return True
+    # a short answer whose every number is in the shown sentences: asked for the padlock's new combination, the
+    # 0.5B model answered "3948" from the shown "The new combination is 3948."; pushed to code, it printed a
+    # Subject line (ho44, a development run of session 54)
+    numbers = _NUMBER.findall(said)
+    return bool(shown) and len(said) <= 200 and any(len(n) >= 2 for n in numbers) and \
+        all(n in set(_NUMBER.findall(shown)) for n in numbers)
+
+
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,:]\d+)*(?![\w])")
 
 
 def follow_up(turn: Turn) -> Ask | None:
