@@ -40,3 +40,14 @@ def wait_none(marker: str, timeout: float = 10.0) -> list[int]:
     while (left := running_with(marker)) and time.monotonic() < deadline:
         time.sleep(0.1)
     return left
+
+
+def wait_some(marker: str, timeout: float = 5.0) -> list[int]:
+    """Wait until a live process carries `marker` in its command line: `sleep N & echo PID=$!` prints the pid before
+    the child has run `sleep` (its command line is still the shell's), which a loaded machine showed twice."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not (found := running_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import openai
 import pytest
-from procs import running_with, unique_sleep
+from procs import running_with, unique_sleep, wait_some
 from test_server_ws import KEY, make_template
 
 from oi_local.server.config import ServerConfig
@@ -217,7 +217,7 @@ def test_openai_stream_closed_by_the_client_stops_its_code(srv) -> None:
     with httpx.stream("POST", srv.url + "/openai/chat/completions", headers=AUTH, json=body, timeout=30) as r:
         for line in r.iter_lines():
             if re.search(r"PID=(\d+)", line):
-                seen = bool(running_with(f"sleep\0{mark}"))
+                seen = bool(wait_some(f"sleep\0{mark}"))
                 break  # leaving the block closes the connection mid-reply
     assert seen
     deadline = time.monotonic() + 15

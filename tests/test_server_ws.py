@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from procs import running_with, unique_sleep
+from procs import running_with, unique_sleep, wait_some
 from websockets.exceptions import InvalidStatus
 
 from oi_local.server.async_interpreter import AsyncInterpreter
@@ -374,7 +374,7 @@ def test_disconnecting_client_stops_its_running_code(start, named: bool) -> None
                     m = json.loads(await ws.recv())
                     found = re.search(r"PID=(\d+)", m.get("content") or "") if isinstance(m.get("content"), str) else None
                     if found:
-                        assert running_with(f"sleep\0{mark}")
+                        assert wait_some(f"sleep\0{mark}")
                         return
 
     asyncio.run(main())  # leaving the `async with` closes the socket mid-run
