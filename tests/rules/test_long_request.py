@@ -419,3 +419,20 @@ def test_wrapped_text_is_prose_and_a_two_step_answer_comes_first() -> None:
     assert best[1].startswith("2.3 Large class (see the list at the end): mooring up to 31")  # before 2.2's small class
     assert any(s.startswith("2.4 Fees are reviewed each year by the committee and any change is posted on the noticeboard "
                             "in the clubhouse") for s in sentences)  # a sentence over two lines is one
+
+
+def test_a_pasted_text_under_the_limit_with_a_question_is_saved_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ho52: a 3,418-character email went whole into the prompt; the model copied a worked example's code
+    monkeypatch.chdir(tmp_path)
+    engine = Engine()
+    mail = "\n\n".join(f"Item {i}: the team meets in room {i} and the coach leaves at {i}:30 from the hotel." for i in range(30))
+    text = f"Got this email, can you tell me when the coach leaves on the last day?\n\n{mail}\n\nThanks, Rosa"
+    assert long_request.PASTE_CHARS < len(text) < long_request.limit(engine)
+    engine.messages = [{"role": "user", "type": "message", "content": text}]
+    seen = engine.build_prompt()[-1]["content"]
+    saved = list(tmp_path.glob("pasted-*.txt"))
+    assert len(saved) == 1 and "Item 29" in saved[0].read_text() and saved[0].name in seen and len(seen) < len(text)
+    short = f"Got this email, when does the coach leave?\n\n{mail[:1200]}"  # a short paste goes whole
+    assert long_request.prompt(engine, short, "") is None
+    whole = mail  # no question of the person's own: whole, as before, under the limit
+    assert long_request.prompt(engine, whole, "") is None

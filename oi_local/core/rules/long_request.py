@@ -64,8 +64,16 @@ def save(text: str, folder: str, prefix: str = "message") -> str | None:
     return name
 
 
+# A pasted text with a question of its own is saved from this length, though the model could take it whole: given a
+# 3,418-character email whole with the worked examples, the 0.5B model copied an example's code and answered its
+# number (ho52), where pastes over the limit, saved and searched, passed in every whole-suite run.
+PASTE_CHARS = 1800
+
+
 def _long(engine: Any, request: str) -> bool:
-    return len(request) > max(limit(engine), HEAD + TAIL + 200)
+    if len(request) > max(limit(engine), HEAD + TAIL + 200):
+        return True
+    return len(request) > PASTE_CHARS and split(request) is not None
 
 
 def pasted_file(engine: Any, request: str, folder: str | None = None) -> str | None:
@@ -201,6 +209,19 @@ def question_parts(own: str) -> list[str]:
     return parts
 
 
+_TELL = re.compile(r"\b(?:tell|know|wonder\w*|find\s+out|work\s+out|figure\s+out|check|see|explain|remind)\b", re.I)
+_WH = re.compile(r"\b(?:how|what|when|where|which|who|whom|whose|why|whether)\b", re.I)
+
+
+def asked_clause(question: str) -> str:
+    """The clause a question asks, without the words that lead to it: "Got this email from our office manager, can you
+    read it and tell me how many nights my hotel room is booked for?" asks "how many nights my hotel room is booked
+    for?". Ranked by every word, the email's signature ("Office & Events Manager") came first (ho52)."""
+    lead = _TELL.search(question)
+    wh = _WH.search(question, lead.end()) if lead else None
+    return question[wh.start():] if wh else question
+
+
 def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]]:
     """The pasted prose's sentences, the ones most about the person's words (best first, at most BEST_SENTENCES),
     and the words they were found by: each sentence scored by the question words it holds, a word worth more the
@@ -236,16 +257,19 @@ def _ranked(lines: list[str], own: str) -> tuple[list[str], list[int], list[str]
         links = linked if pivot in part else {}
         # linked words only order the sentences that hold a word of the question (a "Subject: Tool shed" line held the
         # padlock sentence's "tool shed" and came before the padlock's new combination)
+        # times the share of the part's words the sentence holds (Lucene's "coord"): the one sentence with the hotel
+        # room and its booking was long, and two short ones with "room" alone came first (ho52)
         scored = sorted((((sum(idf[a] for a in ws & part) + sum(links[w] for w in held[i] & links.keys())
                            + (extra if kind and kind.search(_CLAUSE.sub("", sentences[i])) else 0.0))
-                          * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length[i] / mean)), i)
+                          * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length[i] / mean)) * len(ws & part) / len(part), i)
                          for i, ws in enumerate(words) if ws & part), key=lambda t: (-t[0], t[1]))
         return [i for _, i in scored]
 
     # a question in two parts ("how much will they spend on the playground, and who leads the clean-up?"): the best
     # sentences of each part by turns, or the words of one part (the playground's) fill every place
-    parts = [(p, q) for p, q in ((set(_stems(q)) & idf.keys(), q) for q in question_parts(own)) if p]
-    orders = [best(p, q) for p, q in parts] if len(parts) > 1 else [best(set(idf), parts[0][1] if parts else own)]
+    parts = [(p, q) for p, q in ((set(_stems(q)) & idf.keys(), q) for q in map(asked_clause, question_parts(own))) if p]
+    trimmed = len(parts) == 1 and parts[0][1] not in question_parts(own)
+    orders = [best(p, q) for p, q in parts] if len(parts) > 1 or trimmed else [best(set(idf), parts[0][1] if parts else own)]
     rows: list[int] = []
     for i in (o[k] for k in range(max(map(len, orders))) for o in orders if k < len(o)):  # the parts' k-th bests, k = 0, 1, ...
         if sentences[i] not in {sentences[r] for r in rows}:  # a sentence said twice is shown once
