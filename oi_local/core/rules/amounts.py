@@ -92,7 +92,7 @@ def threshold(words: str, rows: list[dict[str, object]], numbers: list[str]) -> 
     else:
         n, op = m.group("n2"), ">=" if m.group("op2").lower() in ("more", "over", "above") else "<="
     named = [c for c in numbers if stems(c) & stems(words)]
-    plain = [c for c in numbers if not re.search(r"(?:^|_)(?:id|no|nr|num|year|month|day)$", c, re.I)]
+    plain = _money(rows, numbers)
     column = named if len(named) == 1 else plain if not named and len(plain) == 1 else []
     return (m.group(0), column[0], op, n) if column else None
 

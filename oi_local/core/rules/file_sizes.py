@@ -40,9 +40,10 @@ def asked(request: str, cwd: Path) -> dict[str, Any] | None:
     unit = m.group("unit").lower()
     power = 0 if unit.startswith("byte") else _UNITS.get(unit[0], 0)
     label = "bytes" if power == 0 else "KMGT"[power - 1] + "B"
-    return {"folder": folders[0][0], "written": folders[0][1], "smaller": m.group("cmp").lower() in _SMALLER,
-            "n": m.group("n"), "bytes": float(m.group("n")) * 1024 ** power, "power": power, "label": label,
-            "deep": bool(_DEEP.search(words))}
+    smaller = m.group("cmp").lower() in _SMALLER
+    return {"folder": folders[0][0], "written": folders[0][1], "smaller": smaller,
+            "than": "smaller than" if smaller else "bigger than", "n": m.group("n"),
+            "bytes": float(m.group("n")) * 1024 ** power, "power": power, "label": label, "deep": bool(_DEEP.search(words))}
 
 
 def matching(found: dict[str, Any]) -> list[Path]:
@@ -56,28 +57,33 @@ def ready_code(found: dict[str, Any]) -> str:
     cmp = "<" if found["smaller"] else ">"
     walk = "folder.rglob('*')" if found["deep"] else "folder.iterdir()"
     scale = f"1024 ** {found['power']}" if found["power"] else "1"
-    than = "smaller" if found["smaller"] else "bigger"
     return (f"from pathlib import Path\nfolder = Path({found['written']!r})\nlimit = {found['n']} * {scale}  # {found['n']} "
             f"{found['label']}\nfound = sorted((p for p in {walk} if p.is_file() and p.stat().st_size {cmp} limit),\n"
             f"               key=lambda p: p.stat().st_size, reverse=True)\nfor p in found:\n"
             f"    print(f'{{p.relative_to(folder)}}: {{p.stat().st_size / {scale}:.1f}} {found['label']}')\n"
-            f"print(len(found), 'files {than} than {found['n']} {found['label']} in', folder)")
+            f"print(len(found), 'files {found['than']} {found['n']} {found['label']} in', folder)")
+
+
+def _found(turn: Turn) -> tuple[dict[str, Any], list[Path]] | None:
+    """What the request asks and the files that answer it (the biggest first), or None."""
+    try:
+        found = asked(turn.request, Path.cwd())
+        files = sorted(matching(found), key=lambda p: p.stat().st_size, reverse=True) if found else []
+    except OSError:
+        return None
+    return (found, files) if found and files else None
 
 
 def after_run(turn: Turn) -> Ask | None:
     last = turn.runs[-1] if turn.runs else None
     if last is None or last.interrupted or turn.counts["file sizes"]:
         return None
-    try:
-        found = asked(turn.request, Path.cwd())
-        files = matching(found) if found else []
-    except OSError:
+    got = _found(turn)
+    if got is None or (not last.failed and all(p.name in last.output for p in got[1])):
         return None
-    if found is None or not files or (not last.failed and all(p.name in last.output for p in files)):
-        return None
+    found = got[0]
     turn.counts["file sizes"] += 1
-    than = "smaller than" if found["smaller"] else "bigger than"
-    return own_code(turn.engine, NOTE.format(folder=found["written"], than=than, size=f"{found['n']} {found['label']}"),
+    return own_code(turn.engine, NOTE.format(folder=found["written"], than=found["than"], size=f"{found['n']} {found['label']}"),
                     ready_code(found), HOW)
 
 
@@ -85,21 +91,16 @@ def finish(turn: Turn) -> str | None:
     """Listed by the last run and not said: the turn ends with them (the listing ran, and the model answered with its
     last line alone, "3 files bigger than 1 MB in ...": ho52)."""
     last = turn.runs[-1] if turn.runs else None
-    if last is None or last.failed or last.interrupted:
+    got = _found(turn) if last is not None and not last.failed and not last.interrupted else None
+    if got is None or last is None:
         return None
-    try:
-        found = asked(turn.request, Path.cwd())
-        files = matching(found) if found else []
-    except OSError:
-        return None
+    found, files = got
     said = last_words(turn)
-    if found is None or not files or not all(p.name in last.output for p in files) or all(p.name in said for p in files):
+    if not all(p.name in last.output for p in files) or all(p.name in said for p in files):
         return None
     scale = 1024 ** found["power"]
-    listed = sorted(files, key=lambda p: p.stat().st_size, reverse=True)
-    than = "smaller than" if found["smaller"] else "bigger than"
-    return (f"The files {than} {found['n']} {found['label']}: "
-            + ", ".join(f"{p.relative_to(found['folder'])} ({p.stat().st_size / scale:.1f} {found['label']})" for p in listed) + ".")
+    return (f"The files {found['than']} {found['n']} {found['label']}: "
+            + ", ".join(f"{p.relative_to(found['folder'])} ({p.stat().st_size / scale:.1f} {found['label']})" for p in files) + ".")
 
 
 rule = Rule(
