@@ -436,3 +436,40 @@ def test_a_pasted_text_under_the_limit_with_a_question_is_saved_too(tmp_path: Pa
     assert long_request.prompt(engine, short, "") is None
     whole = mail  # no question of the person's own: whole, as before, under the limit
     assert long_request.prompt(engine, whole, "") is None
+
+
+def _backup_log() -> str:
+    lines = []
+    for day in range(1, 29):
+        stamp = f"2025-09-{day:02d}"
+        lines.append(f"{stamp} 02:00:01 backup[{day}]: nightly job photos started")
+        if day in (3, 9, 10, 21):
+            lines.append(f"{stamp} 02:00:40 backup[{day}]: ERROR write failed on usb: Input/output error")
+            lines.append(f"{stamp} 02:00:47 backup[{day}]: job FAILED, nothing copied")
+        else:
+            lines.append(f"{stamp} 02:17:06 backup[{day}]: job completed OK, 0 errors")
+    return "\n".join(lines)
+
+
+def test_a_how_many_question_about_pasted_records_is_shown_the_count_of_lines_and_dates(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    engine = Engine()
+    log = _backup_log() * 4  # long enough to be saved
+    text = f"here's the nas log:\n\n{log}\n\nhow many nights did the backup actually fail?"
+    engine.messages = [{"role": "user", "type": "message", "content": text}]
+    seen = engine.build_prompt()[-1]["content"]
+    # two lines a failed night, four nights; "backup" is on every line and tells none apart
+    assert ('the lines of it that mention "fail" fall on 4 different dates (2025-09-03 to 2025-09-21); 32 lines in all'
+            in seen)
+
+
+def test_the_tally_counts_lines_for_times_and_stays_out_of_sums_and_per_group_questions() -> None:
+    filled = _backup_log().splitlines()
+    times = long_request._tally(filled, "how many times did the photos job fail?")
+    assert times.startswith(' Counted by the loop: 8 lines of it mention "fail", on 4 different dates')
+    # the words of the clause after ", and" are another question's
+    assert "4 different dates" in long_request._tally(filled, "how many nights did it fail, and what was the last OK date?")
+    assert long_request._tally(filled, "how many files were copied altogether?") == ""  # a sum, not a count of lines
+    assert long_request._tally(filled, "which job failed the most, and how many times?") == ""
+    assert long_request._tally(filled, "when did it first fail?") == ""
