@@ -85,3 +85,13 @@ def test_switched_and_bumped_to_a_value(here: Path) -> None:
     assert found is not None and found[1] == [("set", ("editor", "theme"), "dark"), ("set", ("editor", "font_size"), 14)]
     found = json_edits.asked("in settings.json turn the font size down to 10", here)
     assert found is not None and found[1] == [("set", ("editor", "font_size"), 10)]
+
+
+def test_a_new_value_said_as_news_is_an_edit(here: Path) -> None:
+    # ho53: "my new email is ..." was not read; the model wrote an address of its own
+    assert json_edits.asked("Please update settings.json: my new name is tea-house, and add lee@shop.example to my "
+                            "editors.", here) == (here / "settings.json", [("set", ("name",), "tea-house"),
+                                                                           ("add", ("editors",), "lee@shop.example")])
+    assert json_edits.asked("in settings.json the db port is now 6543", here) == (
+        here / "settings.json", [("set", ("db", "port"), 6543)])
+    assert json_edits.asked("my new neighbour is lovely, what is in settings.json?", here) is None  # no such key

@@ -27,13 +27,16 @@ EDITS = (
     ("set", re.compile(rf"\b(?:set|change|make|update|switch|turn|bump|raise|increase|lower|reduce|decrease|put)\s+"
                        rf"(?:the\s+)?(?P<key>{_WORD})\s+(?:(?:up|down)\s+)?(?:to|=|into)\s+"
                        rf"(?P<value>\"[^\"]*\"|'[^']*'|[^\s,;]+){_END}", re.I)),
+    # "my new email is sam.r@fastmail.com" (ho53: not read, the model wrote an address of its own, sam.rivera@...)
+    ("set", re.compile(rf"\b(?:my|our|the)\s+(?:new\s+(?P<key2>{_WORD})\s+(?:is|will\s+be)|(?P<key>{_WORD})\s+(?:is\s+now|"
+                       rf"has\s+changed\s+to|changed\s+to|should\s+now\s+be))\s+(?P<value>\"[^\"]*\"|'[^']*'|[^\s,;]+){_END}", re.I)),
     ("switch", re.compile(rf"\b(?:switch|turn|set)\s+(?:the\s+)?(?P<key>{_WORD})\s+(?P<value>on|off){_END}", re.I)),
     ("switch", re.compile(rf"\b(?:switch|turn)\s+(?P<value>on|off)\s+(?:the\s+)?(?P<key>{_WORD}){_END}", re.I)),
     ("switch", re.compile(rf"\b(?P<value>enable|disable)\s+(?:the\s+)?(?P<key>{_WORD}){_END}", re.I)),
-    ("add", re.compile(rf"\badd\s+(?P<value>\"[^\"]*\"|'[^']*'|[^\s,;]+)\s+(?:to|into|onto)\s+(?:the\s+)?(?P<key>{_WORD})"
+    ("add", re.compile(rf"\badd\s+(?P<value>\"[^\"]*\"|'[^']*'|[^\s,;]+)\s+(?:to|into|onto)\s+(?:(?:the|my|our)\s+)?(?P<key>{_WORD})"
                        rf"(?:\s+(?:list|array))?{_END}", re.I)),
     ("remove", re.compile(rf"\b(?:remove|delete|drop|take)\s+(?P<value>\"[^\"]*\"|'[^']*'|[^\s,;]+)\s+(?:off|out\s+of|from)\s+"
-                          rf"(?:the\s+)?(?P<key>{_WORD})(?:\s+(?:list|array))?{_END}", re.I)),
+                          rf"(?:(?:the|my|our)\s+)?(?P<key>{_WORD})(?:\s+(?:list|array))?{_END}", re.I)),
 )
 # what may be left of the request once its edits are taken out: the file's name, "keep everything else"
 _REST = re.compile(r"\b(?:update|edit|change|in|please|pls|can\s+you|could\s+you|and|then|also|the|file|config|json|"
@@ -103,7 +106,8 @@ def asked(request: str, cwd: Path) -> tuple[Path, list[tuple[str, tuple[str, ...
     edits: list[tuple[str, tuple[str, ...], Any]] = []
     for kind, pattern in EDITS:
         for m in pattern.finditer(rest):
-            path = _find(doc, re.sub(r"\s+(?:in|of)\s*$", "", m.group("key")))  # "the theme in settings.json"
+            key = m.groupdict().get("key") or m.group("key2")
+            path = _find(doc, re.sub(r"\s+(?:in|of)\s*$", "", key))  # "the theme in settings.json"
             if path is None:
                 return None
             old = _get(doc, path)
