@@ -888,3 +888,16 @@ def test_fahrenheit_minus_32_is_scaled_when_celsius_is_asked(folder: Path) -> No
     for right in ("print(round((95 - 32) * 5 / 9, 1))", "print((95 - 32) / 1.8)", "print(5 / 9 * (95 - 32))"):
         assert slips.check(make_turn(request), block(right)) is None, right
     assert slips.check(make_turn("what is 95 minus 32?"), block("print(95 - 32)")) is None  # no Celsius asked
+
+
+def test_a_domain_looked_for_at_the_start_of_an_address_is_looked_for_at_its_end(folder: Path) -> None:
+    # ho53: `email.startswith("@gmail.com")` printed 0 gmail contacts
+    (folder / "contacts.csv").write_text("name,email\nAna,ana@gmail.com\nBo,bo@work.example\nCy,CY@Gmail.com\n")
+    code = ('import csv\nrows = list(csv.DictReader(open("contacts.csv")))\n'
+            'print(sum(1 for r in rows if r["email"].lower().startswith("@gmail.com")))')
+    assert run(code, folder) == "0\n"
+    verdict = slips.check(make_turn("how many of my contacts in contacts.csv have a gmail address?"), b := block(code))
+    assert verdict is not None and "domain is looked for at its end" in verdict.warning
+    assert run(b.code, folder) == "2\n"
+    for kept in ('print("@gmail.com".startswith("@"))', 'print("@ana hi".startswith("@ana"))'):
+        assert slips.domain_ends(kept) == (kept, False)

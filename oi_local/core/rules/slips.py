@@ -296,6 +296,20 @@ def _rewrite_calls(code: str, edit: Edit) -> tuple[str, bool]:
     return code, bool(edits)
 
 
+def domain_ends(code: str) -> tuple[str, bool]:
+    """`code` with `x.startswith("@gmail.com")` tested at the end, `x.endswith("@gmail.com")`: an address's domain is
+    at its end, and asked how many contacts have a gmail address, the test at the start printed 0 (ho53); and whether
+    it changed."""
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr == "startswith" and len(node.args) == 1
+                and not node.keywords and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                and re.fullmatch(r"@[\w-]+(?:\.[\w-]+)+", node.args[0].value)):
+            return None
+        owner, arg = ast.get_source_segment(code, node.func.value), ast.get_source_segment(code, node.args[0])
+        return f"{owner}.endswith({arg})" if owner and arg else None
+    return _rewrite_calls(code, edit)
+
+
 def text_lists(code: str) -> tuple[str, bool]:
     """`code` with each `x.to_csv("a.txt", ...)` that says nothing of a header written without one (and
     without the index, unless it says); and whether it changed."""
@@ -1491,6 +1505,8 @@ SLIPS: tuple[Slip, ...] = (
     Slip(lambda c, r: file_read_twice(c), "the file {0} is read once, into {0}_text (read a second time, it gave nothing)",
          _has("with open(")),
     Slip(lambda c, r: archive_names(c)),
+    Slip(lambda c, r: domain_ends(c), "the address's domain is looked for at its end (an address starts with its name, "
+                                      "not with @)", _has(".startswith(\"@", ".startswith('@")),
     Slip(lambda c, r: text_lists(c), "the table goes into the .txt file without a header line (a text list has no column names)",
          lambda c, r: "to_csv(" in c and ".txt" in c),
     Slip(lambda c, r: day_names(c), "the day of the week is printed by name, not as weekday()'s number (Monday is 0)",
