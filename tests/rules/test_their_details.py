@@ -61,3 +61,20 @@ def test_an_answer_that_names_two_rows_is_left_alone() -> None:
     turn = make_turn(FIRST, reply("Priya Natarajan and Tom Ashby joined first."),
                      {"role": "user", "type": "message", "content": "what are their phone numbers?"}, runs=(ran("x", "?"),))
     assert their_details.after_run(turn) is None
+
+
+def test_how_many_rows_they_have_is_counted(folder: Path) -> None:
+    # ho53: "and how many orders did they place" after "Jonas spent the most" summed every order's amount
+    (folder / "orders.csv").write_text("order_id,customer,amount\n1,Jonas,100\n2,Maria,20\n3,Jonas,5.5\n4,Jonas,300\n")
+    turn = make_turn("Who spent the most money in orders.csv?", reply("Jonas spent the most money in orders.csv."),
+                     {"role": "user", "type": "message", "content": "and how many orders did they place"},
+                     runs=[ran("x", "Jonas 762.49\n")])
+    ask = their_details.after_run(turn)
+    assert ask is not None and ask.own and their_details.after_run(turn) is None  # once a turn
+    code = (ask.text or "").split("```python\n")[1].split("\n```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder).stdout
+    assert out == "Jonas has 3 rows in orders.csv\n"
+    right = make_turn("Who spent the most money in orders.csv?", reply("Jonas spent the most money in orders.csv."),
+                      {"role": "user", "type": "message", "content": "and how many orders did they place"},
+                      runs=[ran("x", "3\n")])
+    assert their_details.after_run(right) is None

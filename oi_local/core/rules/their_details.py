@@ -69,6 +69,47 @@ def asked(turn: Turn) -> dict[str, str] | None:
     return found[0] if len(found) == 1 and found[0]["value"] else None
 
 
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:\w+\s+){0,2}?(?:did|does|do|have|has|had)\s+(?:they|he|she)\b", re.I)
+
+
+def counted(turn: Turn) -> dict[str, str] | None:
+    """{file, column, name, count} of "and how many orders did they place" after an answer that named one person: the
+    rows of the one CSV here whose column holds that name. The 0.5B model summed every order's amount (ho53)."""
+    words = instruction(turn.request)
+    answer = _earlier_answer(turn.engine.messages) if len(words) <= MAX_REQUEST and _HOW_MANY.search(words) else ""
+    found = []
+    for p in sorted(Path.cwd().glob("*.csv")) if answer else []:
+        if p.stat().st_size > MAX_BYTES:
+            continue
+        with open(p, newline="", encoding="utf-8", errors="replace") as f:
+            rows = list(csv.DictReader(f))
+        for column in rows[0] if rows else []:
+            values = {v for r in rows if (v := str(r.get(column) or "").strip())}
+            named = [v for v in values if len(v) >= 3 and not v.replace(".", "").isdigit()
+                     and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", answer)]
+            if len(named) == 1 and len(values) < len(rows):  # a column whose names repeat: one row an order, a visit
+                n = sum(str(r.get(column) or "").strip() == named[0] for r in rows)
+                found.append({"file": p.name, "column": column, "name": named[0], "count": str(n)})
+    return found[0] if len(found) == 1 else None
+
+
+def count_code(found: dict[str, str]) -> str:
+    return "\n".join(["import csv", f"with open({found['file']!r}, newline='') as f:",
+                      f"    rows = [r for r in csv.DictReader(f) if r[{found['column']!r}].strip() == {found['name']!r}]",
+                      f"print({found['name']!r}, 'has', len(rows), 'rows in {found['file']}')"])
+
+
+COUNT_NOTE = "(That did not count the rows of {name} in {file}."
+
+
+def _count_after_run(turn: Turn, last: Any) -> Ask | None:
+    found = counted(turn)
+    if found is None or not last.failed and re.search(rf"(?<![\d.]){found['count']}(?![\d]|\.\d)", last.output):
+        return None
+    turn.counts["their details"] += 1
+    return own_code(turn.engine, COUNT_NOTE.format(name=found["name"], file=found["file"]), count_code(found), HOW)
+
+
 def ready_code(found: dict[str, str]) -> str:
     lines = ["import csv", f"with open({found['file']!r}, newline='') as f:",
              f"    row = next(r for r in csv.DictReader(f) if r[{found['column']!r}].strip() == {found['name']!r})",
@@ -88,7 +129,7 @@ def after_run(turn: Turn) -> Ask | None:
     try:
         found = asked(turn)
         if found is None:
-            return None
+            return _count_after_run(turn, last)
         if not last.failed:
             if found["out"]:
                 target = Path(found["out"])
@@ -108,4 +149,5 @@ rule = Rule(
     summary="a follow-up asking for a field of the one person or thing the last answer named (\"put their email "
             "address in vip.txt\"), where one CSV here has exactly one row with that name and one column the request "
             "names: a run that failed, or printed (or wrote into the file asked for) no such value, gets the loop's "
-            "own code that looks the row up (once a turn)")
+            "own code that looks the row up (once a turn); so does \"how many orders did they place\" when one CSV's column "
+            "repeats that name and the run printed no such count: the code counts their rows")
