@@ -114,6 +114,7 @@ from oi_local.core.rules import (
     own_answers,
     own_values,
     paces,
+    pasted_answers,
     paths,
     per_group,
     picked_names,
@@ -348,6 +349,7 @@ RULES: tuple[Rule, ...] = (
     top_rows.rule,
     # the turn ended
     honest_end.rule,
+    pasted_answers.rule,
     long_decimals.rule,
     offline.rule,
     unseen_contacts.rule,

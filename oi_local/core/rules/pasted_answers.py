@@ -1,0 +1,73 @@
+"""Pasted answers: an answer about a text the person pasted (long requests) that names a date or a number found
+neither in that text nor in anything the turn's code printed (nor in the lines the model was shown) is followed by
+one sentence saying so. Asked how many nights a pasted backup log failed, the 0.5B model answered "The backup failed
+1 time on 2026-12-07.": today's date, in no line of the log (ho23, a development run of session 54). Such an answer
+is not grounded; the person is told to check it against the text, not left to take it as read. Small counts (one
+or two digits) are left alone: a count is rarely written in the text it counts."""
+from __future__ import annotations
+
+import re
+
+from oi_local.core.rules.base import Rule
+from oi_local.core.rules.turn import Turn, last_words, split
+
+NOTE = "Check this against the text you pasted: {what} is not in it, nor in anything the code printed."
+# a number that must have come from somewhere: three or more digits, or a decimal (a time "02:00" is a number too)
+_FACT = re.compile(r"(?<![\w.,:/-])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,]|\.\d)|(?<![\w.,:/-])\d+(?:[.:]\d+)+(?![\w]|[.:]\d)|"
+                   r"(?<![\w.,:/-])\d{3,}(?![\w]|[.,]\d)")
+
+
+def _digits(text: str) -> str:
+    return text.replace(",", "")
+
+
+def _dates(text: str) -> set[tuple[int, int]]:
+    from oi_local.core.dates import named_dates
+
+    return {(n.month, n.day) for n in named_dates(text)}
+
+
+def ungrounded(said: str, sources: str) -> list[str]:
+    """The dates and numbers of `said` that `sources` do not hold (a date in any form the dates module reads)."""
+    import calendar
+
+    from oi_local.core.dates import named_dates_at
+
+    missing: list[str] = []
+    known = _dates(sources)
+    spans = []
+    for n, end in named_dates_at(said):
+        spans.append(end)
+        if (n.month, n.day) not in known:
+            missing.append(f"{n.day} {calendar.month_name[n.month]}" + (f" {n.year}" if n.year else ""))
+    plain = _digits(sources)
+    for m in _FACT.finditer(said):
+        if any(m.start() < end <= m.end() + 12 for end in spans):
+            continue  # a part of a date said above
+        value = _digits(m.group(0))
+        if not re.search(rf"(?<![\d.]){re.escape(value)}(?![\d]|\.\d)", plain):
+            missing.append(m.group(0))
+    return list(dict.fromkeys(missing))
+
+
+def finish(turn: Turn) -> str | None:
+    from oi_local.core.rules.long_request import _long, shown_lines
+
+    if not turn.runs or turn.runs[-1].failed or not _long(turn.engine, turn.request):
+        return None
+    parts = split(turn.request)
+    said = last_words(turn)
+    if parts is None or not said.strip() or said.startswith("This is not done"):
+        return None
+    sources = "\n".join([turn.request, shown_lines(turn.engine, turn.request)] + [r.output for r in turn.runs])
+    missing = ungrounded(said, sources)
+    if not missing:
+        return None
+    return NOTE.format(what=" and ".join(missing[:3]))
+
+
+rule = Rule(
+    name="pasted answers", setting="honest_end", finish=finish,
+    summary="an answer about a pasted text (long requests) that names a date or a number (three or more digits, or a "
+            "decimal) found neither in that text nor in anything the turn's code printed is followed by one sentence "
+            "saying so, asking the person to check it")

@@ -1,0 +1,56 @@
+"""Pasted answers: an answer about a pasted text that names a date or number found nowhere is followed by a caution."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import pasted_answers
+
+from .handmade import make_turn, ran, reply, scripted_chat
+
+LOG = "\n".join(f"2025-08-{d:02d} 02:00:0{d % 10} backup[{300 + d}]: job {'FAILED' if d in (3, 9) else 'completed OK'}, "
+                f"{d * 137} files" for d in range(1, 29)) * 3
+REQUEST = f"my nas sent me this log:\n\n{LOG}\n\nhow many nights did the backup fail?"
+
+
+@pytest.fixture(autouse=True)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _turn(answer: str, output: str) -> object:
+    return make_turn(REQUEST, {"role": "computer", "type": "console", "format": "output", "content": output},
+                     reply(answer), runs=(ran("print(1)", output),))
+
+
+def test_a_date_or_number_found_nowhere_is_said_to_be_unchecked() -> None:
+    # ho23 (development run): today's date, in no line of the log
+    said = pasted_answers.finish(_turn("The backup failed 1 time on 2026-12-07.", "2025-08-03 job FAILED\n"))
+    assert said == "Check this against the text you pasted: 7 December 2026 is not in it, nor in anything the code printed."
+    said = pasted_answers.finish(_turn("It failed twice and copied 5,000 files.", "2\n"))
+    assert said is not None and "5,000 is not in it" in said
+
+
+@pytest.mark.parametrize("answer", [
+    "The backup failed on 2 nights: 3 August and 9 August.",  # dates of the log, a small count
+    "It failed on 2025-08-09, when it had 1,233 files.",       # 9 * 137, written with a comma
+    "It failed 2 times.",
+])
+def test_grounded_answers_are_left_alone(answer: str) -> None:
+    assert pasted_answers.finish(_turn(answer, "2025-08-03 job FAILED\n2025-08-09 job FAILED\n")) is None
+
+
+def test_short_requests_and_printed_numbers_are_left_alone() -> None:
+    turn = make_turn("what is 12345 * 3?", {"role": "computer", "type": "console", "format": "output", "content": "37035\n"},
+                     reply("It is 37035."), runs=(ran("print(12345 * 3)", "37035\n"),))
+    assert pasted_answers.finish(turn) is None
+    assert pasted_answers.finish(_turn("It copied 4567 files in all.", "4567\n")) is None
+
+
+def test_the_caution_ends_a_real_turn() -> None:
+    out = scripted_chat(["```python\nprint(open(sorted(__import__('glob').glob('pasted-*.txt'))[0]).read().count('FAILED'))\n```",
+                         "The backup failed on 2026-12-07."], REQUEST)
+    said = [m["content"] for m in out if m["role"] == "assistant" and m["type"] == "message"]
+    assert said[-1].startswith("Check this against the text you pasted: 7 December 2026")
