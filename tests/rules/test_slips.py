@@ -901,3 +901,23 @@ def test_a_domain_looked_for_at_the_start_of_an_address_is_looked_for_at_its_end
     assert run(b.code, folder) == "2\n"
     for kept in ('print("@gmail.com".startswith("@"))', 'print("@ana hi".startswith("@ana"))'):
         assert slips.domain_ends(kept) == (kept, False)
+
+
+def test_months_sorted_as_text_keep_the_files_calendar_order(folder: Path) -> None:
+    # ho53: sorted(groups.items()) drew Apr, Aug, Dec, Feb ...
+    (folder / "sales.csv").write_text("month,sales\nJan,10\nFeb,20\nMar,15\nApr,30\n")
+    code = ('import csv\nfrom collections import defaultdict\nimport matplotlib\nmatplotlib.use("Agg")\n'
+            'import matplotlib.pyplot as plt\ngroups = defaultdict(float)\n'
+            'for r in csv.DictReader(open("sales.csv")):\n    groups[r["month"]] += float(r["sales"])\n'
+            'pairs = sorted(groups.items())\nprint([k for k, v in pairs])\nplt.bar([k for k, v in pairs], [v for k, v in pairs])\n'
+            'plt.savefig("s.png")')
+    assert run(code, folder) == "['Apr', 'Feb', 'Jan', 'Mar']\n"
+    verdict = slips.check(make_turn("plot sales.csv as a bar chart, save it as s.png"), b := block(code))
+    assert verdict is not None and "calendar order" in verdict.warning
+    assert run(b.code, folder) == "['Jan', 'Feb', 'Mar', 'Apr']\n"
+    pandas = 'import pandas as pd\ndf = pd.read_csv("sales.csv")\ndf.groupby("month")["sales"].sum().plot()'
+    assert "groupby(\"month\", sort=False)" in slips.month_order(pandas, "chart of sales.csv")[0]
+    # not plotted, or months out of calendar order in the file: left alone
+    assert slips.month_order(code.replace("plt.bar", "print"), "sales.csv")[1] is False
+    (folder / "sales.csv").write_text("month,sales\nMar,10\nJan,20\nFeb,15\n")
+    assert slips.month_order(code, "plot sales.csv")[1] is False

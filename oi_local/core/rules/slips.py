@@ -296,6 +296,51 @@ def _rewrite_calls(code: str, edit: Edit) -> tuple[str, bool]:
     return code, bool(edits)
 
 
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_PLOTS = re.compile(r"\b(?:plt|ax|axes)\.(?:plot|bar|barh|scatter|pie|stackplot)\(|\.plot\(")
+
+
+def _month_columns(request: str) -> set[str]:
+    """The columns of the CSV files the request names that hold month names (three or more), in calendar order."""
+    from oi_local.core.hints import mentioned_paths
+    from oi_local.core.rules.asked_column import SUFFIXES, _table
+
+    found = set()
+    for p in mentioned_paths(request, Path.cwd()):
+        if p.is_file() and p.suffix.lower() in SUFFIXES:
+            for column, values in _table(p).items():
+                spots = [_MONTH_NAMES.index(v[:3].lower()) if v[:3].lower() in _MONTH_NAMES and v.isalpha() else -1
+                         for v in values]
+                seen = list(dict.fromkeys(spots))
+                if len(seen) >= 3 and -1 not in seen and seen == sorted(seen):
+                    found.add(column)
+    return found
+
+
+def month_order(code: str, request: str) -> tuple[str, bool]:
+    """`code` that plots with `sorted(groups.items())` (or `.keys()`, or `.groupby("month")`) over a column of month
+    names kept in the file's order: sorted as text, the months went Apr, Aug, Dec, Feb (ho53's chart). Only when a named
+    CSV's month column is in calendar order, so the file's order is the calendar's; and whether it changed."""
+    months = _month_columns(request) if _PLOTS.search(code) else set()
+    if not months:
+        return code, False
+
+    def edit(node: ast.Call, tree: ast.Module, parents: dict[int, ast.AST]) -> str | None:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "sorted" and len(node.args) == 1 and not node.keywords:
+            arg = node.args[0]
+            if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr in ("items", "keys") \
+                    and not arg.args:  # a dict's keys: a list's values may be sorted for their own sake
+                return ast.get_source_segment(code, arg)
+        if isinstance(func, ast.Attribute) and func.attr == "groupby" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value in months \
+                and not any(k.arg == "sort" for k in node.keywords):
+            whole = ast.get_source_segment(code, node)
+            return whole[:-1].rstrip() + ", sort=False)" if whole and whole.endswith(")") else None
+        return None
+    return _rewrite_calls(code, edit)
+
+
 def domain_ends(code: str) -> tuple[str, bool]:
     """`code` with `x.startswith("@gmail.com")` tested at the end, `x.endswith("@gmail.com")`: an address's domain is
     at its end, and asked how many contacts have a gmail address, the test at the start printed 0 (ho53); and whether
@@ -1505,6 +1550,8 @@ SLIPS: tuple[Slip, ...] = (
     Slip(lambda c, r: file_read_twice(c), "the file {0} is read once, into {0}_text (read a second time, it gave nothing)",
          _has("with open(")),
     Slip(lambda c, r: archive_names(c)),
+    Slip(month_order, "the months keep the file's calendar order (sorted as text, April came first)",
+         lambda c, r: "sorted(" in c or "groupby(" in c),
     Slip(lambda c, r: domain_ends(c), "the address's domain is looked for at its end (an address starts with its name, "
                                       "not with @)", _has(".startswith(\"@", ".startswith('@")),
     Slip(lambda c, r: text_lists(c), "the table goes into the .txt file without a header line (a text list has no column names)",
@@ -1603,4 +1650,7 @@ rule = Rule(
             "request says so, or they are email addresses), what goes into a set or a Counter is lower-cased; asked for an alphabetical list, "
             "code that sorts nothing sorts what it joins into lines or writes line by line; a csv reader given a file's "
             "name (`csv.DictReader(\"invoices.csv\")`, which walks the name's letters) is given the opened file; asked for "
-            "Celsius of Fahrenheit, `f - 32` that nothing scales is `(f - 32) * 5 / 9`; the person is told")
+            "Celsius of Fahrenheit, `f - 32` that nothing scales is `(f - 32) * 5 / 9`; `x.startswith(\"@gmail.com\")` (an address "
+            "never starts with its domain) is `x.endswith(...)`; a plot over a named CSV's month names, in calendar order in "
+            "the file, keeps that order (`sorted(groups.items())` is `groups.items()`, `groupby(\"month\")` gets "
+            "`sort=False`); the person is told")
