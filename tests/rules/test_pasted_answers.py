@@ -54,3 +54,14 @@ def test_the_caution_ends_a_real_turn() -> None:
                          "The backup failed on 2026-12-07."], REQUEST)
     said = [m["content"] for m in out if m["role"] == "assistant" and m["type"] == "message"]
     assert said[-1].startswith("Check this against the text you pasted: 7 December 2026")
+
+
+def test_an_earlier_grounded_answer_is_shown_beside_the_caution() -> None:
+    # ho30 (development run): "on 2025-01-23 ... no space" first, then code that failed, then today's date
+    turn = make_turn(REQUEST, reply("It first failed on 2025-08-03, the disk was full."),
+                     {"role": "computer", "type": "console", "format": "output", "content": "SyntaxError\n"},
+                     reply("It first failed on 2026-12-07."),
+                     runs=(ran("print(1)", "2025-08-03 job FAILED\n"),))
+    said = pasted_answers.finish(turn)
+    assert said is not None and said.endswith('Earlier I said, with dates and numbers that are in the text: "It first failed on 2025-08-03, '
+                                              'the disk was full."')

@@ -2,8 +2,9 @@
 neither in that text nor in anything the turn's code printed (nor in the lines the model was shown) is followed by
 one sentence saying so. Asked how many nights a pasted backup log failed, the 0.5B model answered "The backup failed
 1 time on 2026-12-07.": today's date, in no line of the log (ho23, a development run of session 54). Such an answer
-is not grounded; the person is told to check it against the text, not left to take it as read. Small counts (one
-or two digits) are left alone: a count is rarely written in the text it counts."""
+is not grounded; the person is told to check it against the text, not left to take it as read, and is shown the
+turn's newest earlier answer whose dates and numbers are all found. Small counts (one or two digits) are left alone:
+a count is rarely written in the text it counts."""
 from __future__ import annotations
 
 import re
@@ -63,11 +64,33 @@ def finish(turn: Turn) -> str | None:
     missing = ungrounded(said, sources)
     if not missing:
         return None
-    return NOTE.format(what=" and ".join(missing[:3]))
+    earlier = _grounded_earlier(turn, said, sources)
+    return NOTE.format(what=" and ".join(missing[:3])) + (EARLIER.format(said=earlier) if earlier else "")
+
+
+EARLIER = " Earlier I said, with dates and numbers that are in the text: \"{said}\""
+MAX_EARLIER = 300
+
+
+def _grounded_earlier(turn: Turn, said: str, sources: str) -> str:
+    """The newest earlier answer of the turn that names a date or a number, all of them found in the sources. Asked
+    when a pasted log first failed and what went wrong, the 0.5B model answered "on 2025-01-23 ... insufficient space";
+    its next code failed, and its last answer was today's date (ho30, a development run of session 54)."""
+    from oi_local.core.dates import named_dates
+
+    for m in reversed(turn.engine.messages[turn.start:]):
+        text = str(m.get("content", "")).strip()
+        if m.get("role") != "assistant" or m.get("type") != "message" or not text or text in said \
+                or len(text) > MAX_EARLIER or text.startswith(("This is not done", "Check this")):
+            continue
+        if (named_dates(text) or _FACT.search(text)) and not ungrounded(text, sources):
+            return text
+    return ""
 
 
 rule = Rule(
     name="pasted answers", setting="honest_end", finish=finish,
     summary="an answer about a pasted text (long requests) that names a date or a number (three or more digits, or a "
             "decimal) found neither in that text nor in anything the turn's code printed is followed by one sentence "
-            "saying so, asking the person to check it")
+            "saying so, asking the person to check it, with the turn's newest earlier answer whose dates and numbers are "
+            "all found")
