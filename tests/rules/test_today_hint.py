@@ -55,3 +55,13 @@ def test_a_pasted_texts_own_time_words_do_not_count() -> None:
                          f"new lock arrives next Tuesday. The shed is tidy now." for i in range(1, 60))
     request = f"Our mailing list thread is below.\n\n{thread}\n\nIn all of that, what is the combination for the shed?"
     assert today_hint.prompt(None, request, "") is None
+
+
+def test_of_words_around_a_pasted_text_only_the_questions_count(tmp_path, monkeypatch) -> None:
+    # ho30 (development): "the last few weeks of the backup log" got today's date, and the answer was today's date
+    monkeypatch.chdir(tmp_path)
+    log = "\n".join(f"[Thu 2025-01-{d:02d} 23:00:0{d % 10}] nas-backup: finished OK" for d in range(1, 29)) * 4
+    intro = "Here's the last few weeks of the nightly backup log from our NAS:"
+    assert today_hint.prompt(None, f"{intro}\n\n{log}\n\nWhich night did the backup first fail?", "") is None
+    asked = today_hint.prompt(None, f"{intro}\n\n{log}\n\nHow many days ago did it last finish OK?", "")
+    assert asked is not None and asked.hint.startswith("Today is ")

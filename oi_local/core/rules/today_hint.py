@@ -3,7 +3,8 @@ same on every day and the model's code for it too. With "today is {date}" in it,
 code for 16 of the 30 speed tasks on 6 December than on 5 December from prompts the same but for the date,
 and four of them failed (BENCHMARKS.md, session 44): a tool that answers worse on some days. Only a request
 whose answer depends on the day (today, ago, until, ages, due, overdue, "this week") needs the date; it
-gets "Today is 2026-12-06 (a Sunday)." with it. Never stored."""
+gets "Today is 2026-12-06 (a Sunday)." with it; of a request that pastes a text, only its questions count. Never
+stored."""
 from __future__ import annotations
 
 import datetime
@@ -40,9 +41,15 @@ def speaks_of_time(request: str) -> bool:
 
 
 def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
-    from oi_local.core.rules.turn import instruction
+    from oi_local.core.rules.long_request import _long, question_parts
+    from oi_local.core.rules.turn import instruction, split
 
-    if not speaks_of_time(instruction(request)):  # the person's words, not a pasted thread's "last week"
+    words = instruction(request)  # the person's words, not a pasted thread's "last week"
+    if _long(engine, request) and split(request) is not None:
+        # of words around a pasted text, the questions: "Here's the last few weeks of our backup log. Which night did it
+        # first fail?" is about the log's dates, and given today's, the 0.5B model answered with it (ho30, development)
+        words = " ".join(question_parts(words))
+    if not speaks_of_time(words):
         return None
     today = datetime.date.today()
     return Addition(hint=HINT.format(date=today.isoformat(), weekday=today.strftime("%A")))
@@ -52,4 +59,4 @@ rule = Rule(
     name="today hint", setting="file_hints", prompt=prompt,
     summary="the small prompt set's system message carries no date, so a request's prompt (and the code the model writes "
             "for it) is the same every day; a request whose answer depends on the day (today, ago, until, ages, due, overdue, "
-            "\"this week\", \"days left\"; not a date or a month alone) gets \"Today is 2026-12-06 (a Sunday).\" with it, never stored (small set: on)")
+            "\"this week\", \"days left\"; not a date or a month alone; of a pasted text's request, its questions) gets \"Today is 2026-12-06 (a Sunday).\" with it, never stored (small set: on)")
