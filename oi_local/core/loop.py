@@ -7,6 +7,7 @@ one last request for a plain answer. The rules in core/rules/ decide at each poi
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator
 
@@ -302,7 +303,7 @@ def _run(turn: Turn, lang: str, code: str, written: str = "") -> Iterator[Messag
             text += f"\n(exit code {exit_code})"
             # Every rule's note (a file the run left empty is removed whatever else is said).
             content = out_msg["content"]
-            note = "\n".join(n for n in (f(turn, lang, code, content) for f in hooks(engine, "on_failure")) if n) or None
+            note = "\n".join(_distinct(f(turn, lang, code, content) for f in hooks(engine, "on_failure"))) or None
             if note:
                 out_msg["content"] += "\n" + note
         if out_msg is None and not images:
@@ -371,3 +372,14 @@ def _say(engine: "Engine", text: str) -> Iterator[Message]:
     yield chunk("assistant", "message", content=text)
     yield chunk("assistant", "message", end=True)
     engine.messages.append({"role": "assistant", "type": "message", "content": text})
+
+
+def _distinct(notes: Any) -> list[str]:
+    """The notes, each said once: two rules that both saw "nothing called X exists yet" told the model twice, with two
+    versions of its code (a pasted log's file, ho20, a development run of session 55)."""
+    kept: list[str] = []
+    for n in notes:
+        first = re.match(r"[^\n]*?\.(?=\s|$)", n or "")
+        if n and not any(first and k.startswith(first.group(0)) for k in kept):
+            kept.append(n)
+    return kept

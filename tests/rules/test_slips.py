@@ -921,3 +921,25 @@ def test_months_sorted_as_text_keep_the_files_calendar_order(folder: Path) -> No
     assert slips.month_order(code.replace("plt.bar", "print"), "sales.csv")[1] is False
     (folder / "sales.csv").write_text("month,sales\nMar,10\nJan,20\nFeb,15\n")
     assert slips.month_order(code, "plot sales.csv")[1] is False
+
+
+def test_a_files_name_written_bare_is_written_as_the_file(folder: Path) -> None:
+    # ho20 (development): `for line in pasted_896bda0d.txt:` for the pasted log's file pasted-896bda0d.txt
+    (folder / "pasted-896bda0d.txt").write_text("ok\nFAILED\nok\nFAILED\n")
+    (folder / "sales.csv").write_text("item,price\ntea,2\n")
+    code = 'n = 0\nfor line in pasted_896bda0d.txt:\n    n += "FAILED" in line\nprint(n)'
+    verdict = slips.check(make_turn("how many times did it fail?"), b := block(code))
+    assert verdict is not None and "pasted-896bda0d.txt is written as the file's name" in verdict.warning
+    assert run(b.code, folder) == "2\n"
+    fixed, files = slips.bare_files("import csv\nprint(list(csv.reader(open(sales.csv))))")
+    assert files == ["sales.csv"] and run(fixed, folder) == "[['item', 'price'], ['tea', '2']]\n"
+    for kept in ("sales = {'csv': 1}\nprint(sales.csv)", "import notes\nprint(notes.txt)", "print(report.txt)"):
+        assert slips.bare_files(kept) == (kept, [])
+
+
+def test_a_note_two_rules_give_is_said_once() -> None:
+    from oi_local.core.loop import _distinct
+
+    one = "Note: nothing called text exists yet. The text I pasted is in the file p.txt."
+    two = "Note: nothing called text exists yet. The data is in the file p.txt."
+    assert _distinct([one, None, two, "Note: the module re is not imported."]) == [one, "Note: the module re is not imported."]

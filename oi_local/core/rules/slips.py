@@ -296,6 +296,39 @@ def _rewrite_calls(code: str, edit: Edit) -> tuple[str, bool]:
     return code, bool(edits)
 
 
+_FILE_EXTS = frozenset("txt csv tsv log json md xml yaml yml ini cfg conf dat".split())
+
+
+def bare_files(code: str) -> tuple[str, list[str]]:
+    """`code` with a file's name written as a name (`for line in notes.txt:`, `pd.read_csv(sales.csv)`), which nothing
+    defines, written as the file: opened where it is walked, quoted elsewhere. Given a pasted log's file
+    pasted-896bda0d.txt, the 0.5B model wrote `for line in pasted_896bda0d.txt:` and its fix kept `.txt` on the text
+    read into that name (ho20, a development run of session 55); and the files so written."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    walked = {id(n.iter) for n in ast.walk(tree) if isinstance(n, (ast.For, ast.comprehension))}
+    edits, files = [], []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr.lower() in _FILE_EXTS
+                and node.value.id not in bound and node.lineno == node.end_lineno):
+            continue
+        stem = node.value.id
+        name = next((f"{s}.{node.attr}" for s in dict.fromkeys((stem, stem.replace("_", "-")))
+                     if os.path.isfile(f"{s}.{node.attr}")), None)
+        if name is None:
+            continue
+        text = f"open({name!r}, encoding='utf-8', errors='replace')" if id(node) in walked else repr(name)
+        edits.append((node.lineno, node.col_offset, node.end_col_offset or 0, text))
+        files.append(name)
+    return (rewrite(code, edits), list(dict.fromkeys(files))) if edits else (code, [])
+
+
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _PLOTS = re.compile(r"\b(?:plt|ax|axes)\.(?:plot|bar|barh|scatter|pie|stackplot)\(|\.plot\(")
 
@@ -1550,6 +1583,8 @@ SLIPS: tuple[Slip, ...] = (
     Slip(lambda c, r: file_read_twice(c), "the file {0} is read once, into {0}_text (read a second time, it gave nothing)",
          _has("with open(")),
     Slip(lambda c, r: archive_names(c)),
+    Slip(lambda c, r: bare_files(c), "{} is written as the file's name (written bare, it was a name nothing defines)",
+         lambda c, r: bool(re.search(r"\b[A-Za-z_]\w*\.(?:" + "|".join(_FILE_EXTS) + r")\b", c))),
     Slip(month_order, "the months keep the file's calendar order (sorted as text, April came first)",
          lambda c, r: "sorted(" in c or "groupby(" in c),
     Slip(lambda c, r: domain_ends(c), "the address's domain is looked for at its end (an address starts with its name, "
@@ -1653,4 +1688,5 @@ rule = Rule(
             "Celsius of Fahrenheit, `f - 32` that nothing scales is `(f - 32) * 5 / 9`; `x.startswith(\"@gmail.com\")` (an address "
             "never starts with its domain) is `x.endswith(...)`; a plot over a named CSV's month names, in calendar order in "
             "the file, keeps that order (`sorted(groups.items())` is `groups.items()`, `groupby(\"month\")` gets "
-            "`sort=False`); the person is told")
+            "`sort=False`); a file's name written bare as a name nothing defines (`for line in notes.txt:`) is the file, opened "
+            "where it is walked, quoted elsewhere; the person is told")
