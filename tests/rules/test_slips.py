@@ -931,10 +931,13 @@ def test_a_files_name_written_bare_is_written_as_the_file(folder: Path) -> None:
     verdict = slips.check(make_turn("how many times did it fail?"), b := block(code))
     assert verdict is not None and "pasted-896bda0d.txt is written as the file's name" in verdict.warning
     assert run(b.code, folder) == "2\n"
-    fixed, files = slips.bare_files("import csv\nprint(list(csv.reader(open(sales.csv))))")
-    assert files == ["sales.csv"] and run(fixed, folder) == "[['item', 'price'], ['tea', '2']]\n"
-    for kept in ("sales = {'csv': 1}\nprint(sales.csv)", "import notes\nprint(notes.txt)", "print(report.txt)"):
-        assert slips.bare_files(kept) == (kept, [])
+    (folder / "notes.txt").write_text("one\ntwo\n")
+    fixed, files = slips.bare_files("print(open(notes.txt).read().count('o'))")
+    assert files == ["notes.txt"] and run(fixed, folder) == "2\n"
+    # a CSV's or JSON's records are the error notes' (loaded into the name); data read from the file is not the file
+    for kept in ("sales = {'csv': 1}\nprint(sales.csv)", "import notes\nprint(notes.txt)", "print(report.txt)",
+                 "total = sum(float(r['price']) for r in sales.csv)", "print(notes.txt['one'])", "print(notes.txt.read())"):
+        assert slips.bare_files(kept) == (kept, []), kept
 
 
 def test_a_note_two_rules_give_is_said_once() -> None:

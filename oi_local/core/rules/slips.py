@@ -296,11 +296,13 @@ def _rewrite_calls(code: str, edit: Edit) -> tuple[str, bool]:
     return code, bool(edits)
 
 
-_FILE_EXTS = frozenset("txt csv tsv log json md xml yaml yml ini cfg conf dat".split())
+# text read as lines: a CSV's or a JSON file's name written bare is left to the error notes, which load its records
+# into that name (`for row in sales.csv` opened as lines gave strings, not rows: multi-csv-followup, session 55's suite)
+_FILE_EXTS = frozenset("txt log md".split())
 
 
 def bare_files(code: str) -> tuple[str, list[str]]:
-    """`code` with a file's name written as a name (`for line in notes.txt:`, `pd.read_csv(sales.csv)`), which nothing
+    """`code` with a text file's name written as a name (`for line in notes.txt:`, `open(notes.txt)`), which nothing
     defines, written as the file: opened where it is walked, quoted elsewhere. Given a pasted log's file
     pasted-896bda0d.txt, the 0.5B model wrote `for line in pasted_896bda0d.txt:` and its fix kept `.txt` on the text
     read into that name (ho20, a development run of session 55); and the files so written."""
@@ -313,10 +315,12 @@ def bare_files(code: str) -> tuple[str, list[str]]:
               for a in n.names}
     bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     walked = {id(n.iter) for n in ast.walk(tree) if isinstance(n, (ast.For, ast.comprehension))}
+    # `notes.txt["x"]`, `notes.txt.read()`: the name stands for data read from the file, not for the file
+    used = {id(n.value) for n in ast.walk(tree) if isinstance(n, (ast.Subscript, ast.Attribute))}
     edits, files = [], []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr.lower() in _FILE_EXTS
-                and node.value.id not in bound and node.lineno == node.end_lineno):
+                and node.value.id not in bound and node.lineno == node.end_lineno and id(node) not in used):
             continue
         stem = node.value.id
         name = next((f"{s}.{node.attr}" for s in dict.fromkeys((stem, stem.replace("_", "-")))
@@ -1688,5 +1692,5 @@ rule = Rule(
             "Celsius of Fahrenheit, `f - 32` that nothing scales is `(f - 32) * 5 / 9`; `x.startswith(\"@gmail.com\")` (an address "
             "never starts with its domain) is `x.endswith(...)`; a plot over a named CSV's month names, in calendar order in "
             "the file, keeps that order (`sorted(groups.items())` is `groups.items()`, `groupby(\"month\")` gets "
-            "`sort=False`); a file's name written bare as a name nothing defines (`for line in notes.txt:`) is the file, opened "
-            "where it is walked, quoted elsewhere; the person is told")
+            "`sort=False`); a text file's name written bare as a name nothing defines (`for line in notes.txt:`) is the file, "
+            "opened where it is walked, quoted elsewhere; the person is told")
