@@ -76,9 +76,14 @@ def _long(engine: Any, request: str) -> bool:
     return len(request) > PASTE_CHARS and split(request) is not None
 
 
+def pasted_parts(engine: Any, request: str) -> tuple[str, str, str] | None:
+    """(the words before, the pasted text, the words after) of a request long enough to be split, or None."""
+    return split(request) if _long(engine, request) else None
+
+
 def pasted_file(engine: Any, request: str, folder: str | None = None) -> str | None:
     """The file this long request's pasted text was saved to, when it was split and the file is there."""
-    parts = split(request) if _long(engine, request) else None
+    parts = pasted_parts(engine, request)
     if parts is None:
         return None
     name = _name(parts[1] + "\n", "pasted")
@@ -402,7 +407,7 @@ def _shown(lines: list[str], own: str, after: str = "") -> str:
 def shown_lines(engine: Any, request: str) -> str:
     """The pasted lines the model was shown for this long request (its first lines and the lines that
     hold a rare word of the question), or ""."""
-    parts = split(request) if _long(engine, request) else None
+    parts = pasted_parts(engine, request)
     if parts is None:
         return ""
     return _shown(parts[1].splitlines(), parts[0] + "\n" + parts[2], parts[2])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Rule
-from oi_local.core.rules.turn import Turn, last_words, split
+from oi_local.core.rules.turn import Turn, last_words
 
 NOTE = "Check this against the text you pasted: {what} is not in it, nor in anything the code printed."
 # a number that must have come from somewhere: three or more digits, or a decimal (a time "02:00" is a number too)
@@ -52,13 +52,12 @@ def ungrounded(said: str, sources: str) -> list[str]:
 
 
 def finish(turn: Turn) -> str | None:
-    from oi_local.core.rules.long_request import _long, shown_lines
+    from oi_local.core.rules.long_request import pasted_parts, shown_lines
 
-    if not turn.runs or turn.runs[-1].failed or not _long(turn.engine, turn.request):
+    if not turn.runs or turn.runs[-1].failed or pasted_parts(turn.engine, turn.request) is None:
         return None
-    parts = split(turn.request)
     said = last_words(turn)
-    if parts is None or not said.strip() or said.startswith("This is not done"):
+    if not said.strip() or said.startswith("This is not done"):
         return None
     sources = "\n".join([turn.request, shown_lines(turn.engine, turn.request)] + [r.output for r in turn.runs])
     missing = ungrounded(said, sources)

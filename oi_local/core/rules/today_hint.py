@@ -41,11 +41,11 @@ def speaks_of_time(request: str) -> bool:
 
 
 def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
-    from oi_local.core.rules.long_request import _long, question_parts
-    from oi_local.core.rules.turn import instruction, split
+    from oi_local.core.rules.long_request import pasted_parts, question_parts
+    from oi_local.core.rules.turn import instruction
 
     words = instruction(request)  # the person's words, not a pasted thread's "last week"
-    if _long(engine, request) and split(request) is not None:
+    if pasted_parts(engine, request) is not None:
         # of words around a pasted text, the questions: "Here's the last few weeks of our backup log. Which night did it
         # first fail?" is about the log's dates, and given today's, the 0.5B model answered with it (ho30, development)
         words = " ".join(question_parts(words))
