@@ -67,6 +67,19 @@ def test_bars_per_word_value_are_summed_or_averaged(here: Path) -> None:
     assert "total amount per category {'food': 20.0, 'rent': 900.0}" in _run(plot_columns.ready_code(found), here)
 
 
+def test_a_line_asked_over_a_column_of_words_is_a_line_in_the_files_order(here: Path) -> None:
+    # ho54 dev: "make a line chart of the monthly visitors" (month names) drew bars
+    (here / "visits.csv").write_text("month,visitors\nJanuary,120\nFebruary,95\nMarch,143\n")
+    found = plot_columns.asked("Make a line chart of the monthly visitors in visits.csv, save it as visits.png", here)
+    assert found is not None and (found["x"], found["columns"], found["kind"]) == ("month", ["visitors"], "line")
+    code = plot_columns.ready_code(found)
+    assert "plt.plot(xs" in code and "plt.bar" not in code
+    assert "visitors per month {'January': 120.0, 'February': 95.0, 'March': 143.0}" in _run(code, here)
+    assert (here / "visits.png").read_bytes().startswith(b"\x89PNG")
+    found = plot_columns.asked("chart the visitors per month in visits.csv as visits.png", here)
+    assert found is not None and found["kind"] == "bar"  # no kind named: bars for words, as before
+
+
 def test_a_histogram_of_one_column(here: Path) -> None:
     found = plot_columns.asked("histogram of the wind in tides.csv please, as wind.svg", here)
     assert found is not None and (found["kind"], found["columns"]) == ("hist", ["wind_kmh"])

@@ -5,7 +5,7 @@ weather.csv (ho50). When a request asks for a chart of the one CSV it names, sav
 names, the columns of numbers its words name (or the file's only one) are known, and the last run failed,
 never read the CSV or left no picture there, the loop offers its own code that draws them, once a turn:
 a line over the date column (sorted by date), bars per value of a column of words (summed, or averaged
-when asked), a histogram or a pie when asked."""
+when asked), a histogram, a pie or a line (over a column of words, in the file's order) when asked."""
 from __future__ import annotations
 
 import re
@@ -21,6 +21,9 @@ HOW = "This block draws it and saves it; reply with it, then say what the chart 
 PLOT = re.compile(r"\b(?:plot\w*|chart\w*|graph\w*|histogram|visuali[sz]\w*|draw)\b", re.I)
 _BAR, _HIST, _PIE = (re.compile(rf"\b(?:{w})\b", re.I) for w in ("bars?|bar\\s*chart|bar\\s*graph", "hist\\w*|distribution",
                                                                 "pie"))
+# "a line chart of the monthly visitors" (month names are words): the kind named is the kind drawn (ho54 dev,
+# session 55: bars were drawn).
+_LINE = re.compile(r"\bline\s*(?:chart|graph|plot|diagram)s?\b|\bas\s+a\s+line\b", re.I)
 _MEAN = re.compile(r"\b(?:average|mean)\b", re.I)
 DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S",
                 "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%d %b %Y", "%b %d %Y", "%d %B %Y", "%B %d %Y", "%Y-%m")
@@ -81,7 +84,7 @@ def asked(request: str, cwd: Path) -> dict[str, Any] | None:
     if not columns or len(columns) > MAX_SERIES:
         return None
     kind = "hist" if _HIST.search(said) else "pie" if _PIE.search(said) else "bar" if _BAR.search(said) or (
-        x is not None and x in worded) else "line"
+        x is not None and x in worded and not _LINE.search(said)) else "line"
     if kind in ("bar", "pie") and (x is None or x not in worded and x not in dated):
         return None
     base = cwd.resolve()
@@ -133,6 +136,8 @@ def ready_code(found: dict[str, Any]) -> str:
         body += [f"plt.xlabel({x or 'row'!r})"] + (["plt.gcf().autofmt_xdate()  # slanted date labels"] if x else [])
         if found["format"]:
             body += ["print(len(rows), 'rows from', xs[0].date(), 'to', xs[-1].date())"]
+        elif x:  # the points drawn, for the answer to name
+            body += [f"print({c!r}, 'per', {x!r}, dict(zip(xs, [number(r[{c!r}]) for r in rows])))" for c in columns]
     if len(columns) > 1 and kind != "pie":
         body += ["plt.legend()"]
     body += ["plt.tight_layout()", f"plt.savefig({picture!r})", f"print('saved', {picture!r}, 'with', {', '.join(columns)!r})"]
@@ -170,4 +175,4 @@ rule = Rule(
     summary="asked for a chart of the one CSV a request names, saved as the one picture it names, of the columns of "
             "numbers its words name (or the file's only one): a run that failed, never read the CSV or left no picture "
             "gets the loop's own code that draws them (a line over the date column, bars per value of a column of words, "
-            "a histogram or a pie when asked) and saves the picture (once a turn)")
+            "a histogram, a pie or a line over words when asked) and saves the picture (once a turn)")
