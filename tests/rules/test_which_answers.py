@@ -26,6 +26,17 @@ def test_one_number_in_the_requests_own_words_is_asked_for_the_thing() -> None:
         assert which_answers.follow_up(make_turn(asked, reply("x"), runs=(ran(CODE, output),))) is None, output
 
 
+def test_a_longer_sentence_round_the_number_and_its_unit_is_asked_for_the_thing() -> None:
+    # ho54 dev: the city asked, the temperature printed in a sentence of the request's words
+    asked = "Which city in temps.csv had the single hottest day?"
+    said = "The city with the single hottest day is 39.4°C."
+    turn = make_turn(asked, reply(said), runs=(ran(CODE, said + "\n"),))
+    ask = which_answers.follow_up(turn)
+    assert ask is not None and "I asked which city" in (ask.text or "")
+    named = "The city with the single hottest day is Seville, 39.4°C."
+    assert which_answers.follow_up(make_turn(asked, reply(named), runs=(ran(CODE, named + "\n"),))) is None
+
+
 @pytest.mark.parametrize("request_text, thing", [
     ("which month did we pick the most of those?", "month"),
     ("Whats the hottest day in weather.csv, and what day of the week was it?", "day"),

@@ -41,6 +41,7 @@ AMOUNT = re.compile(r"\band\s+(?:how\s+(?:many|much|big|long)\b|(?:what(?:'s|\s+
 NAME_NOTE = ("(Not answered yet: I asked {asked} and \"{amount}\", and the code printed only {printed}. Write one ```python "
              "block that prints the {thing} and its value together.)")
 MAX_BARE = 40  # characters: one or two printed numbers
+MAX_SENTENCE = 120  # characters: one number in a sentence
 _WHEN = {"day", "date", "month", "year", "week", "weekday"}
 _DATE = re.compile(r"\d{4}-\d\d(?:-\d\d)?|\d{1,2}/\d{1,2}(?:/\d{2,4})?")
 _UNIT = re.compile(r"^(?:°?c|°?f|°|km|kg|g|m|mi|cm|mm|s|h|hrs?|mins?|ml|l|lbs?|kb|mb|gb|degrees?|celsius|percent|euros?|"
@@ -54,7 +55,8 @@ def _labelled_number(printed: str, request: str) -> bool:
     if "\n" in printed or len(_NUMBERS.findall(printed)) != 1 or _DATE.search(printed):
         return False
     asked = {w.lower() for w in re.findall(r"[A-Za-z]+", request)}
-    rest = [w for w in re.findall(r"[\w°.]*[A-Za-z°][\w°.]*", printed) if w.lower().strip(".") not in asked
+    # the number left out first: "39.4°C." is the number and its unit
+    rest = [w for w in re.findall(r"[\w°.]*[A-Za-z°][\w°.]*", _NUMBERS.sub(" ", printed)) if w.lower().strip(".") not in asked
             and w.lower().strip(".") not in _FILLER]
     return all(_UNIT.match(w.strip(".")) for w in rest)
 
@@ -87,7 +89,8 @@ def follow_up(turn: Turn) -> Ask | None:
     if last is None or last.failed or last.interrupted:
         return None
     printed = last.output.strip()
-    if not printed or len(printed) > MAX_BARE:
+    # a sentence round one number can be longer than a bare one ("The city with the single hottest day is 39.4°C.", ho54)
+    if not printed or len(printed) > MAX_BARE and not (len(printed) <= MAX_SENTENCE and _labelled_number(printed, turn.request)):
         return None
     found = asked_thing(turn.request)
     if found is None:
@@ -139,7 +142,7 @@ def finish(turn: Turn) -> str | None:
         return None
     printed = last.output.strip()
     lines = [ln.strip() for ln in printed.splitlines() if ln.strip()]
-    if not lines or len(printed) > 2 * MAX_BARE or (found[1] in _WHEN and _DATE.search(printed)):
+    if not lines or len(printed) > max(2 * MAX_BARE, MAX_SENTENCE) or (found[1] in _WHEN and _DATE.search(printed)):
         return None
     if all(_BARE.fullmatch(ln) or _labelled_number(ln, turn.request) for ln in lines):
         return f'This is not done: I asked {found[0]}, and the code printed only "{" ".join(printed.split())}".'
