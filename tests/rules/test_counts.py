@@ -146,3 +146,17 @@ def test_a_count_printed_before_a_silent_run_is_asked_for_as_the_answer() -> Non
                            ran("open('errors.txt', 'w').writelines(errors)", "")))
     ask = counts.follow_up(turn)
     assert ask is not None and ask.final and ask.text is not None and "an output above printed the count" in ask.text
+
+
+def test_a_task_that_begins_with_count_is_asked_for_the_count_it_never_printed() -> None:
+    # ho54 dev: the lines were saved, nothing printed, and the silent run's words ended the turn
+    request = "Count how many lines in app.log contain ERROR, and save just those lines into a new file called errors.txt."
+    code = "lines = [l for l in open('app.log') if 'ERROR' in l]\nopen('errors.txt', 'w').writelines(lines)"
+    turn = make_turn(request, reply("The code ran without errors and printed nothing."), runs=(ran(code, ""),))
+    ask = counts.follow_up(turn)
+    assert ask is not None and not ask.final and "prints the count" in (ask.text or "")
+    said = "There are 7 ERROR lines, saved in errors.txt."
+    assert counts.follow_up(make_turn(request, reply(said), runs=(ran(code + "\nprint(len(lines))", "7\n"),))) is None
+    # not a count's verb: "Copy the ERROR lines into errors.txt, the number of them doesn't matter"
+    other = "Copy the ERROR lines of app.log into errors.txt, the number of them doesn't matter."
+    assert counts.follow_up(make_turn(other, reply("Done."), runs=(ran(code, ""),))) is None

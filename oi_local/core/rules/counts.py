@@ -37,6 +37,11 @@ EARLIER_NOTE = ("Stop writing code now. I asked how many, and an output above pr
 HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\s+(?:the|how|of|all)\b|\bhow\s+(?:long|big)\s+is\b.*\bin\s+lines\b", re.I)
 _NUMBER = re.compile(r"\d|\b(?:zero|none|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                      r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|hundred|thousand)\b", re.I)
+# A task whose verb is counting asks for a count as a question does: "Count how many lines in app.log contain
+# ERROR, and save just those lines into errors.txt" wrote the file, printed nothing, and "The code ran without
+# errors and printed nothing." ended the turn (ho54 dev, session 55).
+COUNT_TASK = re.compile(r"\s*(?:(?:please|can\s+you|could\s+you)\s+)?(?:count|(?:tell\s+me|find\s+out|work\s+out|check)\s+"
+                        r"how\s+many)\b", re.I)
 LIST_LINES = 3  # an answer of this many lines over an output of as many is a list, not a count
 
 
@@ -58,7 +63,7 @@ def uncounted(turn: Turn) -> str | None:
     reply = newest_reply(turn.engine)
     asked = instruction(turn.request)
     if not (last and not last.failed and not last.interrupted and reply and HOW_MANY.search(asked)
-            and (question(asked) or asks_something(turn.request))) or asks_back(turn.engine):
+            and (question(asked) or asks_something(turn.request) or COUNT_TASK.match(asked))) or asks_back(turn.engine):
         return None
     said = str(reply.get("content", ""))
     if len(_lines(said)) >= 2 and [ln.strip() for ln in _lines(said)] == [ln.strip() for ln in _lines(last.output)] \
