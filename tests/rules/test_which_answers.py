@@ -136,6 +136,10 @@ def test_the_thing_alone_for_a_thing_and_its_amount_gets_the_amount_the_output_p
     lines = "Reedbed Hide 51\nEstuary Wall 116\nOak Copse 59\n"
     assert which_answers.finish(make_turn(asked, reply("It was estuary wall."), runs=(ran(CODE, lines),))) == (
         "estuary wall: 116 (the code's output pairs them).")
+    # no answer kept, the output shown as the result: the name it printed last gets its amount (ho54 dev)
+    shown = "Result:\n" + output.strip()
+    assert which_answers.finish(make_turn(asked, reply(shown), runs=(ran(CODE, output),))) == (
+        "Estuary Wall: 116 (the code's output pairs them).")
     # An answer with a number, a name the output gives no one amount, or no amount asked: nothing added.
     assert which_answers.finish(make_turn(asked, reply("Estuary Wall, 116 birds"), runs=(ran(CODE, output),))) is None
     assert which_answers.finish(make_turn(asked, reply("Oak Copse"), runs=(ran(CODE, "Oak Copse 59\nOak Copse 12\n"),))) is None

@@ -114,6 +114,8 @@ def _paired(turn: Turn) -> str | None:
     (`{'Reedbed Hide': 51, 'Estuary Wall': 116}` then "Estuary Wall" printed, answered "Estuary Wall", ho44)."""
     last = turn.runs[-1] if turn.runs else None
     said = last_words(turn).strip()
+    if said.startswith("Result:\n"):  # no answer kept: the output shown, its last line the name printed last (ho54)
+        said = said.splitlines()[-1].strip()
     if last is None or last.failed or not said or re.search(r"\d", said) or asked_thing(turn.request) is None \
             or asked_amount(turn.request) is None:
         return None
