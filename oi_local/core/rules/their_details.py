@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import Turn, instruction, own_code
@@ -42,6 +42,17 @@ def _fields(columns: list[str], words: str) -> list[str]:
     return sorted(said, key=lambda c: said[c])[:1]
 
 
+def _tables(skip: str = "") -> Iterator[tuple[Path, list[dict[str, Any]]]]:
+    """The rows of each small CSV file here that has any (not `skip`, a file the request writes)."""
+    for p in sorted(Path.cwd().glob("*.csv")):
+        if p.stat().st_size > MAX_BYTES or p.name == skip:
+            continue
+        with open(p, newline="", encoding="utf-8", errors="replace") as f:
+            rows = list(csv.DictReader(f))
+        if rows:
+            yield p, rows
+
+
 def asked(turn: Turn) -> dict[str, str] | None:
     """{file, name column, name, field column, value, out (a file to write, or "")} of such a follow-up."""
     words = instruction(turn.request)
@@ -52,13 +63,7 @@ def asked(turn: Turn) -> dict[str, str] | None:
         return None
     out = next((f for f in _WRITTEN.findall(words) if not Path(f).exists() or f.lower().endswith(".txt")), "")
     found = []
-    for p in sorted(Path.cwd().glob("*.csv")):
-        if p.stat().st_size > MAX_BYTES or p.name == out:
-            continue
-        with open(p, newline="", encoding="utf-8", errors="replace") as f:
-            rows = list(csv.DictReader(f))
-        if not rows:
-            continue
+    for p, rows in _tables(skip=out):
         fields = _fields(list(rows[0]), words)
         for column in rows[0]:
             named = [r for r in rows if (v := str(r.get(column) or "").strip()) and len(v) >= 3 and not v.replace(".", "").isdigit()
@@ -78,12 +83,8 @@ def counted(turn: Turn) -> dict[str, str] | None:
     words = instruction(turn.request)
     answer = _earlier_answer(turn.engine.messages) if len(words) <= MAX_REQUEST and _HOW_MANY.search(words) else ""
     found = []
-    for p in sorted(Path.cwd().glob("*.csv")) if answer else []:
-        if p.stat().st_size > MAX_BYTES:
-            continue
-        with open(p, newline="", encoding="utf-8", errors="replace") as f:
-            rows = list(csv.DictReader(f))
-        for column in rows[0] if rows else []:
+    for p, rows in _tables() if answer else []:
+        for column in rows[0]:
             values = {v for r in rows if (v := str(r.get(column) or "").strip())}
             named = [v for v in values if len(v) >= 3 and not v.replace(".", "").isdigit()
                      and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", answer)]
