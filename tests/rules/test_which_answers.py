@@ -4,7 +4,7 @@ import pytest
 
 from oi_local.core.rules import which_answers
 
-from .handmade import failed, make_turn, ran, reply
+from .handmade import failed, make_turn, printed, ran, reply
 
 CODE = 'import os\nprint(max(os.path.getsize(os.path.join("data", f)) for f in os.listdir("data")))'
 
@@ -13,7 +13,7 @@ def test_a_which_question_answered_with_a_bare_number_is_asked_for_the_thing() -
     turn = make_turn("Which file in the data folder is the largest?", reply("The output is 16500."), runs=(ran(CODE, "16500\n"),))
     ask = which_answers.follow_up(turn)
     assert ask is not None and "I asked which file, and the code printed only 16500" in (ask.text or "")
-    assert "prints the file itself" in (ask.text or "") and ask.sampling.get("temperature")
+    assert ask.own and "print(max(os.listdir('data'), key=lambda f:" in (ask.text or "")  # the file, found by its size
     assert which_answers.follow_up(turn) is None  # once a turn
 
 
@@ -35,6 +35,24 @@ def test_a_longer_sentence_round_the_number_and_its_unit_is_asked_for_the_thing(
     assert ask is not None and "I asked which city" in (ask.text or "")
     named = "The city with the single hottest day is Seville, 39.4°C."
     assert which_answers.follow_up(make_turn(asked, reply(named), runs=(ran(CODE, named + "\n"),))) is None
+
+
+def test_a_max_over_the_rows_gets_the_loops_code_that_prints_the_row_it_came_from(tmp_path, monkeypatch) -> None:
+    # ho54 dev: asked again for the city, the model printed the temperature again
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "temps.csv").write_text("date,city,max_c\n2024-07-01,Oslo,22.5\n2024-07-02,Seville,39.4\n")
+    code = ('import csv\nwith open("temps.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+            'max_temp = max(float(row["max_c"]) for row in rows)\nprint(f"The hottest day is {max_temp}°C.")')
+    asked = "Which city in temps.csv had the single hottest day?"
+    turn = make_turn(asked, reply("The hottest day is 39.4°C."), runs=(ran(code, "The hottest day is 39.4°C.\n"),))
+    ask = which_answers.follow_up(turn)
+    assert ask is not None and ask.own and "I asked which city" in (ask.text or "")
+    own = (ask.text or "").split("```python\n")[1].split("\n```")[0]
+    assert own.endswith("print(max(rows, key=lambda row: float(row['max_c'])))")
+    assert "'city': 'Seville'" in printed(own)
+    filtered = which_answers.row_code("print(min(float(r['t']) for r in rows if r['city'] != 'Oslo'))")
+    assert filtered is not None and filtered.endswith("print(min((r for r in rows if r['city'] != 'Oslo'), key=lambda r: float(r['t'])))")
+    assert which_answers.row_code("print(max(sizes))") is None
 
 
 @pytest.mark.parametrize("request_text, thing", [
@@ -76,14 +94,13 @@ def test_in_the_loop_the_thing_is_found(tmp_path, monkeypatch) -> None:
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "jan.log").write_text("x" * 10)
     (tmp_path / "data" / "feb.log").write_text("x" * 30)
-    named = 'import os\nf = max(os.listdir("data"), key=lambda f: os.path.getsize(os.path.join("data", f)))\nprint(f, os.path.getsize(os.path.join("data", f)))'
-    interp, model = scripted_interpreter([f"```python\n{CODE}\n```", "The output is 30.", f"```python\n{named}\n```",
-                                          "feb.log is the largest, 30 bytes."])
+    # the loop's own code (the reply starts with it): the model's, and the file its largest size is from
+    interp, model = scripted_interpreter([f"```python\n{CODE}\n```", "The output is 30.", "feb.log is the largest, 30 bytes."])
     interp.template = "small"
     try:
         out = interp.chat("Which file in the data folder is the largest?", display=False)
-        assert [m["content"].strip() for m in out if m["type"] == "console"] == ["30", "feb.log 30"]
-        assert out[-1]["content"] == "feb.log is the largest, 30 bytes." and model.calls == 4
+        assert [m["content"].strip() for m in out if m["type"] == "console"] == ["30", "30\nfeb.log"]
+        assert out[-1]["content"] == "feb.log is the largest, 30 bytes." and model.calls == 3
     finally:
         interp.reset()
 

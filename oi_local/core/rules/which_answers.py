@@ -5,12 +5,16 @@ asked which month they picked the most, it printed 7.8. In the recorded runs of 
 four such turns (three tasks) each ended on a bare number and failed. The model is asked once for
 code that prints the thing itself with its value. So is one number in a sentence of the request's own
 words ("The hottest day was on 30.20 C." for which day was the hottest, ho37); a date is a day's answer.
+Where the number came from a max() or min() over a generator (`max(float(r["max_c"]) for r in rows)`), the
+loop offers the model's code with a print of what that value is from (`max(rows, key=lambda r: ...)`): asked
+again for the city, the model printed the temperature again (ho54 dev, session 56).
 
 The other half: "which region sold the most, and what was its total?" asks a thing and an amount, so a
 run that printed only a name has not answered either. Two-part asks lost one part in 3 of session 37's
 11 failed fresh tasks; the model is asked once for code that prints both."""
 from __future__ import annotations
 
+import ast
 import re
 
 from oi_local.core.rules.base import Ask, Rule
@@ -20,6 +24,7 @@ from oi_local.core.rules.turn import (
     code_retry,
     instruction,
     last_words,
+    own_code,
 )
 
 NOTE = ("(Not answered yet: I asked {asked}, and the code printed only {printed}. Write one ```python block that "
@@ -98,12 +103,43 @@ def follow_up(turn: Turn) -> Ask | None:
     asked, thing = found
     if _BARE.fullmatch(printed) and not (thing in _WHEN and _DATE.search(printed)) or _labelled_number(printed, turn.request):
         turn.counts["which"] += 1
+        row = row_code(last.code) if last.lang == "python" else None
+        if row:
+            return own_code(turn.engine, ROW_NOTE.format(asked=asked, printed=printed), row, ROW_HOW)
         return Ask(NOTE.format(asked=asked, printed=printed, thing=thing), code_retry(turn.engine, 31))
     amount = asked_amount(turn.request)
     if amount is None or re.search(r"\d", printed) or "\n" in printed:
         return None
     turn.counts["which"] += 1
     return Ask(NAME_NOTE.format(asked=asked, amount=amount, printed=printed, thing=thing), code_retry(turn.engine, 31))
+
+
+# The largest value found with max(... for row in rows): the row it came from holds the thing. Asked which city had
+# the single hottest day, the 0.5B model printed the temperature, and asked again, printed it again (ho54 dev).
+ROW_NOTE = "(Not answered yet: I asked {asked}, and the code printed only {printed}."
+ROW_HOW = "This block also prints what that value is from (a whole row, for records); reply with it, then answer with what it prints."
+
+
+def row_code(code: str) -> str | None:
+    """`code` and a print of the record its last max()/min() over a generator came from:
+    `max(float(r["max_c"]) for r in rows)` gives `max(rows, key=lambda r: float(r["max_c"]))`."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id in ("max", "min") and len(n.args) == 1 and not n.keywords
+             and isinstance(n.args[0], ast.GeneratorExp) and len(n.args[0].generators) == 1
+             and isinstance(n.args[0].generators[0].target, ast.Name) and not n.args[0].generators[0].is_async]
+    if not found:
+        return None
+    call = max(found, key=lambda n: (n.lineno, n.col_offset))
+    gen = call.args[0]
+    assert isinstance(gen, ast.GeneratorExp)
+    var = ast.unparse(gen.generators[0].target)
+    ifs = "".join(f" if {ast.unparse(t)}" for t in gen.generators[0].ifs)
+    walk = f"({var} for {var} in {ast.unparse(gen.generators[0].iter)}{ifs})" if ifs else ast.unparse(gen.generators[0].iter)
+    return f"{code.rstrip()}\nprint({ast.unparse(call.func)}({walk}, key=lambda {var}: {ast.unparse(gen.elt)}))"
 
 
 PAIRED = "{name}: {amount} (the code's output pairs them)."
@@ -155,6 +191,7 @@ rule = Rule(
     name="which answers", setting="check_answers", follow_up=follow_up, finish=finish,
     summary="a question that asks which thing or who (\"which file is the largest?\"), whose last clean run printed "
             "only a number, or which also asks an amount (\"and its total\") and printed only a name, is asked once for "
-            "code that prints the thing with its value, and says it is not done if the last run still printed only a number; "
+            "code that prints the thing with its value (for a number from a max() or min() over a generator, the loop's "
+            "own code also prints what it is from), and says it is not done if the last run still printed only a number; "
             "answered with the thing alone where it asked its amount too, the turn ends with the amount the last output "
             "pairs with it (`'Estuary Wall': 116`)")
