@@ -253,6 +253,11 @@ def test_a_prose_question_whose_run_failed_or_never_read_the_text_is_given_the_s
     assert long_request.after_run(make_turn(text, runs=(ran("print(12 * 12)", "144\n"),))) is not None
     name = next(tmp_path.glob("pasted-*.txt")).name
     assert long_request.after_run(make_turn(text, runs=(ran(f"print(open({name!r}).read()[:9])", "From: Mem\n"),))) is None
+    # the text printed back, cut to its start and end as a run's output is: no answer picked from it (ho54 dev)
+    pasted = (tmp_path / name).read_text()
+    back = pasted[:1400] + "\n... (9,000 characters not shown) ...\n" + pasted[-1400:]
+    assert long_request.printed_back(back, pasted) and not long_request.printed_back("The new combination is 3948.", pasted)
+    assert long_request.after_run(make_turn(text, runs=(ran(f"print(open({name!r}).read())", back),))) is not None
 
 
 def test_pasted_records_whose_run_never_read_them_are_given_the_lines_with_the_questions_word(

@@ -508,7 +508,7 @@ SEARCH_HOW = "This block prints them; reply with it, then answer my question fro
 
 
 def after_run(turn: Turn) -> Ask | None:
-    """A question about a pasted text whose run failed, printed nothing or never read the text: the loop's own code prints
+    """A question about a pasted text whose run failed, printed nothing or the text back, or never read the text: the loop's own code prints
     the sentences (of records: the lines) that hold the question's rare words, and the model answers from them. Asked for the tool shed's
     new padlock code in a 16,000-character mail thread, the 0.5B model cut lines at ": ", then typed the right
     number into a variable and printed nothing (ho44, a development run of session 47)."""
@@ -519,10 +519,11 @@ def after_run(turn: Turn) -> Ask | None:
     if name is None:
         return _file_search(turn, last)
     # a run that never read the text cannot have found the answer in it (`notice = 12 * 12` for a lease's notice, ho45)
-    if not (last.failed or not last.output.strip() or name and name not in last.code and "open(" not in last.code):
-        return None
     parts = split(turn.request) if name else None
     if name is None or parts is None:
+        return None
+    if not (last.failed or not last.output.strip() or name not in last.code and "open(" not in last.code
+            or printed_back(last.output, parts[1])):
         return None
     lines = parts[1].splitlines()
     prose = not _first_lines(lines)  # records (a log, a table, a chat) are searched line by line
@@ -538,6 +539,16 @@ def after_run(turn: Turn) -> Ask | None:
             f"    if re.search(r'\\b(?:{stems})', piece, re.I):\n        print(piece.strip())")
     words = " or ".join(f'"{w}"' for _, w, _, _ in found)
     return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="lines", words=words), code, SEARCH_HOW)
+
+
+BACK = 300  # characters of an output's start and end looked for in the text
+
+
+def printed_back(output: str, text: str) -> bool:
+    """The run printed the pasted text itself (whole, or cut to its start and end): no answer picked from it. Asked when a
+    pasted server log first ran out of space, the 0.5B model printed the file and answered with no time (ho54 dev)."""
+    out = output.strip()
+    return len(out) > 3 * BACK and out[:BACK] in text and out[-BACK:] in text
 
 
 PRINTED_SENTENCES = 5
@@ -626,8 +637,8 @@ rule = Rule(
             "instead of a prompt with its middle cut out; code that holds the note about that file as if it were the "
             "text reads the file instead, and a read of a file that is not there and that the person's words do not "
             "name reads the pasted text's file (rule paths); asked why, a run that printed a line of the pasted text gets "
-            "the lines before it and one more ask for the answer; a question about a pasted text whose run failed or printed "
-            "nothing (or never read the text) is given code that prints, of prose, its five best sentences (the best "
+            "the lines before it and one more ask for the answer; a question about a pasted text whose run failed, printed "
+            "nothing or the text itself back (or never read the text) is given code that prints, of prose, its five best sentences (the best "
             "three as one line), of records the lines holding the question's rare words, to answer from; so is a question about "
             "the one prose text file a request names whose run failed, printed nothing or printed the best sentence of none "
             "of the question's parts; the person is told")
