@@ -154,9 +154,20 @@ def test_a_task_that_begins_with_count_is_asked_for_the_count_it_never_printed()
     code = "lines = [l for l in open('app.log') if 'ERROR' in l]\nopen('errors.txt', 'w').writelines(lines)"
     turn = make_turn(request, reply("The code ran without errors and printed nothing."), runs=(ran(code, ""),))
     ask = counts.follow_up(turn)
-    assert ask is not None and not ask.final and "prints the count" in (ask.text or "")
+    # the list the silent run kept is still there: its length is the count
+    assert ask is not None and not ask.final and "`lines` holds what it picked" in (ask.text or "")
+    assert "print(len(lines))" in (ask.text or "")
+    unkept = "open('errors.txt', 'w').writelines(l for l in open('app.log') if 'ERROR' in l)"
+    ask = counts.follow_up(make_turn(request, reply("Done."), runs=(ran(unkept, ""),)))
+    assert ask is not None and "prints the count" in (ask.text or "")
     said = "There are 7 ERROR lines, saved in errors.txt."
     assert counts.follow_up(make_turn(request, reply(said), runs=(ran(code + "\nprint(len(lines))", "7\n"),))) is None
     # not a count's verb: "Copy the ERROR lines into errors.txt, the number of them doesn't matter"
     other = "Copy the ERROR lines of app.log into errors.txt, the number of them doesn't matter."
     assert counts.follow_up(make_turn(other, reply("Done."), runs=(ran(code, ""),))) is None
+
+
+def test_the_list_a_silent_run_picked() -> None:
+    assert counts.picked_list("with open('a') as f:\n    lines = f.readlines()\n    lines = [l for l in lines if 'E' in l]") == "lines"
+    assert counts.picked_list("lines = [l for l in open('a')]") is None  # nothing picked
+    assert counts.picked_list("def f():\n    x = [l for l in open('a') if l]\n    return x") is None  # not kept

@@ -98,6 +98,33 @@ def printed_list(code: str, output: str) -> str | None:
     return call.args[0].id
 
 
+# Asked again for code that prints the count after such a silent run, the 0.5B model counted every line of the
+# file, 30 for 7 (ho54 dev, session 56); the list the run kept holds the answer.
+SILENT_NOTE = ("(Not answered yet: I asked how many, and the code printed nothing. `{name}` holds what it picked: print its "
+               "length with this ```python block.\n{block})")
+
+
+def picked_list(code: str) -> str | None:
+    """The name the code last bound, outside any function, to a list it filtered (`[l for l in lines if "ERROR" in l]`)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    found: list[tuple[int, str]] = []
+
+    def walk(node: ast.AST) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.ListComp) and any(g.ifs for g in node.value.generators):
+            found.append((node.lineno, node.targets[0].id))
+        for child in ast.iter_child_nodes(node):
+            walk(child)
+
+    walk(tree)
+    return max(found)[1] if found else None
+
+
 def follow_up(turn: Turn) -> Ask | None:
     what = uncounted(turn) if turn.steps and turn.steps_left and turn.counts["counts"] < 1 else None
     if not what:
@@ -111,6 +138,10 @@ def follow_up(turn: Turn) -> Ask | None:
     if what.startswith("the printed lines") and len(firsts) == 1 and re.fullmatch(r"[a-z]+", next(iter(firsts))):
         # The reply that said the lines back is dropped: the answer is asked for in its place.
         return Ask(LINES_NOTE.format(n=len(lines), word=lines[0].split()[0]), final=True)
+    picked = picked_list(last.code) if last.lang == "python" and not last.output.strip() else None
+    if picked:  # a silent run that kept what it picked: the session still holds it
+        block = f"```python\nprint(len({picked}))\n```"
+        return Ask(SILENT_NOTE.format(name=picked, block=block), block_prefix(turn.engine, block))
     name = printed_list(last.code, last.output) if last.lang == "python" else None
     if name:  # the list is still there: the count is its length
         block = f"```python\nprint(len({name}))\n```"
@@ -123,5 +154,6 @@ rule = Rule(
     summary="a question that asks how many, answered after a clean run that printed more than a short result with "
             "no number or with a list over a printed list, or with the printed lines said back when no number stands on "
             "its own in them, or after a short output with no number that the answer gives none "
-            "either, is asked once for code that prints the count (when it printed one list, the reply starts with "
-            "`print(len(that_list))`: the session still holds it)")
+            "either, is asked once for code that prints the count (when it printed one list, or printed nothing and kept a list "
+            "it filtered, the reply starts with `print(len(that_list))`: the session still holds it); a task whose verb is "
+            "counting (\"Count how many ... and save them\") counts as such a question")
