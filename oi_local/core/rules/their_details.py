@@ -23,7 +23,7 @@ MAX_BYTES = 1_000_000
 MAX_REQUEST = 200  # characters: a follow-up, not a new task
 
 
-def _earlier_answer(messages: list[dict[str, Any]]) -> str:
+def earlier_answer(messages: list[dict[str, Any]]) -> str:
     """The last thing the model said before the newest request."""
     asks = [i for i, m in enumerate(messages) if m["role"] == "user" and m["type"] == "message"]
     if len(asks) < 2:
@@ -42,7 +42,7 @@ def _fields(columns: list[str], words: str) -> list[str]:
     return sorted(said, key=lambda c: said[c])[:1]
 
 
-def _tables(skip: str = "") -> Iterator[tuple[Path, list[dict[str, Any]]]]:
+def small_tables(skip: str = "") -> Iterator[tuple[Path, list[dict[str, Any]]]]:
     """The rows of each small CSV file here that has any (not `skip`, a file the request writes)."""
     for p in sorted(Path.cwd().glob("*.csv")):
         if p.stat().st_size > MAX_BYTES or p.name == skip:
@@ -58,12 +58,12 @@ def asked(turn: Turn) -> dict[str, str] | None:
     words = instruction(turn.request)
     if len(words) > MAX_REQUEST or not _THEIR.search(words):
         return None
-    answer = _earlier_answer(turn.engine.messages)
+    answer = earlier_answer(turn.engine.messages)
     if not answer:
         return None
     out = next((f for f in _WRITTEN.findall(words) if not Path(f).exists() or f.lower().endswith(".txt")), "")
     found = []
-    for p, rows in _tables(skip=out):
+    for p, rows in small_tables(skip=out):
         fields = _fields(list(rows[0]), words)
         for column in rows[0]:
             named = [r for r in rows if (v := str(r.get(column) or "").strip()) and len(v) >= 3 and not v.replace(".", "").isdigit()
@@ -81,9 +81,9 @@ def counted(turn: Turn) -> dict[str, str] | None:
     """{file, column, name, count} of "and how many orders did they place" after an answer that named one person: the
     rows of the one CSV here whose column holds that name. The 0.5B model summed every order's amount (ho53)."""
     words = instruction(turn.request)
-    answer = _earlier_answer(turn.engine.messages) if len(words) <= MAX_REQUEST and _HOW_MANY.search(words) else ""
+    answer = earlier_answer(turn.engine.messages) if len(words) <= MAX_REQUEST and _HOW_MANY.search(words) else ""
     found = []
-    for p, rows in _tables() if answer else []:
+    for p, rows in small_tables() if answer else []:
         for column in rows[0]:
             values = {v for r in rows if (v := str(r.get(column) or "").strip())}
             named = [v for v in values if len(v) >= 3 and not v.replace(".", "").isdigit()

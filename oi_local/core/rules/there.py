@@ -25,10 +25,10 @@ def named_value(answer: str, word: str) -> tuple[str, str, list[str]] | None:
     """(column, value, the file's columns) of the one value the answer names, in a column whose values repeat (and,
     for "that city", whose name is the word), of exactly one small CSV here."""
     from oi_local.core.records import stems
-    from oi_local.core.rules.their_details import _tables
+    from oi_local.core.rules.their_details import small_tables
 
     found = []
-    for _, rows in _tables():
+    for _, rows in small_tables():
         for column in rows[0]:
             if word and not stems(column) & stems(word):
                 continue
@@ -69,6 +69,7 @@ def _row_walks(code: str, columns: list[str]) -> list[ast.comprehension | ast.Fo
 
 def narrowed(code: str, column: str, value: str, columns: list[str]) -> str:
     from oi_local.core.pycheck import rewrite
+    from oi_local.core.rules.those import body_under_if
 
     lines = code.splitlines(keepends=True)
     edits: list[tuple[int, int, int, str]] = []
@@ -76,11 +77,7 @@ def narrowed(code: str, column: str, value: str, columns: list[str]) -> str:
         var = ast.unparse(walk.target)
         test = f"str({var}[{column!r}]).strip() == {value!r}"
         if isinstance(walk, ast.For):
-            indent = " " * walk.body[0].col_offset
-            first = walk.body[0].lineno
-            for line in range(first, (walk.end_lineno or walk.lineno) + 1):
-                head = f"{indent}if {test}:\n" if line == first else ""
-                edits.append((line, 0, 0, head + ("    " if lines[line - 1].strip() else "")))
+            edits += body_under_if(lines, walk, test)
         else:
             end = walk.iter.end_col_offset or 0
             edits.append((walk.iter.lineno, end, end, f" if {test}"))  # type: ignore[arg-type]
@@ -88,11 +85,11 @@ def narrowed(code: str, column: str, value: str, columns: list[str]) -> str:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
-    from oi_local.core.rules.their_details import _earlier_answer
+    from oi_local.core.rules.their_details import earlier_answer
 
     words = instruction(turn.request)
     said = _THERE.search(words) if block.lang == "python" and len(words) <= MAX_REQUEST else None
-    answer = _earlier_answer(turn.engine.messages) if said else ""
+    answer = earlier_answer(turn.engine.messages) if said else ""
     if not said or not answer:
         return None
     try:

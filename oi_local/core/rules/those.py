@@ -58,6 +58,14 @@ def _earlier_code(messages: list[dict[str, Any]]) -> str | None:
     return None
 
 
+def body_under_if(lines: list[str], loop: ast.For, test: str) -> list[tuple[int, int, int, str]]:
+    """The edits that put a for loop's body (on lines of its own) under `if test:`."""
+    indent = " " * loop.body[0].col_offset
+    first = loop.body[0].lineno
+    return [(line, 0, 0, (f"{indent}if {test}:\n" if line == first else "") + ("    " if lines[line - 1].strip() else ""))
+            for line in range(first, (loop.end_lineno or loop.lineno) + 1)]
+
+
 def narrowed(code: str, source: str, var: str, test: ast.expr) -> tuple[str, str]:
     """`code` with its unfiltered walks over `source` filtered by `test`, and the condition as shown."""
     try:
@@ -72,11 +80,7 @@ def narrowed(code: str, source: str, var: str, test: ast.expr) -> tuple[str, str
             if any(isinstance(s, ast.If) for s in n.body) or n.body[0].lineno == n.lineno:
                 continue
             shown = _renamed(test, var, n.target.id)
-            indent = " " * n.body[0].col_offset
-            first = n.body[0].lineno
-            for line in range(first, (n.end_lineno or n.lineno) + 1):
-                head = f"{indent}if {shown}:\n" if line == first else ""
-                edits.append((line, 0, 0, head + ("    " if lines[line - 1].strip() else "")))
+            edits += body_under_if(lines, n, shown)
         elif isinstance(n, (ast.ListComp, ast.GeneratorExp, ast.SetComp)) and len(n.generators) == 1:
             gen = n.generators[0]
             if isinstance(gen.target, ast.Name) and not gen.ifs and ast.unparse(gen.iter) == source \
