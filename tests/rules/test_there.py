@@ -33,6 +33,10 @@ def test_there_walks_only_the_rows_of_the_place_the_last_answer_named(here: Path
         "Changed before it ran: only the rows where city is 'Seville', as the request says \"there\".")
     assert "for row in rows if str(row['city']).strip() == 'Seville'" in b.code
     assert printed(b.code).strip() == "19.8"
+    # the record handed whole to min() with a key is picked from those rows too (ho54 dev: a Lisbon row was printed)
+    b = block(COLDEST + "\nprint(min(rows, key=lambda row: float(row['min_c'])))")
+    assert there.check(_follow_up("What was the coldest night there?"), b) is not None
+    assert printed(b.code).splitlines()[-1] == "{'date': '2024-07-02', 'city': 'Seville', 'max_c': '39.4', 'min_c': '19.8'}"
 
 
 def test_a_for_loop_and_that_city(here: Path) -> None:

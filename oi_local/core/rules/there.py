@@ -67,6 +67,24 @@ def _row_walks(code: str, columns: list[str]) -> list[ast.comprehension | ast.Fo
     return walks
 
 
+def _keyed_picks(code: str, columns: list[str]) -> list[ast.Name]:
+    """The records handed whole to max(), min() or sorted() with a key that reads them by the file's column names
+    (`min(rows, key=lambda row: float(row["min_c"]))`)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    picks = []
+    for n in ast.walk(tree):
+        key = next((k.value for k in n.keywords if k.arg == "key"), None) if isinstance(n, ast.Call) else None
+        if isinstance(n, ast.Call) and ast.unparse(n.func) in ("max", "min", "sorted") and n.args \
+                and isinstance(n.args[0], ast.Name) and isinstance(key, ast.Lambda) and len(key.args.args) == 1 \
+                and any(isinstance(s, ast.Subscript) and isinstance(s.value, ast.Name) and s.value.id == key.args.args[0].arg
+                        and isinstance(s.slice, ast.Constant) and s.slice.value in columns for s in ast.walk(key.body)):
+            picks.append(n.args[0])
+    return picks
+
+
 def narrowed(code: str, column: str, value: str, columns: list[str]) -> str:
     from oi_local.core.pycheck import rewrite
     from oi_local.core.rules.those import body_under_if
@@ -81,6 +99,9 @@ def narrowed(code: str, column: str, value: str, columns: list[str]) -> str:
         else:
             end = walk.iter.end_col_offset or 0
             edits.append((walk.iter.lineno, end, end, f" if {test}"))  # type: ignore[arg-type]
+    for name in _keyed_picks(code, columns):
+        edits.append((name.lineno, name.col_offset, name.end_col_offset or 0,
+                      f"(r for r in {name.id} if str(r[{column!r}]).strip() == {value!r})"))
     return rewrite(code, edits) if edits else code
 
 
