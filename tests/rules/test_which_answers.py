@@ -161,3 +161,18 @@ def test_the_thing_alone_for_a_thing_and_its_amount_gets_the_amount_the_output_p
     assert which_answers.finish(make_turn(asked, reply("Estuary Wall, 116 birds"), runs=(ran(CODE, output),))) is None
     assert which_answers.finish(make_turn(asked, reply("Oak Copse"), runs=(ran(CODE, "Oak Copse 59\nOak Copse 12\n"),))) is None
     assert which_answers.finish(make_turn("Which site had the most birds?", reply("Estuary Wall"), runs=(ran(CODE, output),))) is None
+
+
+def test_the_thing_in_the_printed_row_is_said_when_the_answer_does_not_name_it() -> None:
+    asked = "Which city in temps.csv had the single hottest day?"
+    output = "The city with the single hottest day is 39.4°C.\n{'date': '2024-07-10', 'city': 'Seville', 'max_c': '39.4'}\n"
+    shown = "Result:\n" + output.strip()
+    assert which_answers.finish(make_turn(asked, reply(shown), runs=(ran(CODE, output),))) == (
+        "The city: Seville (in the row the code printed).")
+    said = "The city with the single hottest day is 39.4°C."
+    assert which_answers.finish(make_turn(asked, reply(said), runs=(ran(CODE, output),))) == (
+        "The city: Seville (in the row the code printed).")
+    named = "Seville had the hottest day, 39.4°C."
+    assert which_answers.finish(make_turn(asked, reply(named), runs=(ran(CODE, output),))) is None
+    other = "What was the hottest temperature in temps.csv?"  # no thing asked
+    assert which_answers.finish(make_turn(other, reply(said), runs=(ran(CODE, output),))) is None

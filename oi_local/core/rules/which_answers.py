@@ -167,11 +167,39 @@ def _paired(turn: Turn) -> str | None:
     return PAIRED.format(name=name.group(0) if name else named[0], amount=next(iter(amounts[named[0]])))
 
 
+ROW_SAID = "The {thing}: {value} (in the row the code printed)."
+
+
+def _row_value(turn: Turn) -> str | None:
+    """Asked which thing, and the last output ends on a record with a field of that name whose value the answer does not
+    give: that value. Shown the row, the 0.5B model answered with the temperature again (ho54 dev, session 56)."""
+    from oi_local.core.records import stems
+
+    last = turn.runs[-1] if turn.runs else None
+    found = asked_thing(turn.request)
+    lines = [ln.strip() for ln in last.output.splitlines() if ln.strip()] if last and not last.failed else []
+    if found is None or not lines or not lines[-1].startswith("{"):
+        return None
+    try:
+        row = ast.literal_eval(lines[-1])
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    keys = [k for k in row if isinstance(k, str) and stems(k) & stems(found[1])] if isinstance(row, dict) else []
+    if len(keys) != 1 or not str(row[keys[0]]).strip():
+        return None
+    value = str(row[keys[0]]).strip()
+    said = last_words(turn)
+    if said.startswith("Result:\n"):
+        said = "\n".join(said.splitlines()[:-1])  # the row itself, shown as the result, does not count
+    return None if value.lower() in said.lower() else ROW_SAID.format(thing=found[1], value=value)
+
+
 def finish(turn: Turn) -> str | None:
     """Asked for the thing and still a number printed: the turn says the thing was not found (asked which
     day was the hottest, the 0.5B model printed the temperature twice, ho37). Asked for the thing and its amount
-    and answered with the thing alone: the amount the output pairs with it is said."""
-    paired = _paired(turn)
+    and answered with the thing alone: the amount the output pairs with it is said. Asked for the thing and shown
+    the record it is in, an answer that does not name it is followed by it."""
+    paired = _paired(turn) or _row_value(turn)
     if paired:
         return paired
     last = turn.runs[-1] if turn.runs else None
@@ -194,4 +222,5 @@ rule = Rule(
             "code that prints the thing with its value (for a number from a max() or min() over a generator, the loop's "
             "own code also prints what it is from), and says it is not done if the last run still printed only a number; "
             "answered with the thing alone where it asked its amount too, the turn ends with the amount the last output "
-            "pairs with it (`'Estuary Wall': 116`)")
+            "pairs with it (`'Estuary Wall': 116`); shown the record it is in (a printed row), an answer that does not name "
+            "the thing is followed by the row's value (\"The city: Seville\")")
