@@ -72,7 +72,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     keys = _numeric_keys(tree)
     if len(labels) != 1 or len(keys) != 1 or labels[0].lineno != labels[0].end_lineno:
         return None
-    old = str(labels[0].value)  # type: ignore[attr-defined]
+    old = str(labels[0].value)
     own = [w for w in _words(old) if w.lower() not in _KIND and len(w) > 1]
     known = _known(tree, instruction(turn.request))
     if not own or any(stems(w) & known for w in own):

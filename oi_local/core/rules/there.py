@@ -98,7 +98,7 @@ def narrowed(code: str, column: str, value: str, columns: list[str]) -> str:
             edits += body_under_if(lines, walk, test)
         else:
             end = walk.iter.end_col_offset or 0
-            edits.append((walk.iter.lineno, end, end, f" if {test}"))  # type: ignore[arg-type]
+            edits.append((walk.iter.lineno, end, end, f" if {test}"))
     for name in _keyed_picks(code, columns):
         edits.append((name.lineno, name.col_offset, name.end_col_offset or 0,
                       f"(r for r in {name.id} if str(r[{column!r}]).strip() == {value!r})"))

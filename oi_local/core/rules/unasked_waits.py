@@ -43,9 +43,10 @@ def _times(loop: ast.AST) -> float:
     if isinstance(loop, ast.While):
         return _ENDLESS
     it = getattr(loop, "iter", None)
-    if isinstance(it, ast.Call) and ast.unparse(it.func) == "range" and it.args \
-            and all(isinstance(a, ast.Constant) and isinstance(a.value, int) for a in it.args):
-        return float(len(range(*[a.value for a in it.args])))  # type: ignore[attr-defined]
+    if isinstance(it, ast.Call) and ast.unparse(it.func) == "range":
+        ends = [a.value for a in it.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
+        if ends and len(ends) == len(it.args):
+            return float(len(range(*ends)))
     return 10.0
 
 
