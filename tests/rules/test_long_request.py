@@ -281,6 +281,19 @@ def test_pasted_records_whose_run_never_read_them_are_given_the_lines_with_the_q
     assert out == "14/01/2025,DEB,BRIGHTSMILE DENTAL CARE,86.40,,955.35\n"  # "dentist" found by its first letters
 
 
+def test_the_questions_rare_words_come_before_the_intros(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # session 56: the intro's "garden" and "log" (on the header line only) were searched, not "Okafor"
+    lines = ["ALDER ROW ALLOTMENTS - WORK LOG"] + [
+        f"2024-04-{d % 28 + 1:02d} Sam and Priya weeded the beds ({d % 3 + 1} h)." for d in range(60)]
+    lines[31] = "2024-04-04 New tenants: the Mensah family took plot 14."
+    own = "Here is our allotment's work log. I only need one thing.\n\nWhich plot did the Mensah family get?"
+    found, _ = long_request._rare_words(lines, own)
+    assert "mensah" in [w for _, w, _, _ in found] and "log" not in [w for _, w, _, _ in found]
+    # with no question mark, the last sentence is the question
+    found, _ = long_request._rare_words(lines, "Here is our allotment's work log.\n\nTell me the Mensah family's plot.")
+    assert "mensah" in [w for _, w, _, _ in found] and "log" not in [w for _, w, _, _ in found]
+
+
 def test_a_count_over_pasted_prose_is_given_no_sentences(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from .handmade import make_turn, ran
 

@@ -379,6 +379,7 @@ def _rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, l
     filled = [ln for ln in lines if ln.strip()]
     if len(filled) < 2 * FIRST_LINES:
         return [], filled
+    asked = set(re.findall(r"[a-z]{3,}", _question(own).lower()))
     found = []
     for w in dict.fromkeys(re.findall(r"[a-z]{3,}", own.lower())):
         stem = _stem(w)
@@ -392,7 +393,15 @@ def _rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, l
             hits = [i for i, ln in enumerate(filled) if pattern.search(ln)]
         if 0 < len(hits) <= MAX_MATCHES:
             found.append((len(hits), w, stem, hits))
-    return sorted(found)[:2], filled
+    # the question's words first: "Here is our garden's volunteer log ... Which plot number did the Okafor family get?"
+    # searched "garden" and "log" (the header's line) before "okafor", tied with them at one line (ho55, session 56)
+    return sorted(found, key=lambda f: (f[1] not in asked, f[0], f[1]))[:2], filled
+
+
+def _question(own: str) -> str:
+    """The person's question among their words: the sentences that end in "?", else the last sentence."""
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", own) if x.strip()]
+    return " ".join(x for x in sentences if x.endswith("?")) or (sentences[-1] if sentences else "")
 
 
 def _shown(lines: list[str], own: str, after: str = "") -> str:
