@@ -336,3 +336,21 @@ def test_tidying_a_folder_asks_for_a_change() -> None:
     # "tidy up Downloads/ please: jpg and png files go into Downloads/pictures": the code built paths and moved nothing
     assert outputs._changes_asked("tidy up Downloads/ please: pdfs go into Downloads/pdf")
     assert outputs._changes_asked("declutter my Desktop folder")
+
+
+def test_a_rename_that_left_the_old_name_is_not_done(folder: Path) -> None:
+    # session 56: the new file written, the old one left
+    (folder / "notes (old).txt").write_text("Roof repair quote accepted.\n")
+    turn = started('Rename "notes (old).txt" to club-notes.txt please.')
+    (folder / "club-notes.txt").write_text("Roof repair quote accepted.\n")
+    turn.runs.append(ran("...", ""))
+    assert outputs.problems(turn) == ["notes (old).txt is still there (a rename leaves only club-notes.txt)"]
+    (folder / "notes (old).txt").unlink()
+    assert outputs.problems(turn) == []
+    # a move into a folder
+    (folder / "archive").mkdir()
+    turn = started("move items.csv into archive")
+    (folder / "archive" / "items.csv").write_bytes((folder / "items.csv").read_bytes())
+    turn.runs.append(ran("...", ""))
+    assert outputs.problems(turn) == ["items.csv is still there (a move leaves only archive/items.csv)"]
+    assert outputs.renamed("rename the photos to 2023 names") == []

@@ -237,6 +237,22 @@ def _missing_added(root: str, request: str, changed: list[str]) -> list[str]:
             if not any(re.search(rf"(?<!\w){re.escape(item.lower())}(?!\w)", t) for t in texts)]
 
 
+# "Rename "minutes (copy).txt" to meeting-minutes.txt": the 0.5B model wrote the new file and left the old one (ho55,
+# session 56). A name quoted (it may hold spaces) or written plain.
+_FILE = r"(?:\"([^\"\n]{1,120})\"|'([^'\n]{1,120})'|`([^`\n]{1,120})`|([\w./~-]+))"
+RENAME = re.compile(rf"\b(renam|mov)e\s+(?:the\s+file\s+)?{_FILE}\s+(?:to|as|into)\s+(?:a\s+file\s+called\s+)?{_FILE}", re.I)
+
+
+def renamed(request: str) -> list[tuple[str, str, str]]:
+    """(the verb, the old name, the new name or folder) of each "rename A to B", "move A into B" a request says."""
+    found = []
+    for m in RENAME.finditer(instruction(request)):
+        names = [g for g in m.groups()[1:] if g is not None]
+        if len(names) == 2:
+            found.append((m.group(1).lower() + "e", names[0], names[1].rstrip(".").rstrip("/")))
+    return found
+
+
 def _by_name(snap: Snapshot) -> dict[str, list[str]]:
     names: dict[str, list[str]] = {}
     for rel in snap:
@@ -295,6 +311,11 @@ def problems(turn: Turn) -> list[str]:
         # "copy a.csv into a new backup folder": the new folder holds a file with a.csv's bytes
         found += [f"{made[0]} has no copy of {name}" for name in _named_files(request, names_before)
                   if not _copied_into(root, made, name)]
+    for verb, a, b in renamed(request):
+        into = os.path.join(b, os.path.basename(a))
+        new = b if b in changed else into if into in changed else None
+        if new and a in before and os.path.exists(os.path.join(root, a)):
+            found.append(f"{a} is still there (a {verb} leaves only {new})")
     homes = {p: snap for p, snap in turn.state.get("home_outputs", {}).items() if snap is not None}
     if not found and not changed and set(after) == set(before) and not turn.runs[-1].failed \
             and all(snapshot(p) == snap for p, snap in homes.items()):  # after a failure, the error is the news
