@@ -65,3 +65,32 @@ def test_an_earlier_grounded_answer_is_shown_beside_the_caution() -> None:
     said = pasted_answers.finish(turn)
     assert said is not None and said.endswith('Earlier I said, with dates and numbers that are in the text: "It first failed on 2025-08-03, '
                                               'the disk was full."')
+
+
+_DAYS = [f"2024-04-{d % 28 + 1:02d} Sam and Priya weeded bed {d % 9 + 1} ({d % 3 + 1} h)." for d in range(300)]
+_DAYS[140] = "2024-04-21 New tenants: the Mensah family took plot 27."
+GARDEN = "\n".join(["ALDER ROW ALLOTMENTS - WORK LOG"] + _DAYS)
+ASK_PLOT = f"Here is our allotment's work log.\n\n{GARDEN}\n\nWhich plot number did the Mensah family get?"
+
+
+def _plot_turn(answer: str, request: str = ASK_PLOT) -> object:
+    return make_turn(request, {"role": "computer", "type": "console", "format": "output", "content": "x\n"},
+                     reply(answer), runs=(ran("print(1)", "x\n"),))
+
+
+def test_a_small_number_on_no_line_with_the_questions_word_is_said_to_be_unchecked() -> None:
+    # ho55 (read after session 56's end): "The Okafor family got plot number 1." for plot 27
+    turn = _plot_turn("The Mensah family got plot number 1.")
+    said = pasted_answers.finish(turn)
+    assert said is not None and said.startswith('Check this against the text you pasted: no line of it that mentions "')
+    assert "has 1. It says:" in said and "the Mensah family took plot 27." in said
+
+
+@pytest.mark.parametrize("answer, request_text", [
+    ("The Mensah family got plot 27.", ASK_PLOT),  # on the line
+    ("Plot twenty-seven.", ASK_PLOT),  # no number
+    ("They weeded 3 times.", ASK_PLOT.replace("Which plot number did the Mensah family get?",
+                                                "How many times did the Mensah family weed?")),  # a count
+])
+def test_numbers_where_the_question_points_or_worked_out_are_left_alone(answer: str, request_text: str) -> None:
+    assert pasted_answers.finish(_plot_turn(answer, request_text)) is None

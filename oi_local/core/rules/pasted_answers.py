@@ -4,7 +4,8 @@ one sentence saying so. Asked how many nights a pasted backup log failed, the 0.
 1 time on 2026-12-07.": today's date, in no line of the log (ho23, a development run of session 54). Such an answer
 is not grounded; the person is told to check it against the text, not left to take it as read, and is shown the
 turn's newest earlier answer whose dates and numbers are all found. Small counts (one or two digits) are left alone:
-a count is rarely written in the text it counts."""
+a count is rarely written in the text it counts. But a small number read from the text (not worked out) must be on a
+line that holds the question's rarest word: if none is, those lines are shown."""
 from __future__ import annotations
 
 import re
@@ -54,7 +55,8 @@ def ungrounded(said: str, sources: str) -> list[str]:
 def finish(turn: Turn) -> str | None:
     from oi_local.core.rules.long_request import pasted_parts, shown_lines
 
-    if not turn.runs or turn.runs[-1].failed or pasted_parts(turn.engine, turn.request) is None:
+    parts = pasted_parts(turn.engine, turn.request)
+    if not turn.runs or turn.runs[-1].failed or parts is None:
         return None
     said = last_words(turn)
     if not said.strip() or said.startswith("This is not done"):
@@ -62,9 +64,44 @@ def finish(turn: Turn) -> str | None:
     sources = "\n".join([turn.request, shown_lines(turn.engine, turn.request)] + [r.output for r in turn.runs])
     missing = ungrounded(said, sources)
     if not missing:
-        return None
+        return unpaired(said, parts)
     earlier = _grounded_earlier(turn, said, sources)
     return NOTE.format(what=" and ".join(missing[:3])) + (EARLIER.format(said=earlier) if earlier else "")
+
+
+# A small number, though in the text, must stand where the question points: "Which plot number did the Okafor family
+# get?" was answered "plot number 1." The one line that names the Okafors says 27 (ho55, read after session 56's end).
+UNPAIRED = "Check this against the text you pasted: no line of it that mentions \"{word}\" has {number}. {lines}"
+_SMALL = re.compile(r"(?<![\w.,:/-])\d{1,2}(?![\w]|[.,:/]\d)")
+# a number that is worked out, not read: a count, a sum, a length of time (small counts are rarely in the text)
+_WORKED_OUT = re.compile(r"\bhow\s+(?:many|much|long|often|old)\b|\b(?:count\w*|total\w*|sum|average|mean|altogether|"
+                         r"in\s+all|combined|percent\w*|difference|between|times)\b|\bnumber\s+of\b", re.I)
+MAX_LINE = 160
+
+
+def unpaired(said: str, parts: tuple[str, str, str]) -> str | None:
+    """An answer's small numbers, none of them on a line of the pasted text that holds the question's rarest word
+    (a question that asks for a number read from the text, not a count): the lines that do hold it."""
+    from oi_local.core.rules.long_request import _question, _rare_words
+
+    own = parts[0] + "\n" + parts[2]
+    question = _question(own)
+    numbers = [m.group(0) for m in _SMALL.finditer(said) if not re.search(rf"(?<!\d){m.group(0)}(?!\d)", question)]
+    if not numbers or _WORKED_OUT.search(question):
+        return None
+    found, filled = _rare_words(parts[1].splitlines(), own)
+    asked = set(re.findall(r"[a-z]{3,}", question.lower()))
+    found = [f for f in found if f[1] in asked]
+    if not found:
+        return None
+    near = [filled[i] for f in found for i in f[3]]  # the lines of each of the question's rare words
+    if any(re.search(rf"(?<!\d){n}(?!\d)", line) for n in numbers for line in near):
+        return None
+    _, word, _, hits = found[0]
+    lines = [filled[i].strip() for i in hits]
+    shown = " ".join(f'"{ln[:MAX_LINE]}"' for ln in lines[:2])
+    return UNPAIRED.format(word=word, number=" or ".join(dict.fromkeys(numbers)),
+                           lines=("It says: " if len(lines) == 1 else "They say: ") + shown)
 
 
 EARLIER = " Earlier I said, with dates and numbers that are in the text: \"{said}\""
@@ -92,4 +129,5 @@ rule = Rule(
     summary="an answer about a pasted text (long requests) that names a date or a number (three or more digits, or a "
             "decimal) found neither in that text nor in anything the turn's code printed is followed by one sentence "
             "saying so, asking the person to check it, with the turn's newest earlier answer whose dates and numbers are "
-            "all found")
+            "all found; a small number, for a question that reads one from the text (not a count, sum or length of time), "
+            "on no line that holds the question's rarest word, is followed by those lines")
