@@ -77,6 +77,15 @@ def asked(turn: Turn) -> dict[str, str] | None:
 _HOW_MANY = re.compile(r"\bhow\s+many\s+(?:\w+\s+){0,2}?(?:did|does|do|have|has|had)\s+(?:they|he|she)\b", re.I)
 
 
+def named_once(rows: list[dict[str, Any]], column: str, answer: str, signs: str = ".") -> str | None:
+    """The one value of `column` that `answer` names, where the column's values repeat (one row an order, a visit, a
+    day), leaving out values of three characters or fewer and numbers (digits and `signs`)."""
+    values = {v for r in rows if (v := str(r.get(column) or "").strip())}
+    named = [v for v in values if len(v) >= 3 and not v.translate({ord(c): None for c in signs}).isdigit()
+             and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", answer)]
+    return named[0] if len(named) == 1 and len(values) < len(rows) else None
+
+
 def counted(turn: Turn) -> dict[str, str] | None:
     """{file, column, name, count} of "and how many orders did they place" after an answer that named one person: the
     rows of the one CSV here whose column holds that name. The 0.5B model summed every order's amount (ho53)."""
@@ -85,12 +94,10 @@ def counted(turn: Turn) -> dict[str, str] | None:
     found = []
     for p, rows in small_tables() if answer else []:
         for column in rows[0]:
-            values = {v for r in rows if (v := str(r.get(column) or "").strip())}
-            named = [v for v in values if len(v) >= 3 and not v.replace(".", "").isdigit()
-                     and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", answer)]
-            if len(named) == 1 and len(values) < len(rows):  # a column whose names repeat: one row an order, a visit
-                n = sum(str(r.get(column) or "").strip() == named[0] for r in rows)
-                found.append({"file": p.name, "column": column, "name": named[0], "count": str(n)})
+            name = named_once(rows, column, answer)
+            if name is not None:
+                n = sum(str(r.get(column) or "").strip() == name for r in rows)
+                found.append({"file": p.name, "column": column, "name": name, "count": str(n)})
     return found[0] if len(found) == 1 else None
 
 

@@ -25,18 +25,16 @@ def named_value(answer: str, word: str) -> tuple[str, str, list[str]] | None:
     """(column, value, the file's columns) of the one value the answer names, in a column whose values repeat (and,
     for "that city", whose name is the word), of exactly one small CSV here."""
     from oi_local.core.records import stems
-    from oi_local.core.rules.their_details import small_tables
+    from oi_local.core.rules.their_details import named_once, small_tables
 
     found = []
     for _, rows in small_tables():
         for column in rows[0]:
             if word and not stems(column) & stems(word):
                 continue
-            values = {v for r in rows if (v := str(r.get(column) or "").strip())}
-            named = [v for v in values if len(v) >= 3 and not v.replace(".", "").replace("-", "").isdigit()
-                     and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", answer)]
-            if len(named) == 1 and len(values) < len(rows):
-                found.append((column, named[0], list(rows[0])))
+            value = named_once(rows, column, answer, signs=".-")  # a date (2024-07-02) is no place
+            if value is not None:
+                found.append((column, value, list(rows[0])))
     return found[0] if len(found) == 1 else None
 
 
