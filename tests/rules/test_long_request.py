@@ -287,10 +287,10 @@ def test_the_questions_rare_words_come_before_the_intros(tmp_path: Path, monkeyp
         f"2024-04-{d % 28 + 1:02d} Sam and Priya weeded the beds ({d % 3 + 1} h)." for d in range(60)]
     lines[31] = "2024-04-04 New tenants: the Mensah family took plot 14."
     own = "Here is our allotment's work log. I only need one thing.\n\nWhich plot did the Mensah family get?"
-    found, _ = long_request._rare_words(lines, own)
+    found, _ = long_request.rare_words(lines, own)
     assert "mensah" in [w for _, w, _, _ in found] and "log" not in [w for _, w, _, _ in found]
     # with no question mark, the last sentence is the question
-    found, _ = long_request._rare_words(lines, "Here is our allotment's work log.\n\nTell me the Mensah family's plot.")
+    found, _ = long_request.rare_words(lines, "Here is our allotment's work log.\n\nTell me the Mensah family's plot.")
     assert "mensah" in [w for _, w, _, _ in found] and "log" not in [w for _, w, _, _ in found]
 
 

@@ -133,7 +133,7 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
     searched for the words "tool shed padlock" together and found nothing (ho44): they are ranked (`_ranked`)."""
     if prose:
         return _best_sentences(lines, own)
-    found, filled = _rare_words(lines, own)
+    found, filled = rare_words(lines, own)
     rows = sorted({i for _, _, _, hits in found for i in hits})
     tally = _tally(filled, own)
     if not rows:
@@ -373,13 +373,13 @@ def _best_sentences(lines: list[str], own: str) -> str:
                               lines="\n".join(sentences[i][:SENTENCE_CHARS] for i in rows))
 
 
-def _rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, list[int]]], list[str]]:
+def rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, list[int]]], list[str]]:
     """The two rarest words of `own` found on at most MAX_MATCHES of the pasted records' lines, each as
     (lines it is on, word, stem, those lines); and the lines looked through. (Prose is ranked by `_ranked`.)"""
     filled = [ln for ln in lines if ln.strip()]
     if len(filled) < 2 * FIRST_LINES:
         return [], filled
-    asked = set(re.findall(r"[a-z]{3,}", _question(own).lower()))
+    asked = set(re.findall(r"[a-z]{3,}", question_of(own).lower()))
     found = []
     for w in dict.fromkeys(re.findall(r"[a-z]{3,}", own.lower())):
         stem = _stem(w)
@@ -398,7 +398,7 @@ def _rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, l
     return sorted(found, key=lambda f: (f[1] not in asked, f[0], f[1]))[:2], filled
 
 
-def _question(own: str) -> str:
+def question_of(own: str) -> str:
     """The person's question among their words: the sentences that end in "?", else the last sentence."""
     sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", own) if x.strip()]
     return " ".join(x for x in sentences if x.endswith("?")) or (sentences[-1] if sentences else "")
@@ -538,7 +538,7 @@ def after_run(turn: Turn) -> Ask | None:
     prose = not _first_lines(lines)  # records (a log, a table, a chat) are searched line by line
     if prose:
         return _prose_search(turn, name, lines, parts[2] or parts[0] + "\n" + parts[2])
-    found, _ = _rare_words(lines, parts[0] + "\n" + parts[2])
+    found, _ = rare_words(lines, parts[0] + "\n" + parts[2])
     if not found:
         return None
     turn.counts["prose search"] += 1

@@ -82,14 +82,14 @@ MAX_LINE = 160
 def unpaired(said: str, parts: tuple[str, str, str]) -> str | None:
     """An answer's small numbers, none of them on a line of the pasted text that holds the question's rarest word
     (a question that asks for a number read from the text, not a count): the lines that do hold it."""
-    from oi_local.core.rules.long_request import _question, _rare_words
+    from oi_local.core.rules.long_request import question_of, rare_words
 
     own = parts[0] + "\n" + parts[2]
-    question = _question(own)
+    question = question_of(own)
     numbers = [m.group(0) for m in _SMALL.finditer(said) if not re.search(rf"(?<!\d){m.group(0)}(?!\d)", question)]
     if not numbers or _WORKED_OUT.search(question):
         return None
-    found, filled = _rare_words(parts[1].splitlines(), own)
+    found, filled = rare_words(parts[1].splitlines(), own)
     asked = set(re.findall(r"[a-z]{3,}", question.lower()))
     found = [f for f in found if f[1] in asked]
     if not found:
