@@ -310,3 +310,14 @@ def test_a_follow_up_that_names_no_file_asks_of_the_earlier_requests_file(folder
     # a request that names another file, or none and no earlier one: not about this file
     assert per_group.grouped(followup, folder) is None
     assert per_group.grouped("which category is most common in people.csv?", folder, earlier) is None
+
+
+def test_a_files_name_names_no_column_and_an_id_gives_way_to_the_amount(folder: Path) -> None:
+    # "in orders.csv" named order_id beside total; counted, the answer was the most orders, not the most money (ho56)
+    (folder / "orders.csv").write_text("order_id,date,customer,total\n1001,2024-04-02,Fatima,58.40\n"
+                                       "1002,2024-04-02,George,212.00\n1003,2024-04-03,Fatima,74.99\n")
+    found = per_group.grouped("Who spent the most money in total in orders.csv, and how much?", folder)
+    assert found == ("orders.csv", "customer", "total", "largest")
+    # named in the words too, an id still gives way to the amount
+    found = per_group.grouped("Which customer has the highest total order amount in orders.csv?", folder)
+    assert found is not None and found[2] == "total"

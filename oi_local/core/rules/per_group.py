@@ -65,6 +65,7 @@ _EACH = re.compile(r"\b(?:average|avg|mean|total|sum|how\s+(?:much|many)|count|s
                    r"\b(?:for\s+each|on\s+each|each|every|per|by)\s+([a-z][\w-]*)", re.I)
 _LABEL = re.compile(r"(?:^|_|\b)(?:id|no|nr|num|year|month|day|week|zip|code|phone)$", re.I)  # numbers that name, not measure
 _DATE = re.compile(r"^\d{4}-\d\d-\d\d|^\d{1,2}/\d{1,2}/\d{2,4}$")
+_FILE_NAME = re.compile(r"[\w./-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
 
 
 _TIMES = re.compile(r"\btimes\b|\bmultipl\w*|\s[x×*]\s", re.I)
@@ -163,10 +164,13 @@ def grouped(request: str, cwd: Path, earlier: str = "") -> tuple[str, str, str |
             values = [v[:period] for v in table[group] if v]
     if group is None or len(set(values)) == len(values):
         return None  # one row per name: the largest row is the answer
-    said = _tokens(request[m.end():]) | _tokens(m.group(0))
+    # a file's name lends no word: "in orders.csv" named order_id beside total, and two columns named none (ho56)
+    said = _tokens(_FILE_NAME.sub(" ", request[m.end():])) | _tokens(m.group(0))
     numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & said]
     if not numbers:  # "what's the average sale amount per region? and which region comes out on top?"
-        numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & _tokens(request)]
+        numbers = [c for c, v in table.items() if c != group and _numeric(v) and _tokens(c) & _tokens(_FILE_NAME.sub(" ", request))]
+    if len(numbers) > 1:  # an id or a year names a row; the amount is the other column
+        numbers = [c for c in numbers if not _LABEL.search(c)] or numbers
     if not numbers and _AMOUNT.search(request):  # "which category did i spend the most on": the one number column
         numbers = [c for c, v in table.items() if c != group and _numeric(v) and not _LABEL.search(c)]
         numbers = numbers if len(numbers) == 1 else []
