@@ -354,3 +354,19 @@ def test_a_rename_that_left_the_old_name_is_not_done(folder: Path) -> None:
     turn.runs.append(ran("...", ""))
     assert outputs.problems(turn) == ["items.csv is still there (a move leaves only archive/items.csv)"]
     assert outputs.renamed("rename the photos to 2023 names") == []
+
+
+def test_a_file_asked_to_be_changed_where_it_is_that_stayed_the_same_is_not_done(folder: Path) -> None:
+    # ho56: sorted in memory, counted, never saved; asked with a question, the file was not held to a change
+    (folder / "shopping.txt").write_text("rice\napples\n")
+    turn = started("Could you put shopping.txt in alphabetical order (just save it over the same file) and tell me how many things are on it?")
+    turn.runs.append(ran("...", "2"))
+    assert outputs.problems(turn) == ["shopping.txt is unchanged (I asked for it to be changed where it is)"]
+    import os
+    (folder / "shopping.txt").write_text("apples\nrice\n")
+    os.utime(folder / "shopping.txt", ns=(1, 1))
+    assert outputs.problems(turn) == []
+    # no in-place words: a question about the file is not a change to it
+    turn = started("Could you tell me how many things are on shopping.txt?")
+    turn.runs.append(ran("print(len(open('shopping.txt').read().split()))", "2"))
+    assert outputs.problems(turn) == []

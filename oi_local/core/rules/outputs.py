@@ -316,6 +316,7 @@ def problems(turn: Turn) -> list[str]:
         new = b if b in changed else into if into in changed else None
         if new and a in before and os.path.exists(os.path.join(root, a)):
             found.append(f"{a} is still there (a {verb} leaves only {new})")
+    found += _kept_in_place(root, request, before, after)
     homes = {p: snap for p, snap in turn.state.get("home_outputs", {}).items() if snap is not None}
     if not found and not changed and set(after) == set(before) and not turn.runs[-1].failed \
             and all(snapshot(p) == snap for p, snap in homes.items()):  # after a failure, the error is the news
@@ -334,6 +335,21 @@ def problems(turn: Turn) -> list[str]:
         data = data or [p.name for p in by_stem(request, Path(root)) if p.name in names_before]  # "plot the prices"
         found += [f"the code never read {n}, so the plot does not show its data" for n in data if not _names(code, n)]
     return found + _unread_data(turn)
+
+
+def _kept_in_place(root: str, request: str, before: Snapshot, after: Snapshot) -> list[str]:
+    """A file asked to be changed where it is ("put shopping_list.txt in alphabetical order, just save it over the
+    same file") that the turn left as it was: the 0.5B model sorted the lines in memory, printed how many there
+    were, and said so (ho56). Asked with a question, such a request was not held to changing a file."""
+    from pathlib import Path
+
+    from oi_local.core.rules.in_place import asked
+
+    target = asked(request, Path(root))
+    if target is None:
+        return []
+    rel = os.path.relpath(target, root)
+    return [f"{rel} is unchanged (I asked for it to be changed where it is)"] if rel in before and before.get(rel) == after.get(rel) else []
 
 
 def _names(code: str, name: str) -> bool:
@@ -439,6 +455,7 @@ rule = Rule(
             "source, a plot of a named data file by code that never read it, an answer to a question about a named data "
             "file or pasted text that no code that ran read, a request to change named files (move, "
             "rename, replace, join, add a row, add it to the log ...) that left every file as it was, or that asked to add one-word items "
-            "(\"add yusuf and carmen\") that no changed file holds (also in the home folders it names, "
+            "(\"add yusuf and carmen\") that no changed file holds, or to change a file in place that it left as it was "
+            "(also in the home folders it names, "
             "as ~/Downloads); the model is told what is wrong and "
             "asked once for code that does it (not after a failure no code can fix: no network, a damaged file)")
