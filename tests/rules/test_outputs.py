@@ -370,3 +370,30 @@ def test_a_file_asked_to_be_changed_where_it_is_that_stayed_the_same_is_not_done
     turn = started("Could you tell me how many things are on shopping.txt?")
     turn.runs.append(ran("print(len(open('shopping.txt').read().split()))", "2"))
     assert outputs.problems(turn) == []
+
+
+def test_a_file_whose_bytes_are_not_the_kind_its_name_says_is_not_done(folder: Path) -> None:
+    # ho56: a zip archive written as reports.tar.gz; tar could not open it
+    import gzip
+    import zipfile
+    (folder / "reports").mkdir()
+    (folder / "reports" / "q1.txt").write_text("up 4%\n")
+    turn = started("zip up the reports folder into a reports.tar.gz please")
+    with zipfile.ZipFile(folder / "reports.tar.gz", "w") as z:
+        z.write(folder / "reports" / "q1.txt", "q1.txt")
+    turn.runs.append(ran("...", "done"))
+    assert outputs.problems(turn) == ["reports.tar.gz is not a gzip file (its bytes are a zip archive)"]
+    import shutil
+    shutil.make_archive(str(folder / "reports"), "gztar", folder, "reports")
+    assert outputs.problems(turn) == []
+    (folder / "plot.png").write_text("not an image")
+    assert outputs.problems(turn) == ["plot.png is not a PNG image"]
+    (folder / "plot.png").write_bytes(gzip.compress(b"x"))
+    assert outputs.problems(turn) == ["plot.png is not a PNG image (its bytes are a gzip file)"]
+    # a file the person had, moved or copied as it was, is not looked at
+    (folder / "plot.png").unlink()
+    (folder / "scan.jpg").write_text("a stand-in picture")
+    turn = started("copy scan.jpg to photo.jpg")
+    (folder / "photo.jpg").write_text("a stand-in picture")
+    turn.runs.append(ran("import shutil; shutil.copy('scan.jpg', 'photo.jpg')", ""))
+    assert outputs.problems(turn) == []

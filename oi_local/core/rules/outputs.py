@@ -317,6 +317,8 @@ def problems(turn: Turn) -> list[str]:
         if new and a in before and os.path.exists(os.path.join(root, a)):
             found.append(f"{a} is still there (a {verb} leaves only {new})")
     found += _kept_in_place(root, request, before, after)
+    sizes = {st[0] for st in before.values()}  # a file moved or copied as it was is the person's, whatever its bytes
+    found += [w for rel in changed if rel not in before and after[rel][0] not in sizes and (w := wrong_kind(root, rel))]
     homes = {p: snap for p, snap in turn.state.get("home_outputs", {}).items() if snap is not None}
     if not found and not changed and set(after) == set(before) and not turn.runs[-1].failed \
             and all(snapshot(p) == snap for p, snap in homes.items()):  # after a failure, the error is the news
@@ -335,6 +337,31 @@ def problems(turn: Turn) -> list[str]:
         data = data or [p.name for p in by_stem(request, Path(root)) if p.name in names_before]  # "plot the prices"
         found += [f"the code never read {n}, so the plot does not show its data" for n in data if not _names(code, n)]
     return found + _unread_data(turn)
+
+
+# What a file's first bytes are, by the kind its name says (a name with no kind here is not looked at).
+_MAGIC = {"gzip file": (b"\x1f\x8b",), "zip archive": (b"PK\x03\x04", b"PK\x05\x06"), "PNG image": (b"\x89PNG",),
+          "JPEG image": (b"\xff\xd8",), "PDF": (b"%PDF",), "bzip2 file": (b"BZh",), "xz file": (b"\xfd7zXZ",)}
+_KINDS = {".gz": "gzip file", ".tgz": "gzip file", ".zip": "zip archive", ".png": "PNG image", ".jpg": "JPEG image",
+          ".jpeg": "JPEG image", ".pdf": "PDF", ".bz2": "bzip2 file", ".xz": "xz file"}
+
+
+def wrong_kind(root: str, rel: str) -> str:
+    """"reports.tar.gz is not a gzip file (its bytes are a zip archive)" for a file whose first bytes are not the
+    kind its name says: asked for reports.tar.gz, the 0.5B model wrote a zip archive under that name (ho56), and
+    `tar -tzf` could not open it; else ""."""
+    kind = _KINDS.get(os.path.splitext(rel)[1].lower())
+    if kind is None:
+        return ""
+    try:
+        with open(os.path.join(root, rel), "rb") as f:
+            head = f.read(8)
+    except OSError:
+        return ""
+    if head.startswith(_MAGIC[kind]):
+        return ""
+    other = next((k for k, marks in _MAGIC.items() if head.startswith(marks)), "")
+    return f"{rel} is not a {kind}" + (f" (its bytes are a {other})" if other else "")
 
 
 def _kept_in_place(root: str, request: str, before: Snapshot, after: Snapshot) -> list[str]:
@@ -455,7 +482,8 @@ rule = Rule(
             "source, a plot of a named data file by code that never read it, an answer to a question about a named data "
             "file or pasted text that no code that ran read, a request to change named files (move, "
             "rename, replace, join, add a row, add it to the log ...) that left every file as it was, or that asked to add one-word items "
-            "(\"add yusuf and carmen\") that no changed file holds, or to change a file in place that it left as it was "
+            "(\"add yusuf and carmen\") that no changed file holds, or to change a file in place that it left as it was; a new "
+            "file whose bytes are not the kind its name says (a zip archive called reports.tar.gz) "
             "(also in the home folders it names, "
             "as ~/Downloads); the model is told what is wrong and "
             "asked once for code that does it (not after a failure no code can fix: no network, a damaged file)")
