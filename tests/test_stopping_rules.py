@@ -57,25 +57,39 @@ def test_degenerate_prose_is_stopped_early_and_trimmed():
 
 
 def test_degenerate_code_is_not_run_and_asked_afresh_once():
-    oi = make(scripted(["```python\nprint('a')\n"], endless="print('a')\n"))
+    oi = make(scripted(["```python\nprint(1"], endless="9"))
     try:
         msgs = oi.chat("print a", display=False)
     finally:
         oi.close()
     outputs = [m["content"] for m in msgs if m["role"] == "computer"]
     assert outputs and "endless repetition" in outputs[-1]
-    assert not any(m["content"].strip() == "a" for m in msgs if m["role"] == "computer")  # twice: the turn ends
+    assert not any(m["content"].strip().startswith("1") for m in msgs if m["role"] == "computer")  # twice: the turn ends
     # the first repetition is drawn again (sampled, hidden): a retry that ends runs
-    fn = scripted(["```python\nprint('a')\n", "```python\nprint('b')\n```", "It printed b."],
-                  endless="print('a')\n", endless_at=0)
+    fn = scripted(["```python\nprint(1", "```python\nprint('b')\n```", "It printed b."],
+                  endless="9", endless_at=0)
     oi = make(fn)
     try:
         msgs = oi.chat("print a", display=False)
     finally:
         oi.close()
     outputs = [m["content"] for m in msgs if m["role"] == "computer"]
-    assert "b\n" in outputs and not any("a\n" == o for o in outputs)
+    assert "b\n" in outputs and not any(o.startswith("1") for o in outputs)
     assert fn.calls["n"] == 3 and msgs[-1]["content"] == "It printed b."
+
+
+def test_whole_lines_repeated_after_complete_code_run_once_and_the_turn_ends():
+    # the same line again and again (ho56's tar command) runs once; falling into it again, also where only an
+    # answer is wanted (code not shown), the stream is stopped: it ran to max_tokens unseen
+    fn = scripted(["```python\nprint('a')\n"], endless="print('a')\n")
+    oi = make(fn)
+    try:
+        msgs = oi.chat("print a", display=False)
+    finally:
+        oi.close()
+    outputs = [m["content"] for m in msgs if m["role"] == "computer"]
+    assert outputs.count("a\n") == 1 and fn.calls["n"] <= 4
+    assert msgs[-1]["role"] == "assistant" and msgs[-1]["type"] == "message"
 
 
 def test_repeated_code_ends_with_an_answer():
@@ -196,7 +210,7 @@ def test_a_repetition_counts_as_a_failed_try():
 
 def test_a_copied_answer_after_a_silent_run_gives_way_to_what_that_run_made_not_an_older_error(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    fn = scripted(["```python\nraise ValueError('one')\n```", "```python\nwith open('chart.png', 'w') as f:\n    f.write('x')\n```",
+    fn = scripted(["```python\nraise ValueError('one')\n```", "```python\nwith open('chart.png', 'wb') as f:\n    f.write(bytes([137]) + b'PNG')\n```",
                    "1234 * 5678 is 7006652.", "1234 * 5678 is 7006652."])
     oi = make(fn)
     oi.template = "small"

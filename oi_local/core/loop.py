@@ -239,10 +239,14 @@ def _reply(turn: Turn, blocks: list[Block], ask: Ask | None = None, allow_code: 
     turn.state["reply from"] = len(engine.messages)  # this reply's first message (rules/answered_first.py)
     cuts = hooks(engine, "cut")
     options = dict(ask.sampling) if ask else {}
+    skipped = ""  # code not wanted in this reply, still watched for a repetition: it ran to max_tokens unseen
     try:
         for c in engine.stream_reply(extra_user=ask.text if ask else None, hide=turn.hidden,
                                      recipes=turn.recipes, **options):
             if c.get("type") == "code" and not allow_code:
+                skipped = "" if c.get("start") else skipped + (c.get("content") or "")
+                if skipped and any(f(skipped) is not None for f in cuts):
+                    return  # closing the stream stops generation
                 continue
             if c.get("start"):
                 current = {k: v for k, v in c.items() if k not in ("start", "end")} | {"content": ""}

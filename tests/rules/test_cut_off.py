@@ -58,3 +58,21 @@ def test_in_the_loop_the_answer_comes_from_the_clean_run(tmp_path, monkeypatch) 
         assert "copied 3 files" in str(model.prompts[-1][-2:])  # the answer is asked with the run's output in view
     finally:
         interp.reset()
+
+
+def test_whole_lines_said_again_and_again_after_complete_code_run_once() -> None:
+    # ho56: "tar -czvf reports.tar.gz reports/" line after line; drawn again, a zip archive under the .tar.gz name
+    turn = make_turn("zip up the reports folder into a reports.tar.gz please")
+    b = block("tar -czvf reports.tar.gz reports/\n …", lang="shell", closed=False, degenerate=True)
+    verdict = cut_off.check(turn, b)
+    assert verdict is not None and verdict.warning == cut_off.ONCE_NOTE and not (verdict.stop or verdict.again)
+    assert b.code == "tar -czvf reports.tar.gz reports/\n"
+    # a second repetition is not run
+    again = cut_off.check(turn, block("ls\n …", lang="shell", closed=False, degenerate=True))
+    assert again is not None and again.stop
+    # cut mid-line, or code that is not complete, is not run
+    for code, lang in [("x = 1 …", "python"), ("data = [\n    1,\n …", "python"), ("echo 'a\n …", "shell"),
+                       ("print(1)\n …", "r")]:
+        turn = make_turn("zip it")
+        verdict = cut_off.check(turn, block(code, lang=lang, closed=False, degenerate=True))
+        assert verdict is not None and verdict.again, code
