@@ -164,7 +164,7 @@ def test_the_lines_that_hold_a_rare_word_of_the_question_are_shown(tmp_path: Pat
     text = "our backup log is below, sorry it's long:\n" + log + "did the backup fail on any night? which one?"
     engine.messages = [{"role": "user", "type": "message", "content": text}]
     seen = engine.build_prompt()[-1]["content"]
-    assert 'All the lines of it that mention "fail":\n2025-11-19 02:11 FAIL disk full\n]' in seen
+    assert 'All the lines of it that mention "fail", the closest to my question first:\n2025-11-19 02:11 FAIL disk full\n]' in seen
     assert "backup started" in seen.split("mention")[0]  # the first lines still show the format
     assert '"backup"' not in seen  # in every night's lines: tells no line apart
     many = text.replace("did the backup fail on any night? which one?", "how many nights said OK?")
@@ -491,3 +491,36 @@ def test_the_tally_counts_lines_for_times_and_stays_out_of_sums_and_per_group_qu
     assert long_request._tally(filled, "how many files were copied altogether?") == ""  # a sum, not a count of lines
     assert long_request._tally(filled, "which job failed the most, and how many times?") == ""
     assert long_request._tally(filled, "when did it first fail?") == ""
+
+
+def test_the_lines_found_come_closest_to_the_question_first_unless_their_order_is_the_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ho56: asked for the new water heater's serial, the lines with "serial" came in the log's order, and the 0.5B
+    # model answered with the first one's (a dryer's)
+    import subprocess
+    import sys
+
+    from .handmade import make_turn, ran
+
+    monkeypatch.chdir(tmp_path)
+    lines = [f"2024-03-{d % 28 + 1:02d} | Depot | Van {d % 9 + 1} washed, tow bar greased | Ola | 1 h" for d in range(80)]
+    lines[12] = "2024-03-05 | Depot | Old ladder rack replaced, new rack fitted to the flatbed truck, plate LR-1180 | Ola | 2 h"
+    lines[40] = "2024-03-19 | Yard | Tow bar bent. New tow bar fitted to the flatbed truck, plate TB-7734 | Kim | 3 h"
+    lines[61] = "2024-03-27 | Depot | Worn battery. New battery fitted to the flatbed truck, plate BT-5521 | Ola | 1 h"
+    own = "Our fleet log is below.\n\nWhat's the plate on the new tow bar of the flatbed truck?"
+    text = own.split("\n\n")[0] + "\n\n" + "\n".join(lines) + "\n\n" + own.split("\n\n")[1]
+    shown = long_request._matching_lines(lines, own)
+    assert shown.index("TB-7734") < shown.index("LR-1180") and shown.index("TB-7734") < shown.index("BT-5521")
+    assert "the closest to my question first" in shown
+    turn = make_turn(text, runs=(ran("print('TB')", "TB\n"),))
+    turn.engine.build_prompt()
+    ask = long_request.after_run(turn)
+    assert ask is not None
+    code = (ask.text or "").split("```python\n")[1].split("```")[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert out.splitlines()[0] == lines[40]
+    # asked for the first such line, the log's order stays
+    first = "Our fleet log is below.\n\nWhat was the first plate fitted?"
+    assert long_request.closeness_words(first) == ()
+    shown = long_request._matching_lines(lines, first)
+    assert "the closest" not in shown and shown.index("LR-1180") < shown.index("TB-7734")

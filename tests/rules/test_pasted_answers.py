@@ -94,3 +94,30 @@ def test_a_small_number_on_no_line_with_the_questions_word_is_said_to_be_uncheck
 ])
 def test_numbers_where_the_question_points_or_worked_out_are_left_alone(answer: str, request_text: str) -> None:
     assert pasted_answers.finish(_plot_turn(answer, request_text)) is None
+
+
+FLEET = "\n".join(
+    [f"2024-03-{d % 28 + 1:02d} | Depot | Van {d % 9 + 1} washed, tow bar greased | Ola | 1 h" for d in range(70)]
+    + ["2024-03-05 | Depot | Old ladder rack replaced, new rack fitted to the flatbed truck, plate LR-1180 | Ola | 2 h",
+       "2024-03-19 | Yard | Tow bar bent. New tow bar fitted to the flatbed truck, plate TB-7734 | Kim | 3 h",
+       "2024-03-27 | Depot | Worn battery. New battery fitted to the flatbed truck, plate BT-5521 | Ola | 1 h"])
+ASK_FLEET = f"Our fleet log:\n\n{FLEET}\n\nWhat's the plate on the new tow bar of the flatbed truck?"
+
+
+@pytest.mark.parametrize("answer, flagged", [
+    ("The plate on the new tow bar is LR-1180.", True),  # read from the ladder rack's line (ho56's dryer for the heater)
+    ("The plate on the new tow bar is TB-7734.", False),  # the closest line
+    ("It was fitted on 2024-03-19 by Kim.", False),  # no code: a date is another check's
+])
+def test_a_code_read_from_a_line_further_from_the_question_is_followed_by_the_closest_line(answer: str, flagged: bool) -> None:
+    turn = make_turn(ASK_FLEET, reply(answer), runs=(ran("print(1)", FLEET.splitlines()[-3] + "\n"),))
+    said = pasted_answers.finish(turn)
+    if flagged:
+        assert said == ("Check this against the text you pasted: LR-1180 is on a line with fewer of the question's words "
+                        "than this one: \"2024-03-19 | Yard | Tow bar bent. New tow bar fitted to the flatbed truck, plate "
+                        "TB-7734 | Kim | 3 h\"")
+    else:
+        assert said is None
+    # asked for the first one, the order of the log is the answer's: not looked at
+    first = ASK_FLEET.replace("What's the plate on the new tow bar of the flatbed truck?", "What was the first plate fitted?")
+    assert pasted_answers.finish(make_turn(first, reply(answer), runs=(ran("print(1)", "x\n"),))) is None

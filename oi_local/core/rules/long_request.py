@@ -28,6 +28,7 @@ PASTED = "[The text I pasted ({lines} lines, {n} characters) is saved in the fil
 FIRST = " Its first lines:\n{lines}\n"
 FIRST_LINES, LINE_CHARS = 6, 160
 MATCH = " All the lines of it that mention {words}:\n{lines}\n"
+CLOSEST_MATCH = " All the lines of it that mention {words}, the closest to my question first:\n{lines}\n"
 PROSE_MATCH = " The sentences of it that mention {words}, the closest first:\n{lines}\n"
 SENTENCE_CHARS = 240  # a matched line or sentence, shown whole: cut at 160, "The new combination is 3948." could be lost
 MAX_MATCHES = 10  # a question word on more lines than this tells no line apart ("backup" in a backup log)
@@ -138,7 +139,9 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
     tally = _tally(filled, own)
     if not rows:
         return tally
-    return MATCH.format(
+    asked = closeness_words(own)
+    rows = sorted(rows, key=lambda i: -closeness(filled[i], asked))
+    return (MATCH if not asked else CLOSEST_MATCH).format(
         words=" or ".join(f'"{w}"' for _, w, _, _ in found),
         lines="\n".join(filled[i].strip()[:SENTENCE_CHARS] for i in rows[:2 * MAX_MATCHES])) + tally
 
@@ -398,6 +401,24 @@ def rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, li
     return sorted(found, key=lambda f: (f[1] not in asked, f[0], f[1]))[:2], filled
 
 
+# Where the lines' order is the answer's (the first failure, the latest entry, a count), they keep it.
+_IN_ORDER = re.compile(r"\b(?:first|last|earliest|latest|recent\w*|before|after|since|until|begin\w*|start\w*|end\w*|"
+                       r"order|timeline|sequence|how\s+many|how\s+often|count\w*|list\w*|all|every)\b", re.I)
+
+
+def closeness_words(own: str) -> tuple[str, ...]:
+    """The question's words that order the lines found, the closest first (none where the order is the file's): asked
+    for "the serial number of the new water heater that was put in", the lines that mention "serial" or "put" were
+    shown in the log's order, and the 0.5B model answered with the first new dryer's serial (ho56, session 57)."""
+    question = question_of(own)
+    return () if _IN_ORDER.search(question) else tuple(dict.fromkeys(_stems(question)))
+
+
+def closeness(line: str, asked: tuple[str, ...]) -> int:
+    """How many of the question's words a line holds (a word as the start of one of the line's)."""
+    return sum(bool(re.search(rf"\b{re.escape(w)}", line, re.I)) for w in asked)
+
+
 def question_of(own: str) -> str:
     """The person's question among their words: the sentences that end in "?", else the last sentence."""
     sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", own) if x.strip()]
@@ -543,9 +564,16 @@ def after_run(turn: Turn) -> Ask | None:
         return None
     turn.counts["prose search"] += 1
     stems = "|".join(re.escape(stem) for _, _, stem, _ in found)
+    asked = closeness_words(parts[0] + "\n" + parts[2])
     code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
             f"for piece in text.splitlines():\n"
             f"    if re.search(r'\\b(?:{stems})', piece, re.I):\n        print(piece.strip())")
+    if asked:  # the lines that hold most of the question's words first: the model answered from the first it saw
+        code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
+                f"found = [p.strip() for p in text.splitlines() if re.search(r'\\b(?:{stems})', p, re.I)]\n"
+                f"asked = {asked!r}  # the question's words\n"
+                f"found.sort(key=lambda p: -sum(bool(re.search(r'\\b' + re.escape(w), p, re.I)) for w in asked))  # most of them first\n"
+                f"for p in found:\n    print(p)")
     words = " or ".join(f'"{w}"' for _, w, _, _ in found)
     return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="lines", words=words), code, SEARCH_HOW)
 

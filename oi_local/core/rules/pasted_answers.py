@@ -5,7 +5,9 @@ one sentence saying so. Asked how many nights a pasted backup log failed, the 0.
 is not grounded; the person is told to check it against the text, not left to take it as read, and is shown the
 turn's newest earlier answer whose dates and numbers are all found. Small counts (one or two digits) are left alone:
 a count is rarely written in the text it counts. But a small number read from the text (not worked out) must be on a
-line that holds the question's rarest word: if none is, those lines are shown."""
+line that holds the question's rarest word: if none is, those lines are shown. And a code or a number read from a
+line with fewer of the question's words than the one line that holds the most (with one of the same shape) is
+followed by that line."""
 from __future__ import annotations
 
 import re
@@ -64,7 +66,7 @@ def finish(turn: Turn) -> str | None:
     sources = "\n".join([turn.request, shown_lines(turn.engine, turn.request)] + [r.output for r in turn.runs])
     missing = ungrounded(said, sources)
     if not missing:
-        return unpaired(said, parts)
+        return unpaired(said, parts) or misplaced(said, parts)
     earlier = _grounded_earlier(turn, said, sources)
     return NOTE.format(what=" and ".join(missing[:3])) + (EARLIER.format(said=earlier) if earlier else "")
 
@@ -104,6 +106,51 @@ def unpaired(said: str, parts: tuple[str, str, str]) -> str | None:
                            lines=("It says: " if len(lines) == 1 else "They say: ") + shown)
 
 
+# A code or a number read from the wrong line: asked for "the serial number of the new water heater that was put in",
+# the 0.5B model answered with the new dryer's serial, on a line with "new" and "serial" only; the water heater's line
+# held four of the question's words and a serial of the same shape (ho56, session 57).
+MISPLACED = ("Check this against the text you pasted: {token} is on a line with fewer of the question's words than "
+             "this one: \"{line}\"")
+_CODE = re.compile(r"(?<![\w-])[A-Za-z]{1,6}[-/#]?\d[\w-]*(?![\w-])")
+CLOSE = 2  # question words a line must hold to be the one the question points at
+
+
+def _shape(token: str) -> str:
+    return re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "0", token))
+
+
+def _facts(text: str) -> list[str]:
+    """The codes ("HX-20417") and numbers (three or more digits, or decimals) of a text."""
+    return [m.group(0) for m in _CODE.finditer(text)] + [m.group(0) for m in _FACT.finditer(text)]
+
+
+def misplaced(said: str, parts: tuple[str, str, str]) -> str | None:
+    """An answer's code or number that is in the pasted text, but only on lines that hold fewer of the question's words
+    than the one line that holds the most, where a code or number of the same shape stands: that line."""
+    from oi_local.core.rules.long_request import closeness, closeness_words, question_of
+
+    own = parts[0] + "\n" + parts[2]
+    asked = closeness_words(own)
+    if not asked or _WORKED_OUT.search(question_of(own)):
+        return None
+    lines = [ln for ln in parts[1].splitlines() if ln.strip()]
+    scores = [closeness(ln, asked) for ln in lines]
+    top = max(scores, default=0)
+    if top < CLOSE:
+        return None
+    question = question_of(own)
+    for token in dict.fromkeys(_facts(said)):
+        if token in question:
+            continue
+        homes = [i for i, ln in enumerate(lines) if re.search(rf"(?<![\w-]){re.escape(token)}(?![\w-])", ln)]
+        if not homes or max(scores[i] for i in homes) >= top:
+            continue
+        best = [i for i, sc in enumerate(scores) if sc == top and any(_shape(t) == _shape(token) for t in _facts(lines[i]))]
+        if len(best) == 1:
+            return MISPLACED.format(token=token, line=lines[best[0]].strip()[:MAX_LINE])
+    return None
+
+
 EARLIER = " Earlier I said, with dates and numbers that are in the text: \"{said}\""
 MAX_EARLIER = 300
 
@@ -130,4 +177,5 @@ rule = Rule(
             "decimal) found neither in that text nor in anything the turn's code printed is followed by one sentence "
             "saying so, asking the person to check it, with the turn's newest earlier answer whose dates and numbers are "
             "all found; a small number, for a question that reads one from the text (not a count, sum or length of time), "
-            "on no line that holds the question's rarest word, is followed by those lines")
+            "on no line that holds the question's rarest word, is followed by those lines; a code or number read from a line "
+            "with fewer of the question's words than the one closest line (which holds one of the same shape), by that line")
