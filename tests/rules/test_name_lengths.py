@@ -1,0 +1,36 @@
+"""Name lengths: len() of a file's name counts the file's lines."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oi_local.core.rules import name_lengths
+
+from .handmade import block, make_turn, printed
+
+
+@pytest.fixture(autouse=True)
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "guests.txt").write_text("Ana\nChloe\n\nDev\nEmma\n")
+    return tmp_path
+
+
+def test_the_length_of_a_files_name_is_the_count_of_its_lines() -> None:
+    # ho56: "10 people are on the guest list now." for four
+    b = block("print(len('guests.txt'))")
+    verdict = name_lengths.check(make_turn("How many people are on the guest list now?"), b)
+    assert verdict is not None and "len('guests.txt')" in verdict.warning
+    assert printed(b.code) == "4"
+
+
+@pytest.mark.parametrize("code", [
+    "name = 'guests.txt'\nprint(len(name))",  # a variable: what it holds is not known here
+    "print(len('notes.txt'))",  # no such file
+    "print(len('hello'))",  # a word
+    "print(len(open('guests.txt').read()))",
+])
+def test_left_alone(code: str) -> None:
+    b = block(code)
+    assert name_lengths.check(make_turn("How many guests?"), b) is None and b.code == code
