@@ -34,3 +34,11 @@ def test_the_length_of_a_files_name_is_the_count_of_its_lines() -> None:
 def test_left_alone(code: str) -> None:
     b = block(code)
     assert name_lengths.check(make_turn("How many guests?"), b) is None and b.code == code
+
+
+def test_a_bare_file_name_quoted_by_slips_is_counted_too() -> None:
+    # ho56 dev: the model wrote len(guests.txt); slips quotes the name, then its letters were counted
+    from .handmade import scripted_chat
+
+    out = scripted_chat(["```python\nprint(len(guests.txt))\n```", "There are 4 guests."], "How many guests are on the list now?")
+    assert [m["content"] for m in out if m["type"] == "console"] == ["4\n"]

@@ -239,8 +239,8 @@ RULES: tuple[Rule, ...] = (
     subfolders.rule,
     extensions.rule,
     name_case.rule,
-    name_lengths.rule,
     slips.rule,
+    name_lengths.rule,  # after slips: `len(guests.txt)` is quoted there first (ho56)
     plot_labels.rule,
     wc_counts.rule,
     repeated_archives.rule,
