@@ -302,3 +302,17 @@ def test_a_missing_key_said_plainly_leaves_out_where_it_is_nested() -> None:
     turn = make_turn("What are the orders in orders.json worth?", OUT, reply("Stopped."), runs=(run,))
     assert honest_end.finish(turn) == ("This is not done: the last run failed with KeyError: 'qty': there is no field 'qty' "
                                        "in the data (its fields are 'order_id', 'status', 'items').")
+
+
+def test_a_quoted_name_with_a_space_names_no_file_with_its_last_word(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ho56: the rename was done, and the turn ended "This is not done" over a try that read notes.txt
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "meeting-2024-05-14.txt").write_text("Meeting 14 May\n")
+    missing = failed("open('notes.txt')", "FileNotFoundError: [Errno 2] No such file or directory: 'notes.txt'")
+    done = ran("import os\nos.rename('meeting notes.txt', 'meeting-2024-05-14.txt')", "")
+    turn = make_turn('rename "meeting notes.txt" to meeting-2024-05-14.txt', OUT, reply("Renamed."), runs=(missing, done))
+    assert honest_end.finish(turn) is None
+    # named on its own, it still is
+    turn = make_turn('rename "notes.txt" to meeting-2024-05-14.txt', OUT, reply("Renamed."), runs=(missing, done))
+    assert honest_end.finish(turn) == ("This is not done: a run failed with FileNotFoundError: [Errno 2] No such file or "
+                                       "directory: 'notes.txt', and it is still not there.")

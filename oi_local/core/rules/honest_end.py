@@ -81,7 +81,13 @@ def _names(request: str, path: str) -> bool:
     if any(m.group(1).rstrip(".") in (path, os.path.basename(path)) for m in TARGET.finditer(request)):
         return False  # a file the request asks to make ("save it as bike/distances.png"): not one to read
     words = [path] + ([os.path.basename(path)] if "." in os.path.basename(path) else [])
+    # a quoted name with a space that ends in it is another file: "meeting notes.txt" names no notes.txt (ho56's
+    # rename was done, and the turn ended "This is not done" over the model's try to read notes.txt)
+    request = _QUOTED.sub(lambda m: m.group(0) if m.group(2) in words else " ", request)
     return any(re.search(rf"(?<![\w./-]){re.escape(w)}(?![\w/-])", request) for w in words)
+
+
+_QUOTED = re.compile(r"""(["'`“‘])([^"'`”’\n]*\s[^"'`”’\n]*)["'`”’]""")
 
 
 def _cause(turn: Turn) -> Run:
