@@ -524,3 +524,16 @@ def test_the_lines_found_come_closest_to_the_question_first_unless_their_order_i
     assert long_request.closeness_words(first) == ()
     shown = long_request._matching_lines(lines, first)
     assert "the closest" not in shown and shown.index("LR-1180") < shown.index("TB-7734")
+
+
+def test_a_message_said_again_and_again_shares_its_closeness() -> None:
+    # ho11 (a group chat): one advert said six times held "choir" and "practice"; the one line with the rehearsal held
+    # "rehearsal" only, and came after them
+    lines = [f"[0{d % 9 + 1}/05/2025, 1{d % 10}:00] {['Ana', 'Bo', 'Cy'][d % 3]}: see you all soon" for d in range(80)]
+    for k, at in enumerate((5, 15, 25, 35, 45, 55)):
+        lines[at] = f"[0{k + 1}/05/2025, 09:0{k}] {['Ana', 'Bo', 'Cy'][k % 3]}: The music shop gives choir practice books 10% off"
+    lines[30] = "[04/05/2025, 07:22] Ana: Next rehearsal: Friday 13 June at 7pm, in the church hall."
+    lines[60] = "[07/05/2025, 08:00] Bo: who is bringing the rehearsal biscuits?"
+    own = "Our choir chat is below.\n\nWhere is our next choir practice rehearsal?"
+    shown = long_request._matching_lines(lines, own)
+    assert shown.index("church hall") < shown.index("music shop")

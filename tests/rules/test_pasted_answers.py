@@ -113,8 +113,8 @@ def test_a_code_read_from_a_line_further_from_the_question_is_followed_by_the_cl
     turn = make_turn(ASK_FLEET, reply(answer), runs=(ran("print(1)", FLEET.splitlines()[-3] + "\n"),))
     said = pasted_answers.finish(turn)
     if flagged:
-        assert said == ("Check this against the text you pasted: LR-1180 is on a line with fewer of the question's words "
-                        "than this one: \"2024-03-19 | Yard | Tow bar bent. New tow bar fitted to the flatbed truck, plate "
+        assert said == ("Check this against the text you pasted: LR-1180 is on a line further from the question than "
+                        "this one: \"2024-03-19 | Yard | Tow bar bent. New tow bar fitted to the flatbed truck, plate "
                         "TB-7734 | Kim | 3 h\"")
     else:
         assert said is None

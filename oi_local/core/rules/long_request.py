@@ -140,7 +140,7 @@ def _matching_lines(lines: list[str], own: str, prose: bool = False) -> str:
     if not rows:
         return tally
     asked = closeness_words(own)
-    rows = sorted(rows, key=lambda i: -closeness(filled[i], asked))
+    rows = closest_first(filled, rows, asked) if asked else rows
     return (MATCH if not asked else CLOSEST_MATCH).format(
         words=" or ".join(f'"{w}"' for _, w, _, _ in found),
         lines="\n".join(filled[i].strip()[:SENTENCE_CHARS] for i in rows[:2 * MAX_MATCHES])) + tally
@@ -414,9 +414,35 @@ def closeness_words(own: str) -> tuple[str, ...]:
     return () if _IN_ORDER.search(question) else tuple(dict.fromkeys(_stems(question)))
 
 
-def closeness(line: str, asked: tuple[str, ...]) -> int:
-    """How many of the question's words a line holds (a word as the start of one of the line's)."""
-    return sum(bool(re.search(rf"\b{re.escape(w)}", line, re.I)) for w in asked)
+def holds(line: str, word: str) -> bool:
+    return re.search(rf"\b{re.escape(word)}", line, re.I) is not None
+
+
+SAME = 0.7  # the share of words two lines have in common that makes them one message said again
+
+
+def closeness(filled: list[str], rows: list[int], asked: tuple[str, ...]) -> dict[int, float]:
+    """How close each of `rows` of the lines is to the question: a line scores the question's words it holds, each worth
+    more the fewer lines hold it (BM25's weighting), shared among the lines found that say the same thing again (a
+    group chat's repeated message held "book" and "club", the one line with the meeting only "meeting": ho11)."""
+    import math
+
+    n = len(filled)
+    idf = {w: math.log((n - d + 0.5) / (d + 0.5) + 1) for w in asked if (d := sum(holds(ln, w) for ln in filled))}
+    raw = {i: sum(v for w, v in idf.items() if holds(filled[i], w)) for i in rows}
+    some = [i for i in rows if raw[i]]
+    words = {i: set(re.findall(r"[a-z]{3,}", filled[i].lower())) for i in some}
+
+    def copies(i: int) -> int:
+        return max(1, sum(len(words[i] & words[j]) >= SAME * max(1, len(words[i] | words[j])) for j in some))
+
+    return {i: raw[i] / copies(i) if raw[i] else 0.0 for i in rows}
+
+
+def closest_first(filled: list[str], rows: list[int], asked: tuple[str, ...]) -> list[int]:
+    """`rows` of the lines, the closest to the question first (`closeness`)."""
+    score = closeness(filled, rows, asked)
+    return sorted(rows, key=lambda i: -score[i])
 
 
 def question_of(own: str) -> str:
@@ -568,12 +594,15 @@ def after_run(turn: Turn) -> Ask | None:
     code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
             f"for piece in text.splitlines():\n"
             f"    if re.search(r'\\b(?:{stems})', piece, re.I):\n        print(piece.strip())")
-    if asked:  # the lines that hold most of the question's words first: the model answered from the first it saw
-        code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
-                f"found = [p.strip() for p in text.splitlines() if re.search(r'\\b(?:{stems})', p, re.I)]\n"
-                f"asked = {asked!r}  # the question's words\n"
-                f"found.sort(key=lambda p: -sum(bool(re.search(r'\\b' + re.escape(w), p, re.I)) for w in asked))  # most of them first\n"
-                f"for p in found:\n    print(p)")
+    if asked:  # the lines closest to the question first: the model answered from the first it saw
+        _, filled = rare_words(lines, parts[0] + "\n" + parts[2])
+        at = [i for i, ln in enumerate(lines) if ln.strip()]  # a line of `filled` in the file's lines
+        rows = closest_first(filled, sorted({i for _, _, _, hits in found for i in hits}), asked)
+        code = (f"text = open({name!r}, encoding='utf-8', errors='replace').read()\n"
+                f"lines = text.splitlines()\n"
+                f"best = {tuple(at[i] for i in rows[:2 * MAX_MATCHES])!r}  # the lines that mention {' or '.join(w for _, w, _, _ in found)}, "
+                f"the closest to the question first\n"
+                f"for i in best:\n    print(lines[i].strip())")
     words = " or ".join(f'"{w}"' for _, w, _, _ in found)
     return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="lines", words=words), code, SEARCH_HOW)
 

@@ -6,8 +6,8 @@ is not grounded; the person is told to check it against the text, not left to ta
 turn's newest earlier answer whose dates and numbers are all found. Small counts (one or two digits) are left alone:
 a count is rarely written in the text it counts. But a small number read from the text (not worked out) must be on a
 line that holds the question's rarest word: if none is, those lines are shown. And a code or a number read from a
-line with fewer of the question's words than the one line that holds the most (with one of the same shape) is
-followed by that line."""
+line further from the question (fewer of its words, or commoner ones) than the one closest line (with one of the
+same shape) is followed by that line."""
 from __future__ import annotations
 
 import re
@@ -109,10 +109,11 @@ def unpaired(said: str, parts: tuple[str, str, str]) -> str | None:
 # A code or a number read from the wrong line: asked for "the serial number of the new water heater that was put in",
 # the 0.5B model answered with the new dryer's serial, on a line with "new" and "serial" only; the water heater's line
 # held four of the question's words and a serial of the same shape (ho56, session 57).
-MISPLACED = ("Check this against the text you pasted: {token} is on a line with fewer of the question's words than "
-             "this one: \"{line}\"")
+MISPLACED = ("Check this against the text you pasted: {token} is on a line further from the question than this one: "
+             "\"{line}\"")
 _CODE = re.compile(r"(?<![\w-])[A-Za-z]{1,6}[-/#]?\d[\w-]*(?![\w-])")
 CLOSE = 2  # question words a line must hold to be the one the question points at
+MAX_LINES = 5000  # lines of a pasted text looked through
 
 
 def _shape(token: str) -> str:
@@ -125,18 +126,26 @@ def _facts(text: str) -> list[str]:
 
 
 def misplaced(said: str, parts: tuple[str, str, str]) -> str | None:
-    """An answer's code or number that is in the pasted text, but only on lines that hold fewer of the question's words
-    than the one line that holds the most, where a code or number of the same shape stands: that line."""
-    from oi_local.core.rules.long_request import closeness, closeness_words, question_of
+    """An answer's code or number that is in the pasted text, but only on lines further from the question (`closeness`)
+    than the one closest line, where a code or number of the same shape stands: that line."""
+    from oi_local.core.rules.long_request import (
+        closeness,
+        closeness_words,
+        holds,
+        question_of,
+    )
 
     own = parts[0] + "\n" + parts[2]
     asked = closeness_words(own)
     if not asked or _WORKED_OUT.search(question_of(own)):
         return None
     lines = [ln for ln in parts[1].splitlines() if ln.strip()]
-    scores = [closeness(ln, asked) for ln in lines]
-    top = max(scores, default=0)
-    if top < CLOSE:
+    if len(lines) > MAX_LINES:
+        return None
+    score = closeness(lines, list(range(len(lines))), asked)
+    scores = [score[i] for i in range(len(lines))]
+    top = max(scores, default=0.0)
+    if top <= 0 or not any(sum(holds(lines[i], w) for w in asked) >= CLOSE for i, sc in enumerate(scores) if sc == top):
         return None
     question = question_of(own)
     for token in dict.fromkeys(_facts(said)):
@@ -178,4 +187,4 @@ rule = Rule(
             "saying so, asking the person to check it, with the turn's newest earlier answer whose dates and numbers are "
             "all found; a small number, for a question that reads one from the text (not a count, sum or length of time), "
             "on no line that holds the question's rarest word, is followed by those lines; a code or number read from a line "
-            "with fewer of the question's words than the one closest line (which holds one of the same shape), by that line")
+            "further from the question than the one closest line (which holds one of the same shape), by that line")
