@@ -936,7 +936,9 @@ def test_a_files_name_written_bare_is_written_as_the_file(folder: Path) -> None:
     assert files == ["notes.txt"] and run(fixed, folder) == "2\n"
     # a CSV's or JSON's records are the error notes' (loaded into the name); data read from the file is not the file
     for kept in ("sales = {'csv': 1}\nprint(sales.csv)", "import notes\nprint(notes.txt)", "print(report.txt)",
-                 "total = sum(float(r['price']) for r in sales.csv)", "print(notes.txt['one'])", "print(notes.txt.read())"):
+                 "total = sum(float(r['price']) for r in sales.csv)", "print(notes.txt['one'])", "print(notes.txt.read())",
+                 # assigned to, quoted it is a SyntaxError (ho56's guest list)
+                 "notes.txt = ['one']\nprint(1)"):
         assert slips.bare_files(kept) == (kept, []), kept
 
 

@@ -319,7 +319,9 @@ def bare_files(code: str) -> tuple[str, list[str]]:
     used = {id(n.value) for n in ast.walk(tree) if isinstance(n, (ast.Subscript, ast.Attribute))}
     edits, files = [], []
     for node in ast.walk(tree):
+        # `guests.txt = [...]` quoted is `'guests.txt' = [...]`, a SyntaxError (ho56): a name assigned to is left alone
         if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr.lower() in _FILE_EXTS
+                and isinstance(node.ctx, ast.Load)
                 and node.value.id not in bound and node.lineno == node.end_lineno and id(node) not in used):
             continue
         stem = node.value.id
