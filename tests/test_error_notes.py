@@ -977,3 +977,19 @@ def test_a_name_that_is_a_column_is_read_as_that_columns_numbers(folder: Path) -
     fixed = got[got.index("```python\n") + 10:got.rindex("```")]
     assert subprocess.run([sys.executable, "-c", fixed], cwd=folder, capture_output=True, text=True,
                           check=True).stdout == "['Momo', 'Rex']\n"
+
+
+def test_lines_that_keep_their_line_ends_get_the_code_that_reads_them_without(folder: Path) -> None:
+    # ho56: guests.remove("Ana") among 'Ana\n', 'Ben\n', ... failed, and the next tries broke something new
+    (folder / "guests.txt").write_text("Ana\nBen\nChloe\n")
+    code = ('with open("guests.txt") as f:\n    guests = f.readlines()\nguests.remove("Ben")\n'
+            'with open("guests.txt", "w") as f:\n    f.write("\\n".join(guests) + "\\n")\nrows = list(guests)\nprint(len(rows))')
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=folder)
+    output = run.stderr + "Values on that line: guests = ['Ana\\n', 'Ben\\n', 'Chloe\\n']\n(exit code 1)"
+    said = note(output, "take Ben off the list", folder, code)
+    assert said is not None and said.startswith("Note: lines read with readlines() keep their line ends")
+    fixed = said.split("```python\n")[1].split("```")[0]
+    assert "list(guests)" in fixed  # a list, not a file: left as it is
+    done = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=folder)
+    assert done.stdout == "2\n" and (folder / "guests.txt").read_text() == "Ana\nChloe\n"
+    assert note("ValueError: list.remove(x): x not in list\n", "x", folder, code) is None  # no line ends shown

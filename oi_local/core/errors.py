@@ -287,6 +287,9 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return f"Note: there is no key '{m.group(1)}'. The keys are: {', '.join(repr(k) for k in keys)}." + (
                 f"\n{inner}" if inner else "")  # a line of its own: the honest end quotes the keys line alone
         return None
+    ends = _line_ends_note(output, code)
+    if ends:
+        return ends
     if _STR_MATH.search(output):
         advice = ("Note: values read from a CSV or text file are strings. Convert each one with int() or float() "
                   "before doing arithmetic or comparing them with numbers.")
@@ -387,6 +390,25 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
             return (f"Note: there is no file {missing}. {folder} is a folder of {len(files)} files ({shown}). "
                     + _each_file(folder, request))
     return None
+
+
+_NOT_IN_LIST = re.compile(r"ValueError: (?:list\.remove\(x\): x not in list|.{1,80} is not in list)")
+_ENDED_LINES = re.compile(r"Values on that line:.*\[(?:'[^'\n]*\\n', )+")
+_READ_LINES = re.compile(r"\.readlines\(\)|\blist\((\w+)\)")
+
+
+def _line_ends_note(output: str, code: str) -> str | None:
+    """Lines read with readlines() keep their line ends, so `guests.remove("Ben")` finds no "Ben" among "Ben\\n"
+    (ho56's guest list, session 57): read as `f.read().splitlines()`, they have none."""
+    if not (_NOT_IN_LIST.search(output) and _ENDED_LINES.search(output)):
+        return None
+    text = "Note: lines read with readlines() keep their line ends ('Ben\\n', not 'Ben'); read them with f.read().splitlines()."
+    handles = set(re.findall(r"open\([^()\n]*\)\s+as\s+(\w+)", code)) | set(re.findall(r"(\w+)\s*=\s*open\(", code))
+    fixed = _READ_LINES.sub(lambda m: ".read().splitlines()" if m.group(1) is None
+                            else f"{m.group(1)}.read().splitlines()" if m.group(1) in handles else m.group(0), code)
+    if fixed != code and len(code) <= MAX_CODE:
+        return text + f" With that, the code would be:\n```python\n{fixed.strip()}\n```"
+    return text
 
 
 def _each_file(folder: str, request: str) -> str:
