@@ -397,3 +397,23 @@ def test_a_file_whose_bytes_are_not_the_kind_its_name_says_is_not_done(folder: P
     (folder / "photo.jpg").write_text("a stand-in picture")
     turn.runs.append(ran("import shutil; shutil.copy('scan.jpg', 'photo.jpg')", ""))
     assert outputs.problems(turn) == []
+
+
+def test_names_asked_to_be_taken_off_a_list_that_it_still_holds_are_not_done(folder: Path) -> None:
+    # ho56: "Take them off the list please." after naming Ben and Grace; the code removed Grace from a list it typed in
+    (folder / "guests.txt").write_text("Ana\nBen\nChloe\nGrace\n")
+    request = "Ben and Grace just told me they can't make it. Take them off the list please."
+    turn = started(request)
+    turn.runs.append(ran("print(open('guests.txt').read())", "Ana\nBen\nChloe\nGrace\n"))
+    assert outputs.problems(turn) == ["guests.txt still has Ben and Grace (I asked for them to be taken off)"]
+    (folder / "guests.txt").write_text("Ana\nChloe\n")
+    assert outputs.problems(turn) == []
+    (folder / "guests.txt").write_text("Ana\nBen\nChloe\n")  # one of them left
+    assert outputs.problems(turn) == ["guests.txt still has Ben (I asked for it to be taken off)"]
+    (folder / "last_year.txt").write_text("Ben\nOmar\n")  # two lists hold the names: which one is meant is not known
+    assert outputs.problems(turn) == []
+    from oi_local.core.removals import named_items
+    assert named_items("Can you take Ben off the list?") == ["Ben"]
+    assert named_items("Remove Paris and Rome from cities.txt") == ["Paris", "Rome"]
+    assert named_items("Should I remove Ben from the list?") == []  # asks whether to
+    assert named_items("Add Ben to the list") == []  # nothing taken off

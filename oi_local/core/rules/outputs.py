@@ -104,8 +104,10 @@ def home_folders(request: str, cwd: str) -> list[str]:
 
 
 def start(turn: Turn) -> None:
+    from oi_local.core.removals import REMOVE
+
     if FILE_WORDS.search(turn.request) or TARGET.search(turn.request) or added_items(turn.request) \
-            or ADD_TO.search(turn.request):
+            or ADD_TO.search(turn.request) or REMOVE.search(instruction(turn.request)):
         turn.state["outputs"] = (os.getcwd(), snapshot(os.getcwd()))
         turn.state["home_outputs"] = {p: snapshot(p) for p in home_folders(turn.request, os.getcwd())}
         turn.state["folders"] = {w: bool(f) for w, f in _folders(os.getcwd(), _asked_folders(turn.request)).items()}
@@ -301,6 +303,10 @@ def problems(turn: Turn) -> list[str]:
     if not EMPTY_OK.search(request):
         found += [f"{rel} is empty" for rel in changed if after[rel][0] == 0 and before.get(rel, (1, 0))[0] != 0]
     found += _missing_added(root, request, changed)
+    if not turn.runs[-1].failed:  # after a failure, the error is the news
+        from oi_local.core.removals import kept
+
+        found += kept(root, instruction(request))
     if COPY.search(request):
         for rel in changed:
             sources = [s for s in names_before.get(os.path.basename(rel), []) if s != rel]
@@ -482,7 +488,8 @@ rule = Rule(
             "source, a plot of a named data file by code that never read it, an answer to a question about a named data "
             "file or pasted text that no code that ran read, a request to change named files (move, "
             "rename, replace, join, add a row, add it to the log ...) that left every file as it was, or that asked to add one-word items "
-            "(\"add yusuf and carmen\") that no changed file holds, or to change a file in place that it left as it was; a new "
+            "(\"add yusuf and carmen\") that no changed file holds, or to take named items off a list (\"take Ben off\") that a "
+            "list file here still holds as lines, or to change a file in place that it left as it was; a new "
             "file whose bytes are not the kind its name says (a zip archive called reports.tar.gz) "
             "(also in the home folders it names, "
             "as ~/Downloads); the model is told what is wrong and "
