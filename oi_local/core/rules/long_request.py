@@ -585,17 +585,12 @@ def after_run(turn: Turn) -> Ask | None:
     prose = not _first_lines(lines)  # records (a log, a table, a chat) are searched line by line
     if prose:
         return _prose_search(turn, name, lines, parts[2] or parts[0] + "\n" + parts[2])
-    found, _ = rare_words(lines, parts[0] + "\n" + parts[2])
+    found, filled = rare_words(lines, parts[0] + "\n" + parts[2])
     if not found:
         return None
     turn.counts["prose search"] += 1
-    stems = "|".join(re.escape(stem) for _, _, stem, _ in found)
     asked = closeness_words(parts[0] + "\n" + parts[2])
-    code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
-            f"for piece in text.splitlines():\n"
-            f"    if re.search(r'\\b(?:{stems})', piece, re.I):\n        print(piece.strip())")
     if asked:  # the lines closest to the question first: the model answered from the first it saw
-        _, filled = rare_words(lines, parts[0] + "\n" + parts[2])
         at = [i for i, ln in enumerate(lines) if ln.strip()]  # a line of `filled` in the file's lines
         rows = closest_first(filled, sorted({i for _, _, _, hits in found for i in hits}), asked)
         code = (f"text = open({name!r}, encoding='utf-8', errors='replace').read()\n"
@@ -603,6 +598,11 @@ def after_run(turn: Turn) -> Ask | None:
                 f"best = {tuple(at[i] for i in rows[:2 * MAX_MATCHES])!r}  # the lines that mention {' or '.join(w for _, w, _, _ in found)}, "
                 f"the closest to the question first\n"
                 f"for i in best:\n    print(lines[i].strip())")
+    else:
+        stems = "|".join(re.escape(stem) for _, _, stem, _ in found)
+        code = (f"import re\ntext = open({name!r}, encoding='utf-8', errors='replace').read()\n"
+                f"for piece in text.splitlines():\n"
+                f"    if re.search(r'\\b(?:{stems})', piece, re.I):\n        print(piece.strip())")
     words = " or ".join(f'"{w}"' for _, w, _, _ in found)
     return own_code(turn.engine, SEARCH_NOTE.format(name=name, what="lines", words=words), code, SEARCH_HOW)
 
