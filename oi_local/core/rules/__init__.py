@@ -79,6 +79,7 @@ from oi_local.core.rules import (
     kept_files,
     kept_values,
     kind_folders,
+    led_values,
     line_items,
     line_tests,
     line_totals,
@@ -359,6 +360,7 @@ RULES: tuple[Rule, ...] = (
     totals.rule,
     answers.rule,
     top_rows.rule,
+    led_values.rule,
     # the turn ended
     honest_end.rule,
     pasted_answers.rule,
