@@ -40,7 +40,6 @@ def test_code_that_uses_no_value_the_request_names_is_asked_afresh() -> None:
     ("How many hours did Priya work? It's all in timesheet.csv.", PRIYA),  # uses it
     ("How many hours did priya work? timesheet.csv", PRIYA.replace('"Priya"', '"priya"')),  # in any case
     ("How many hours were worked in total? timesheet.csv", ALL_ROWS),  # no value named
-    ("How many hours did Priya work?", ALL_ROWS),  # no file named
     ("How many hours did Priya work? It's in timesheet.csv", "print(7.5 + 6.25)"),  # does not read the file
     ("what did we spend on takeaways? bank/statement.csv",
      'import csv\nprint(sum(float(r["amount"]) for r in csv.DictReader(open("bank/statement.csv")) if r["category"] == "takeaway"))'),
@@ -205,3 +204,18 @@ def test_a_value_the_request_adds_is_not_a_row_it_asks_about(tmp_path, monkeypat
     (tmp_path / "quiz.csv").write_text("name,points\nNora,12\nIvan,9\nOmar,11\n")
     assert named_values.named("Add a row for Omar with 11 points to quiz.csv, then tell me the average points", tmp_path) == []
     assert named_values.named("add up the points for Omar in quiz.csv", tmp_path) == [("quiz.csv", "name", "Omar")]
+
+
+def test_a_follow_up_that_names_no_file_reads_the_file_the_code_reads() -> None:
+    # two requests after the file was made: neither this request nor the one before names it
+    code = ('import csv\nwith open("timesheet.csv") as f:\n    reader = csv.DictReader(f)\n'
+            '    total = sum(float(r["hours"]) for r in reader)\nprint(total)')
+    turn = make_turn("And how many hours is that for Tom now?")
+    b = block(code)
+    verdict = named_values.check(turn, b)
+    assert verdict is not None and 'employee "Tom"' in verdict.warning
+    assert printed(b.code).strip() == "15.0"
+    # a first request that names no file: the file the code reads holds Priya (rows made anew: asked afresh)
+    assert named_values.check(make_turn("How many hours did Priya work?"), block(ALL_ROWS)).ask is not None
+    # a request that names another data file is not read from the code's
+    assert named_values.check(make_turn("How many hours did Tom work? see hours.csv"), block(code)) is None

@@ -194,14 +194,19 @@ def narrowed(code: str, chosen: list[tuple[str, str, str]], listed: bool = True,
             line = f"{' ' * first.col_offset}if {skip}:\n{' ' * first.col_offset}    continue"
             return "\n".join(lines[:first.lineno - 1] + [line] + lines[first.lineno - 1:])
     # `[float(r["rating"]) for r in csv.DictReader(f)]`: the values are taken as the rows are read
-    # (ho34-kettle-average, refused twice): the comprehension gets the test
+    # (ho34-kettle-average, refused twice): the comprehension gets the test; so does one over `reader`, where
+    # `reader = csv.DictReader(f)`
+    readers = {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and len(node.targets) == 1
+               and isinstance(t := node.targets[0], ast.Name)
+               and (ast.get_source_segment(code, node.value) or "").replace(" ", "").startswith("csv.DictReader(")}
     for node in ast.walk(tree):
         if not (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1):
             continue
         gen = node.generators[0]
         tail = gen.ifs[-1] if gen.ifs else gen.iter
         if not isinstance(gen.target, ast.Name) or tail.end_col_offset is None \
-                or "csv.DictReader(" not in (ast.get_source_segment(code, gen.iter) or ""):
+                or "csv.DictReader(" not in (ast.get_source_segment(code, gen.iter) or "") \
+                and not (isinstance(gen.iter, ast.Name) and gen.iter.id in readers):
             continue
         var = gen.target.id
         picked = " and ".join(test(f"str({var}.get({c!r}, '')).strip()", v) for _, c, v in chosen)
@@ -255,6 +260,10 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         # "ok, put those Berlin people's emails into berlin_emails.txt" after a question about contacts.csv:
         # the model wrote all nine (ho34-mt-berlin-emails)
         values = named(turn.request, Path.cwd(), files_from=turn.earlier_request)
+    if not values and not _names_data(turn.request):
+        # "How many minutes of running is that in total now?" two requests after workouts.csv was made: the code
+        # that reads it names it (ho57-multi-workout-log, session 58's start run: every row's minutes, 200 for 105)
+        values = named(turn.request, Path.cwd(), files_from=block.code)
     if not values or not any(Path(f).stem in block.code for f, _, _ in values):
         return None  # nothing named, or the code does not read the file (other rules see to that)
     if any(_uses(block.code, v) for _, _, v in values):
@@ -282,5 +291,5 @@ rule = Rule(
     summary="code that reads a named CSV file for a request that names values of its text columns (\"how many hours "
             "did Priya work? it's all in timesheet.csv\") and uses none of them (it added up every row) has its rows "
             "narrowed to the one value named per column right after the plain statement or loop that loads them (or in the comprehension that reads them; "
-            "a follow-up that names no data file reads the file the request before it named), unless the request takes a share, compares or leaves a value out; otherwise it is not run and the "
+            "a request that names no data file reads the file the request before it named, or else the one the code reads), unless the request takes a share, compares or leaves a value out; otherwise it is not run and the "
             "request is asked afresh (twice at most), sampled, naming the values and their columns")
