@@ -42,3 +42,16 @@ def test_a_bare_file_name_quoted_by_slips_is_counted_too() -> None:
 
     out = scripted_chat(["```python\nprint(len(guests.txt))\n```", "There are 4 guests."], "How many guests are on the list now?")
     assert [m["content"] for m in out if m["type"] == "console"] == ["4\n"]
+
+
+@pytest.mark.parametrize("code, out", [
+    ("print(sorted('guests.txt'))", "['Ana', 'Chloe', 'Dev', 'Emma']"),  # ho57: the letters of the name, sorted
+    ("for name in 'guests.txt':\n    print(name)", "Ana\nChloe\nDev\nEmma"),
+    ("print(max('guests.txt', key=len))", "Chloe"),
+    ("print([n.upper() for n in 'guests.txt'][0])", "ANA"),
+])
+def test_the_items_of_a_files_name_are_its_lines(code: str, out: str) -> None:
+    b = block(code)
+    verdict = name_lengths.check(make_turn("Sort the guests please"), b)
+    assert verdict is not None and "guests.txt" in verdict.warning
+    assert printed(b.code) == out
