@@ -28,6 +28,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     "sort emails.txt and save it back",
     "dedupe emails.txt, overwrite the file",
     "lowercase everything in emails.txt and keep it in the same file",
+    "Sort the addresses in emails.txt alphabetically and save the file. Then tell me which comes first.",  # ho57
 ])
 def test_a_new_file_written_for_an_in_place_change_becomes_the_named_file(here: Path, request_text: str) -> None:
     b = block(NEW_FILE)
@@ -52,6 +53,7 @@ def test_pandas_and_pathlib_writes(here: Path) -> None:
 
 @pytest.mark.parametrize("request_text, code", [
     ("clean up emails.txt and save the result as clean.txt", NEW_FILE),  # a new file asked for
+    ("clean up emails.txt and save the file as clean.txt", NEW_FILE),
     ("clean up emails.txt in place", NEW_FILE.replace("cleaned_emails.txt", "emails.txt")),  # already so
     # read as it is written: opened "w" there, the file would be emptied first
     ("lowercase emails.txt in place",

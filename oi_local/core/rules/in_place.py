@@ -19,6 +19,8 @@ NOTE = "Changed before it ran: the code wrote {new} (a new file); the request as
 ASKED = re.compile(r"\bin[\s-]+place\b|\b(?:in|to|into|back\s+(?:in|to|into))\s+the\s+same\s+file\b|"
                    r"\boverwrit\w*\s+(?:it|the\s+(?:file|original|old\s+one))\b|\b(?:save|write)\s+(?:it\s+|them\s+)?back\b|"
                    # "just save it over the same file" (ho56)
+                   # "Sort the names in members.txt alphabetically and save the file." (ho57: sorted_names.txt was written)
+                   r"\bsave\s+(?:the|that|this)\s+file\b(?!\s+(?:as|to|in|into|under|with|somewhere)\b)|"
                    r"\b(?:save|write|put)\s+(?:it\s+|them\s+)?over\s+(?:it|the\s+(?:same|original|old)\b)|"
                    r"\b(?:don'?t|do\s+not|no\s+need\s+to)\s+(?:make|create|write)\s+a\s+new\s+file\b", re.I)
 _WRITES = {"to_csv", "to_json", "to_excel", "write_text", "write_bytes"}
