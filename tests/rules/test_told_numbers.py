@@ -73,3 +73,14 @@ def test_a_two_part_question_answered_by_a_name_alone_is_asked_for_the_number() 
                      runs=(ran(code, "Fen Lane\n"),))
     ask = told_numbers.follow_up(turn)
     assert ask is not None and "how many, and nothing printed it" in (ask.text or "")
+
+
+def test_a_change_that_asks_to_be_told_a_name_and_printed_nothing_is_asked_for_it() -> None:
+    # ho57: the sorted names were written, nothing printed, "The code ran without errors and printed nothing."
+    request = "Sort the names in team.txt alphabetically and save the file. Then tell me whose name comes first now."
+    code = "names = sorted(open('team.txt').read().split())\nopen('team.txt', 'w').write('\\n'.join(names))"
+    ask = told_numbers.follow_up(make_turn(request, reply("Done."), runs=(ran(code, ""),)))
+    assert ask is not None and "tell me whose name comes first now, and nothing printed it" in (ask.text or "")
+    # something printed: the answer may be in it
+    assert told_numbers.follow_up(make_turn(request, reply("Ada."), runs=(ran(code, "Ada\n"),))) is None
+    assert told_numbers.follow_up(make_turn("tidy team.txt", reply("Done."), runs=(ran(code, ""),))) is None
