@@ -50,3 +50,14 @@ def test_a_name_of_the_request_on_one_printed_line_picks_that_line() -> None:
     assert totals.follow_up(turn) is None
     turn = make_turn("how many commits are in this repo?", reply("7"), runs=(ran("git log", output, lang="shell"),))
     assert totals.follow_up(turn) is not None  # no name: one total of them
+
+
+def test_one_printed_list_of_numbers_for_a_total_asked_with_together() -> None:
+    # ho57: "what do the rest weigh together?" answered by the rest, printed as one list
+    turn = make_turn("If I skip the longest one, what do the other runs add up to together?",
+                     reply("The runs are [5.2, 3.1, 8.0]."), runs=(ran("print([r for r in runs if r < 10.5])", "[5.2, 3.1, 8.0]\n"),))
+    ask = totals.follow_up(turn)
+    assert ask is not None and "3 separate values" in str(ask.text)
+    for output in ("[5.2]\n", "16.3\n", "[5.2, 3.1, 8.0]\ntotal 16.3\n"):  # one value, a total, a list and its total
+        assert totals.follow_up(make_turn("what do the other runs add up to together?", reply("ok"),
+                                          runs=(ran("print(x)", output),))) is None

@@ -16,7 +16,9 @@ from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction
 
 NOTE = ("(Not answered yet: I asked {asked}, which is one total, and the code printed {n} separate values. Write one "
         "```python block that works out that one total from them and prints it with its label, and anything else I asked.)")
-_ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?!,;]{0,40}", re.I)
+# "If I leave out the heaviest one, what do the rest weigh together?" (ho57: the code printed the rest as one list)
+_ASKED = re.compile(r"\bhow\s+(?:many|much)\b[^?!,;]{0,40}|\bwhat\s+(?:do|does|did|would|will)\b[^?!,;]{0,40}?\b"
+                    r"(?:together|altogether|combined|in\s+total|in\s+all)\b", re.I)
 # a breakdown asked for: "for each file", "per month", "by category", "broken down", "separately", "list"
 _BREAKDOWN = re.compile(r"\b(?:each|every|per|by|broken\s+down|breakdown|separately|individually|respectively|list|"
                         r"apiece|show\s+me\s+(?:all|the))\b", re.I)
@@ -28,9 +30,15 @@ _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
 MIN_LINES, MAX_LINES = 2, 60
 
 
+_LIST = re.compile(r"\[\s*-?\d[\d.]*(?:\s*,\s*-?\d[\d.]*)+\s*\]")
+
+
 def separate_values(output: str) -> int:
-    """How many lines of a short output each give a value (and no total), or 0 when it is not such a list."""
+    """How many lines of a short output each give a value (and no total), or how many numbers one printed list of
+    them holds ("[2.4, 0.8, 3.3]"); 0 when it is not such a list."""
     lines = [ln for ln in output.splitlines() if ln.strip()]
+    if len(lines) == 1 and _LIST.fullmatch(lines[0].strip()):
+        return len(_NUMBER.findall(lines[0]))
     if not (MIN_LINES <= len(lines) <= MAX_LINES) or any(_SUMMED.search(ln) for ln in lines):
         return 0
     with_numbers = [ln for ln in lines if _NUMBER.search(ln)]
