@@ -41,6 +41,9 @@ def test_a_failed_two_column_plot_gets_the_loops_code(here: Path) -> None:
     code = (ask.text or "").split("```python\n")[1].split("\n```")[0]
     out = _run(code, here)
     assert "3 rows from 2025-03-01 to 2025-03-03" in out and "saved tides.png" in out
+    # the highest and lowest points, for a question asked beside the chart (ho57: "which month was the busiest")
+    assert "highest morning_m: 2025-03-03 1.9 | lowest: 2025-03-01 1.2" in out
+    assert "highest evening_m: 2025-03-03 2.4 | lowest: 2025-03-01 2.0" in out
     assert (here / "tides.png").read_bytes().startswith(b"\x89PNG")
 
 

@@ -17,7 +17,7 @@ from oi_local.core.rules.base import Ask, Rule
 from oi_local.core.rules.turn import Turn, instruction, own_code
 
 NOTE = "(That did not save {picture} with {columns} of {file}."
-HOW = "This block draws it and saves it; reply with it, then say what the chart shows in one sentence."
+HOW = "This block draws it and saves it; reply with it, then say what the chart shows, and answer anything else I asked, in one sentence."
 PLOT = re.compile(r"\b(?:plot\w*|chart\w*|graph\w*|histogram|visuali[sz]\w*|draw)\b", re.I)
 _BAR, _HIST, _PIE = (re.compile(rf"\b(?:{w})\b", re.I) for w in ("bars?|bar\\s*chart|bar\\s*graph", "hist\\w*|distribution",
                                                                 "pie"))
@@ -136,6 +136,14 @@ def ready_code(found: dict[str, Any]) -> str:
         body += [f"plt.xlabel({x or 'row'!r})"] + (["plt.gcf().autofmt_xdate()  # slanted date labels"] if x else [])
         if found["format"]:
             body += ["print(len(rows), 'rows from', xs[0].date(), 'to', xs[-1].date())"]
+            # the highest and lowest points, for the answer to name: asked for a line chart of monthly visitors "and
+            # tell me which month was the busiest", this code printed the range alone (ho57, session 58's start run)
+            for c in columns:
+                body += [f"known = [r for r in rows if number(r[{c!r}]) == number(r[{c!r}])]",
+                         f"top = max(known, key=lambda r: number(r[{c!r}]))",
+                         f"low = min(known, key=lambda r: number(r[{c!r}]))",
+                         f"print('highest {c}:', top[{x!r}].strip(), number(top[{c!r}]), '| lowest:', low[{x!r}].strip(), "
+                         f"number(low[{c!r}]))"]
         elif x:  # the points drawn, for the answer to name
             body += [f"print({c!r}, 'per', {x!r}, dict(zip(xs, [number(r[{c!r}]) for r in rows])))" for c in columns]
     if len(columns) > 1 and kind != "pie":
