@@ -72,3 +72,13 @@ def test_left_alone(here: Path, request_text: str, code: str) -> None:
 def test_a_file_that_is_there_is_not_swapped(here: Path) -> None:
     (here / "cleaned_emails.txt").write_text("old\n")
     assert in_place.check(make_turn("clean up emails.txt in place"), block(NEW_FILE)) is None
+
+
+def test_a_bare_file_name_quoted_by_slips_is_swapped_in_a_turn(here: Path) -> None:
+    # ho57: sorted(members.txt) (a bare name) was quoted by slips after this rule had looked, so the new file stayed
+    from .handmade import scripted_chat
+
+    code = 'names = sorted(emails.txt)\nwith open("sorted.txt", "w") as f:\n    f.write("\\n".join(names))'
+    scripted_chat([f"```python\n{code}\n```", "Sorted."], "Sort the lines of emails.txt and save the file.")
+    assert (here / "emails.txt").read_text().splitlines() == sorted(MESSY.splitlines())
+    assert not (here / "sorted.txt").exists()

@@ -213,7 +213,6 @@ RULES: tuple[Rule, ...] = (
     syntax_slips.rule,
     prose_blocks.rule,
     replace_files.rule,
-    in_place.rule,
     replace_order.rule,
     rename_example.rule,
     name_styles.rule,
@@ -242,6 +241,7 @@ RULES: tuple[Rule, ...] = (
     name_case.rule,
     slips.rule,
     name_lengths.rule,  # after slips: `len(guests.txt)` is quoted there first (ho56)
+    in_place.rule,  # after slips: `sorted(members.txt)` names the file once quoted (ho57)
     plot_labels.rule,
     wc_counts.rule,
     repeated_archives.rule,
