@@ -22,6 +22,7 @@ from oi_local.core.rules import (
     broken_scripts,
     checkboxes,
     cleaned_lines,
+    code_as_data,
     code_first,
     copied_examples,
     copy_sources,
@@ -242,6 +243,7 @@ RULES: tuple[Rule, ...] = (
     slips.rule,
     name_lengths.rule,  # after slips: `len(guests.txt)` is quoted there first (ho56)
     in_place.rule,  # after slips: `sorted(members.txt)` names the file once quoted (ho57)
+    code_as_data.rule,
     plot_labels.rule,
     wc_counts.rule,
     repeated_archives.rule,
