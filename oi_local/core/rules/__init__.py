@@ -148,6 +148,7 @@ from oi_local.core.rules import (
     second_opinions,
     session_values,
     shell_relabel,
+    silent_changes,
     slips,
     sorted_kinds,
     sources,
@@ -369,6 +370,7 @@ RULES: tuple[Rule, ...] = (
     long_decimals.rule,
     offline.rule,
     unseen_contacts.rule,
+    silent_changes.rule,
 )
 
 HOOKS = ("start", "prompt", "cut", "language", "check", "recheck", "on_failure", "after_run", "follow_up", "discard", "finish")
