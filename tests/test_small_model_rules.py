@@ -75,6 +75,9 @@ def test_a_thing_to_look_up_that_the_named_file_never_mentions_is_said_in_the_pr
     hint = workspace_hints("whats the wifi password? it's all in cabin.txt")
     assert hint.endswith("\n\n(cabin.txt never mentions wifi password.)"), hint
     assert "never mentions" not in workspace_hints("where is the spare key? see cabin.txt")
+    # "whose" asks about the names the file holds, not for a word in it (ho57: "members.txt never mentions whose name comes")
+    (folder / "team.txt").write_text("Wendy\nAbe\n")
+    assert "never mentions" not in workspace_hints("Sort team.txt and save the file. Then tell me whose name comes first now.")
 
 
 def test_a_name_the_named_files_do_not_hold_is_said_to_be_nowhere_in_them(folder: Path) -> None:

@@ -268,7 +268,7 @@ _ASKED_THING = re.compile(r"\b(?:what(?:'s|s|\s+is|\s+was|\s+are|\s+were)|where(
                           r"tell\s+me|give\s+me)\s+(?:(?:the|my|our|his|her|their|its|a|an)\s+|(?:[A-Z][\w-]*\s+){0,2}"
                           r"[A-Z][\w-]*'s\s+)?((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)", re.I)
 _SMALL = frozenset("in for of from and or on at to is was are were that this with did do does has have if by "
-                   "about when which who whos what whats how why much many each every everyone i we you it they "
+                   "about when which who whos whose whom what whats how why much many each every everyone i we you it they "
                    "there here so just actually really".split())
 # Words that say what is done with the data (or name it too generally) rather than a thing that must be in it.
 _GENERIC = frozenset(
