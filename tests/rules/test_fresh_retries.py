@@ -170,3 +170,13 @@ def test_a_list_of_matches_for_a_how_many_question_is_not_words_said_back() -> N
     assert fresh_retries.printed_nothing(turn) is None  # the counts rule asks for its length
     turn = make_turn('Which word is in story.txt, "harbour"?', runs=(ran(code, output),))
     assert fresh_retries.printed_nothing(turn) is not None  # not asked how many: said back
+
+
+def test_lines_of_a_pasted_text_printed_are_not_words_said_back() -> None:
+    # ho57: the loop's own search printed the closest lines of a pasted export, and a retry was asked for
+    rows = "\n".join(f"#{500 + i} | Block {i % 4} | the badge reader beeps twice | assigned to {n}"
+                     for i, n in zip(range(80), ["Kai", "Mo", "Ute", "Pia"] * 20))
+    request = f"Our ticket export:\n\n{rows}\n\nWho was ticket #512 assigned to?"
+    shown = "\n".join(rows.splitlines()[12:14]) + "\n"
+    turn = make_turn(request, reply("Kai."), runs=(ran("print(lines[12])", shown),), fresh_retries=2)
+    assert fresh_retries.follow_up(turn) is None

@@ -200,3 +200,15 @@ def test_a_folder_made_under_the_name_of_a_missing_file_the_request_names_is_ref
     assert verdict is not None and "expenses_march.csv" in (verdict.note or verdict.warning)
     assert question_writes.check(turn, block('from pathlib import Path\nPath("expenses_march.csv").mkdir()')) is not None
     assert question_writes.check(turn, block('import os\nos.makedirs("reports", exist_ok=True)')) is None
+
+
+def test_a_question_about_a_paste_whose_lines_ask_for_changes_is_a_question(folder: Path) -> None:
+    # ho57 (end run): a ticket export's "Request a larger mailbox quota" made the question a task, and the code wrote
+    # over the saved paste
+    rows = "\n".join(f"#{500 + i} | Block {i % 4} | Request a new badge, please replace the reader | assigned to Kai"
+                     for i in range(80))
+    request = f"Our ticket export:\n\n{rows}\n\nWho was ticket #512 assigned to?"
+    (folder / "pasted-1234abcd.txt").write_text(rows)
+    code = block("with open('pasted-1234abcd.txt', 'w') as f:\n    f.write('#512 | assigned to Kai')")
+    verdict = question_writes.check(make_turn(request), code)
+    assert verdict is not None and "pasted-1234abcd.txt" in verdict.note

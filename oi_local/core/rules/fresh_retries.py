@@ -73,7 +73,9 @@ def printed_nothing(turn: Turn) -> str | None:
     if all(_NO_VALUE.fullmatch(ln) for ln in lines):
         return f"ran but printed only {' '.join(lines)[:40]}, no answer."
     said = _WORDS.findall(last.output.lower())
-    if len(said) >= MIN_ECHO and set(said) <= set(_WORDS.findall(turn.request.lower())) and not _counted_list(turn):
+    # the person's own words: lines of a pasted text printed by a search are what the question is answered from
+    # (ho57's ticket export: the loop's own search was taken for words said back, and asked afresh)
+    if len(said) >= MIN_ECHO and set(said) <= set(_WORDS.findall(instruction(turn.request).lower())) and not _counted_list(turn):
         return "ran but only printed words of the request back, no answer."  # print("The screen says E21 ...")
     return None
 

@@ -131,6 +131,7 @@ def _asked_for(request: str, path: str) -> bool:
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
+    from oi_local.core.rules.turn import instruction
     from oi_local.core.writes import changed_existing, question, removes_any
 
     made = [p for p in dict.fromkeys(_made_missing(turn, block) + _named_missing(turn, block)
@@ -138,7 +139,9 @@ def check(turn: Turn, block: Block) -> Verdict | None:
             if not _asked_for(turn.request, p)][:5]
     if made:  # a file the request reads, found missing: made empty, it hides that (question or not)
         return refuse(turn, MADE.format(paths=", ".join(made)), MADE_WARNING.format(paths=", ".join(made)))
-    if not question(turn.request):
+    # the person's own words: a pasted ticket export's "Request a larger mailbox quota" made a question about it a
+    # change, and the 0.5B model's code wrote over the saved paste (ho57, session 58's end run)
+    if not question(instruction(turn.request)):
         return None
     changed = changed_existing(block.lang, block.code, Path.cwd())[:5]
     if not changed and not removes_any(block.lang, block.code):
