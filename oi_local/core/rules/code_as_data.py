@@ -31,23 +31,15 @@ def _program(text: str) -> bool:
         return len(_STATEMENT.findall(text)) >= 2
 
 
-def _written_here(tree: ast.AST) -> list[str]:
-    """The data files here that the code opens for writing or writes with write_text()."""
-    found = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        f, target = node.func, None
-        if isinstance(f, ast.Name) and f.id == "open" and node.args:
-            mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
-            if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and set(mode.value) & set("wa"):
-                target = node.args[0]
-        elif isinstance(f, ast.Attribute) and f.attr == "write_text" and isinstance(f.value, ast.Call) and f.value.args:
-            target = f.value.args[0]
-        if isinstance(target, ast.Constant) and isinstance(target.value, str) \
-                and os.path.splitext(target.value)[1].lower() in DATA and os.path.isfile(target.value):
-            found.append(target.value)
-    return found
+def _written_here(code: str) -> list[str]:
+    """The data files here that the code writes or appends to (core/writes.py; not those it deletes)."""
+    from pathlib import Path
+
+    from oi_local.core.writes import changed_existing, deleted_paths
+
+    gone = set(deleted_paths("python", code))
+    return [p for p in changed_existing("python", code, Path.cwd())
+            if p not in gone and os.path.splitext(p)[1].lower() in DATA and os.path.isfile(p)]
 
 
 def check(turn: Turn, block: Block) -> Verdict | None:
@@ -57,7 +49,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         tree = ast.parse(block.code)
     except SyntaxError:
         return None
-    files = _written_here(tree)
+    files = _written_here(block.code)
     if not files or not any(isinstance(n, ast.Constant) and isinstance(n.value, str) and _program(n.value)
                             for n in ast.walk(tree)):
         return None
