@@ -25,13 +25,11 @@ def _line_and_words(turn: Turn) -> tuple[str, str, str] | None:
     """(the closest line, the question's closing words as the line has them, the value after them), or None."""
     from oi_local.core.rules.long_request import (
         _stem,
-        closeness,
         closeness_words,
-        holds,
         pasted_parts,
         question_of,
     )
-    from oi_local.core.rules.pasted_answers import CLOSE, MAX_LINES
+    from oi_local.core.rules.pasted_answers import MAX_LINES, closest
 
     parts = pasted_parts(turn.engine, turn.request)
     if parts is None:
@@ -45,10 +43,9 @@ def _line_and_words(turn: Turn) -> tuple[str, str, str] | None:
     lines = [ln for ln in parts[1].splitlines() if ln.strip()]
     if len(lines) > MAX_LINES:
         return None
-    score = closeness(lines, list(range(len(lines))), asked)
-    top = max(score.values(), default=0.0)
-    best = [i for i, sc in score.items() if sc == top]
-    if top <= 0 or len(best) != 1 or sum(holds(lines[best[0]], w) for w in asked) < CLOSE:
+    scores, top = closest(lines, asked)
+    best = [i for i, sc in enumerate(scores) if sc == top]
+    if top <= 0 or len(best) != 1:
         return None
     line = lines[best[0]].strip()
     led = re.search(rf"\b({re.escape(_stem(ends.group(1).lower()))}\w*\s+{ends.group(2)})\s+(.+?){_VALUE_END}", line, re.I)

@@ -125,15 +125,21 @@ def _facts(text: str) -> list[str]:
     return [m.group(0) for m in _CODE.finditer(text)] + [m.group(0) for m in _FACT.finditer(text)]
 
 
+def closest(lines: list[str], asked: tuple[str, ...]) -> tuple[list[float], float]:
+    """Each line's closeness to the question, and the top score: 0 when no line at the top holds CLOSE of its words."""
+    from oi_local.core.rules.long_request import closeness, holds
+
+    score = closeness(lines, list(range(len(lines))), asked)
+    scores = [score[i] for i in range(len(lines))]
+    top = max(scores, default=0.0)
+    held = any(sum(holds(lines[i], w) for w in asked) >= CLOSE for i, sc in enumerate(scores) if sc == top)
+    return scores, top if top > 0 and held else 0.0
+
+
 def misplaced(said: str, parts: tuple[str, str, str]) -> str | None:
     """An answer's code or number that is in the pasted text, but only on lines further from the question (`closeness`)
     than the one closest line, where a code or number of the same shape stands: that line."""
-    from oi_local.core.rules.long_request import (
-        closeness,
-        closeness_words,
-        holds,
-        question_of,
-    )
+    from oi_local.core.rules.long_request import closeness_words, question_of
 
     own = parts[0] + "\n" + parts[2]
     asked = closeness_words(own)
@@ -142,10 +148,8 @@ def misplaced(said: str, parts: tuple[str, str, str]) -> str | None:
     lines = [ln for ln in parts[1].splitlines() if ln.strip()]
     if len(lines) > MAX_LINES:
         return None
-    score = closeness(lines, list(range(len(lines))), asked)
-    scores = [score[i] for i in range(len(lines))]
-    top = max(scores, default=0.0)
-    if top <= 0 or not any(sum(holds(lines[i], w) for w in asked) >= CLOSE for i, sc in enumerate(scores) if sc == top):
+    scores, top = closest(lines, asked)
+    if top <= 0:
         return None
     question = question_of(own)
     for token in dict.fromkeys(_facts(said)):
