@@ -95,3 +95,23 @@ def test_a_new_value_said_as_news_is_an_edit(here: Path) -> None:
     assert json_edits.asked("in settings.json the db port is now 6543", here) == (
         here / "settings.json", [("set", ("db", "port"), 6543)])
     assert json_edits.asked("my new neighbour is lovely, what is in settings.json?", here) is None  # no such key
+
+
+def test_a_section_switched_on_is_its_one_switch(here: Path) -> None:
+    # ho58: "turn sync on" of {"sync": {"enabled": false, ...}} was read as sync = true, and the model's right edit put back
+    (here / "settings.json").write_text(json.dumps({"theme": "light", "sync": {"enabled": False, "server": "nas", "every": 30},
+                                                    "backup": {"daily": False, "hourly": True}}))
+    found = json_edits.asked("In settings.json, switch the theme to dark and turn sync on. Leave everything else as it is.",
+                             here)
+    assert found is not None and found[1] == [("set", ("theme",), "dark"), ("switch", ("sync", "enabled"), True)]
+    turn = make_turn("In settings.json, switch the theme to dark and turn sync on.")
+    json_edits.start(turn)
+    (here / "settings.json").write_text(json.dumps({"theme": "dark", "sync": {"enabled": True, "server": "nas", "every": 30},
+                                                    "backup": {"daily": False, "hourly": True}}))
+    turn.runs.append(ran("x", ""))
+    assert json_edits.after_run(turn) is None  # the right edit is kept
+    # two switches, none named as one; a section is no value to set
+    assert json_edits.asked("in settings.json turn backup on", here) is None
+    assert json_edits.asked("in settings.json set sync to off", here) is None
+    assert json_edits.asked("in settings.json turn sync off", here) == (here / "settings.json",
+                                                                       [("switch", ("sync", "enabled"), False)])

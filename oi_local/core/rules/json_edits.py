@@ -84,6 +84,17 @@ def _find(doc: Any, words: str) -> tuple[str, ...] | None:
     return fits[0] if len(fits) == 1 else None
 
 
+_SWITCHES = ("enabled", "enable", "on", "active")
+
+
+def _switch_in(section: dict[str, Any], path: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The key path of a section's switch: its one true-or-false key, or among several the one named "enabled"."""
+    flags = [k for k, v in section.items() if isinstance(v, bool)]
+    named = [k for k in flags if k.lower() in _SWITCHES]
+    pick = flags if len(flags) == 1 else named
+    return (*path, pick[0]) if len(pick) == 1 else None
+
+
 def _get(doc: Any, path: tuple[str, ...]) -> Any:
     for k in path:
         doc = doc[k]
@@ -111,6 +122,15 @@ def asked(request: str, cwd: Path) -> tuple[Path, list[tuple[str, tuple[str, ...
             if path is None:
                 return None
             old = _get(doc, path)
+            if isinstance(old, dict) and kind == "switch":
+                # "turn sync on" of {"sync": {"enabled": false, "server": ...}}: its one switch. The loop's code had set
+                # "sync" to true, losing the server and interval (ho58, session 59)
+                path = _switch_in(old, path)
+                if path is None:
+                    return None
+                old = _get(doc, path)
+            if isinstance(old, dict):
+                return None  # a whole section is no value to set
             if kind == "switch":
                 value: Any = _ON[m.group("value").lower()]
             elif kind in ("add", "remove"):
