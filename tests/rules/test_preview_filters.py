@@ -39,6 +39,8 @@ def test_a_filter_copied_from_the_first_record_is_asked_afresh_once() -> None:
     ("who hasn't paid yet in club.csv?", 'import csv\nprint([r["name"] for r in csv.DictReader(open("club.csv")) if r["paid"] == "unpaid"])'),
     ("which pet in pets.json was born on 11 April 2019?", COPIED.replace('pet["species"] == "dog" and ', "")),  # a date
     ("what is Biscuit's status in pets.json?", COPIED.replace('pet["species"] == "dog" and pet["born"] == "2019-04-11"', 'pet["name"] == "Biscuit"')),
+    # the field named ("haven't been returned" for returned == "no", ho58's writer's oracle)
+    ("which pets in pets.json have a status that isn't ok?", COPIED.replace('pet["species"] == "dog" and pet["born"] == "2019-04-11"', 'pet["status"] == "due"')),
 ])
 def test_filters_the_request_asks_for_are_left_alone(request_text: str, code: str) -> None:
     assert preview_filters.check(make_turn(request_text), block(code)) is None

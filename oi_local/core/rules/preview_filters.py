@@ -60,6 +60,13 @@ def _said(request: str, value: str) -> bool:
         or any(w.rstrip("s") in words for w in re.findall(r"[a-z0-9]{3,}", value.lower()))
 
 
+def _field_said(request: str, field: str) -> bool:
+    """The request names the field ("the loans that haven't been returned" for `r["returned"] == "no"`): a filter on it
+    was asked for (ho58's writer saw the right filter refused)."""
+    stems = [re.sub(r"(?:ed|ing|s)$", "", w) for w in re.findall(r"[a-z]{4,}", field.lower())]
+    return any(re.search(rf"\b{re.escape(s)}", request, re.I) for s in stems if len(s) >= 4)
+
+
 def unasked(request: str, code: str, cwd: Path) -> tuple[str, list[tuple[str, str]]] | None:
     from oi_local.core.hints import mentioned_paths
 
@@ -74,7 +81,8 @@ def unasked(request: str, code: str, cwd: Path) -> tuple[str, list[tuple[str, st
         if not (p.is_file() and p.suffix.lower() in SUFFIXES and p.stem in code):
             continue
         first = _firsts(p)
-        copied = [(f, v) for f, v in compared if first.get(f) == v and not _said(request, v)]
+        copied = [(f, v) for f, v in compared if first.get(f) == v and not _said(request, v)
+                  and not _field_said(request, f)]
         if copied:
             return p.name, copied
     return None
