@@ -294,6 +294,18 @@ def test_the_questions_rare_words_come_before_the_intros(tmp_path: Path, monkeyp
     assert "mensah" in [w for _, w, _, _ in found] and "log" not in [w for _, w, _, _ in found]
 
 
+def test_a_code_the_question_names_is_searched_first() -> None:
+    # ho58 (session 59's start): "Who delivered parcel PX-40718 in the end?" searched "parcel" (the header) alone
+    lines = ["time | parcel | courier | status"] + [
+        f"09:{m:02d} | PX-4{m:04d} | courier=Ann Lee | {'DELIVERED' if m % 2 else 'OUT_FOR_DELIVERY'}" for m in range(60)]
+    lines[40] = "12:01 | PX-40718 | courier=Bo Kim | OUT_FOR_DELIVERY"
+    lines[45] = "15:30 | PX-40718 | courier=Cy Ray | DELIVERED"
+    lines[50] = "16:00 | PX-407180 | courier=Di Fox | DELIVERED"  # another parcel, whose number starts the same
+    found, filled = long_request.rare_words(lines, "Here's the export.\n\nWho delivered parcel PX-40718 in the end?")
+    assert found[0][1] == "PX-40718" and [filled[i] for i in found[0][3]] == [lines[40], lines[45]]
+    assert long_request._CODE.findall("on 2024-05-13, 3.5 kg, #4471 or B12 and INV-2291?") == ["B12", "INV-2291"]
+
+
 def test_a_count_over_pasted_prose_is_given_no_sentences(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from .handmade import make_turn, ran
 

@@ -376,14 +376,24 @@ def _best_sentences(lines: list[str], own: str) -> str:
                               lines="\n".join(sentences[i][:SENTENCE_CHARS] for i in rows))
 
 
+# A code the question names: letters and digits together ("PX-40718", "INV-2291", "#4471", "B12"), not a year or a plain number
+_CODE = re.compile(r"(?<![\w-])(?=[\w#-]*[A-Za-z])(?=[\w#-]*\d)[A-Za-z#][\w#]*(?:-[\w#]+)*(?![\w-])")
+
+
 def rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, list[int]]], list[str]]:
     """The two rarest words of `own` found on at most MAX_MATCHES of the pasted records' lines, each as
     (lines it is on, word, stem, those lines); and the lines looked through. (Prose is ranked by `_ranked`.)"""
     filled = [ln for ln in lines if ln.strip()]
     if len(filled) < 2 * FIRST_LINES:
         return [], filled
-    asked = set(re.findall(r"[a-z]{3,}", question_of(own).lower()))
+    question = question_of(own)
+    asked = set(re.findall(r"[a-z]{3,}", question.lower()))
     found = []
+    for code in dict.fromkeys(_CODE.findall(question)):  # "parcel PX-40718": the words alone found only the header (ho58)
+        hits = [i for i, ln in enumerate(filled) if re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", ln, re.I)]
+        if 0 < len(hits) <= 2 * MAX_MATCHES:
+            found.append((len(hits), code, code, hits))
+            asked.add(code)
     for w in dict.fromkeys(re.findall(r"[a-z]{3,}", own.lower())):
         stem = _stem(w)
         if w in _STOP or len(stem) < 3:
@@ -398,7 +408,7 @@ def rare_words(lines: list[str], own: str) -> tuple[list[tuple[int, str, str, li
             found.append((len(hits), w, stem, hits))
     # the question's words first: "Here is our garden's volunteer log ... Which plot number did the Okafor family get?"
     # searched "garden" and "log" (the header's line) before "okafor", tied with them at one line (ho55, session 56)
-    return sorted(found, key=lambda f: (f[1] not in asked, f[0], f[1]))[:2], filled
+    return sorted(found, key=lambda f: (not _CODE.fullmatch(f[1]), f[1] not in asked, f[0], f[1]))[:2], filled
 
 
 # Where the lines' order is the answer's (the first failure, the latest entry, a count), they keep it.
