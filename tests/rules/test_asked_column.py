@@ -102,3 +102,19 @@ def test_a_superlative_names_what_it_measures(folder: Path) -> None:
     out = subprocess.run([sys.executable, "-c", b.code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "2024-03-02"
     assert asked_column.check(make_turn("which day in rain_gauge.csv was the hottest?"), block(code)) is None  # temp_c it is
+
+
+def test_a_time_or_a_distance_names_the_column_of_its_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ho58 (session 59's start): "average ride time" of date,route,km,minutes was taken over km
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rides.csv").write_text("date,route,km,minutes\n2024-04-01,main road,8.1,38\n2024-04-02,park,10.2,35\n")
+    code = 'import pandas as pd\ndata = pd.read_csv("rides.csv")\nprint(data["km"].mean())\n'
+    b = block(code)
+    assert asked_column.check(make_turn("What's my average ride time in rides.csv?"), b) is not None
+    assert "'minutes'" in b.code and "km" not in b.code
+    b = block(code.replace('"km"', '"minutes"'))
+    assert asked_column.check(make_turn("What's my average ride distance in rides.csv?"), b) is not None
+    assert "'km'" in b.code
+    # a time that fits two columns fits none
+    (tmp_path / "rides.csv").write_text("date,km,minutes,hours\n2024-04-01,8.1,38,0.6\n")
+    assert asked_column.check(make_turn("What's my average ride time in rides.csv?"), block(code)) is None

@@ -46,6 +46,13 @@ _MEASURES = {"wettest": "rain rainfall precipitation precip", "driest": "rain ra
 _SUPERLATIVE = re.compile(r"\b(" + "|".join(_MEASURES) + r")\b", re.I)
 
 
+# What a column measured in a unit is named by: asked for the "average ride time" of a file with date, route, km and
+# minutes columns, the 0.5B model averaged km (ho58, session 59's start).
+_TIME = "minute min mins hour hr hrs second sec secs duration"
+_UNITS = {"time": _TIME, "duration": _TIME, "distance": "km kilometre kilometer mile mi metre meter m",
+          "weight": "kg kilo kilogram lb lbs pound gram g", "height": "cm metre meter m inch"}
+
+
 def asked_words(request: str) -> list[str]:
     """The words naming what is to be averaged, summed or compared: ["resting", "heart", "rate"]."""
     found: list[str] = [w for m in _SUPERLATIVE.finditer(request) for w in _MEASURES[m.group(1).lower()].split()]
@@ -105,6 +112,7 @@ def asked_column(request: str, cwd: Path, amounts: bool = False) -> tuple[str, l
     if not words:
         return None
     wanted = _tokens(" ".join(words))
+    wanted |= {unit for w in wanted for unit in _UNITS.get(w, "").split()}
     columns: dict[str, bool] = {}
     for p in mentioned_paths(request, cwd):
         if p.is_file() and p.suffix.lower() in SUFFIXES:
