@@ -82,6 +82,16 @@ def test_an_empty_file_asked_for_is_fine_and_destructive_requests_are_left_alone
     turn.runs.append(ran("...", ""))
     turn.steps = 1
     assert outputs.problems(turn) and outputs.follow_up(turn) is None
+    # a cleaned-up list to make is no folder to clean (ho58: the missing file was said, never asked for)
+    turn = started("Save a cleaned-up list of items.csv with every name only once to items_clean.csv")
+    turn.runs.append(ran("print(3)", "3\n"))
+    turn.steps = 1
+    ask = outputs.follow_up(turn)
+    assert ask is not None and "items_clean.csv was not created" in (ask.text or "")
+    turn = started("Clean up the old files and save a list of them to gone.txt")
+    turn.runs.append(ran("...", ""))
+    turn.steps = 1
+    assert outputs.follow_up(turn) is None
 
 
 def test_a_folder_too_big_to_look_at_is_not_checked(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:

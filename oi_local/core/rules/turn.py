@@ -104,7 +104,12 @@ def careful(request: str) -> bool:
     that made no backup folder was never asked again)."""
     from oi_local.core.writes import unnegated
 
-    return bool(CAREFUL_WORDS.search(unnegated(instruction(request))))
+    return bool(CAREFUL_WORDS.search(_ADJECTIVE.sub(" ", unnegated(instruction(request)))))
+
+
+# "a cleaned-up list", "the clean copy": a thing to make, not a folder to clean. Read as careful, "save a cleaned-up list
+# ... to signups_clean.txt" ended "not done: signups_clean.txt was not created" unasked (ho58, session 59's start).
+_ADJECTIVE = re.compile(r"\b(?:a|an|the|my|our|new)\s+(?:clean(?![- ]?up)|cleaned(?:[- ]up)?)(?=\s+[a-z])", re.I)
 
 
 RETRY_TEMPERATURE = 0.7  # the loop's asks that must not get the same answer again are sampled
