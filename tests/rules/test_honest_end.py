@@ -316,3 +316,15 @@ def test_a_quoted_name_with_a_space_names_no_file_with_its_last_word(tmp_path: P
     turn = make_turn('rename "notes.txt" to meeting-2024-05-14.txt', OUT, reply("Renamed."), runs=(missing, done))
     assert honest_end.finish(turn) == ("This is not done: a run failed with FileNotFoundError: [Errno 2] No such file or "
                                        "directory: 'notes.txt', and it is still not there.")
+
+
+def test_a_run_the_sandbox_kept_offline_says_so_plainly() -> None:
+    # ho58 (session 59's start): the turn ended on "requests.exceptions.ConnectionError: HTTPSConnectionPool(..." alone
+    run = failed("requests.get(url)", "socket.gaierror: [Errno -3] Temporary failure in name resolution\n"
+                 "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='x.example', port=443): Max retries exceeded")
+    turn = make_turn("look up today's rate online", OUT, reply("The URL could not be resolved."), runs=(run,))
+    line = honest_end.finish(turn) or ""
+    assert line.startswith("This is not done: the last run failed with requests.exceptions.ConnectionError")
+    assert line.endswith(honest_end.OFFLINE + ".")
+    turn.engine.computer.allow_network = True  # allowed, and still not reached: no word about the sandbox
+    assert honest_end.OFFLINE not in (honest_end.finish(turn) or "x")

@@ -45,7 +45,8 @@ def failure(turn: Turn) -> str | None:
         return "the last run was stopped before it finished (time limit or interrupt)"
     if last is not None and last.failed:
         cause = _cause(turn)
-        return f"{'the last' if cause is last else 'a'} run failed with {error_line(cause.output).rstrip('.')}{_plainly(cause)}"
+        return (f"{'the last' if cause is last else 'a'} run failed with {error_line(cause.output).rstrip('.')}"
+                f"{_plainly(cause) or _offline(turn, cause)}")
     gone = _still_missing(turn)
     if gone is not None:  # asked to add up receipts/2025-03.csv, which is not there, the model typed in [3, 4, 5]
         return f"a run failed with {error_line(gone.output).rstrip('.')}, and it is still not there"
@@ -71,6 +72,21 @@ def _plainly(run: Run) -> str:
         return ""
     field = "column" if re.search(r"\bcsv\b|\.csv\b|read_csv", run.code) else "field"
     return f": there is no {field} '{m.group(1)}' in the data (its {field}s are {m.group(2)})"
+
+
+OFFLINE = ": code here runs without network access (allow it with interpreter.computer.allow_network = True)"
+
+
+def _offline(turn: Turn, run: Run) -> str:
+    """Why a run could not reach the network, in the person's words, when the sandbox kept it offline. Asked to look up
+    an exchange rate online, the turn ended "failed with requests.exceptions.ConnectionError: HTTPSConnectionPool(...
+    NameResolutionError" (ho58, session 59's start), which says nothing of why to a person."""
+    from oi_local.core.beyond_code import beyond_code
+
+    allowed = getattr(turn.engine.computer, "network_allowed", None)
+    if not callable(allowed) or allowed() or not (beyond_code(run.output) or "").startswith("the network"):
+        return ""
+    return OFFLINE
 
 
 def _names(request: str, path: str) -> bool:
