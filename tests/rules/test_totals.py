@@ -61,3 +61,18 @@ def test_one_printed_list_of_numbers_for_a_total_asked_with_together() -> None:
     for output in ("[5.2]\n", "16.3\n", "[5.2, 3.1, 8.0]\ntotal 16.3\n"):  # one value, a total, a list and its total
         assert totals.follow_up(make_turn("what do the other runs add up to together?", reply("ok"),
                                           runs=(ran("print(x)", output),))) is None
+
+
+def test_a_total_asked_beside_a_which_question_must_be_printed() -> None:
+    # ho58 (session 59's start): the kilos per variety and the top one were printed, and the top one's kilos answered
+    request = "Looking at harvest.csv: which variety gave us the most kilos, and how many kilos did we pick in total?"
+    per = "{'Discovery': 249.0, 'Cox': 241.9, 'Gala': 216.7}\nDiscovery\n"
+    turn = make_turn(request, reply("Discovery, with 249 kilos."), runs=(ran("print(totals)", per),))
+    ask = totals.follow_up(turn)
+    assert ask is not None and '"how many kilos did we pick in total' in str(ask.text) and "3 separate" in str(ask.text)
+    for output in (per + "total 707.6\n", "[249.0, 241.9, 216.7]\n707.6\n", "Discovery\n"):  # the sum printed; no values listed
+        assert totals.follow_up(make_turn(request, runs=(ran("x", output),))) is None, output
+    # a which-question alone, or with an amount that is no total, is the top row's
+    for alone in ("which variety gave us the most kilos in harvest.csv?",
+                  "which variety gave us the most kilos, and how many kilos was that?"):
+        assert totals.follow_up(make_turn(alone, runs=(ran("x", per),))) is None, alone

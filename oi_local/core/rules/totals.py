@@ -62,8 +62,10 @@ def follow_up(turn: Turn) -> Ask | None:
     last = turn.runs[-1] if turn.runs else None
     own = instruction(turn.request)
     asked = _ASKED.search(own)
-    if last is None or last.failed or last.interrupted or asked is None or _BREAKDOWN.search(own) or _WHICH.search(own):
+    if last is None or last.failed or last.interrupted or asked is None or _BREAKDOWN.search(own):
         return None
+    if _WHICH.search(own):
+        return _part_total(turn, own, last.output)
     n = separate_values(last.output)
     if not n or n <= max(len(_ASKED.findall(own)), own.count("?")):
         return None  # as many values as questions: "How many words ...? And how many times does Marguerite come up?"
@@ -71,6 +73,46 @@ def follow_up(turn: Turn) -> Ask | None:
         return None  # "how many commits has Sam made?" over a count per author: Sam's line is the answer (ho49)
     turn.counts["totals"] += 1
     return Ask(NOTE.format(asked=f'"{asked.group(0).strip()}"', n=n), code_retry(turn.engine, 43))
+
+
+def _part_total(turn: Turn, own: str, output: str) -> Ask | None:
+    """A which-question with a total asked beside it ("which variety gave the most kilos, and how many kilos did we pick
+    in total?"), whose run printed the values per row or group as one dict or list and no number that is their sum: the
+    0.5B model printed the kilos per variety and the top one, and answered the top one's kilos for the total (ho58,
+    session 59's start)."""
+    from oi_local.core.rules.long_request import question_parts
+
+    parts = [p for p in question_parts(own) if _ASKED.search(p) and _SUMMED.search(p) and not _WHICH.search(p)]
+    values = listed_values(output)
+    if len(question_parts(own)) < 2 or not parts or len(values) < 2:
+        return None
+    total = sum(values)
+    printed = [float(n.replace(",", "")) for n in _NUMBER.findall(output)]
+    if any(abs(n - total) <= 0.01 * max(1.0, abs(total)) for n in printed):
+        return None
+    turn.counts["totals"] += 1
+    said = _ASKED.search(parts[0])
+    return Ask(NOTE.format(asked=f'"{(said.group(0) if said else parts[0]).strip()}"', n=len(values)),
+               code_retry(turn.engine, 43))
+
+
+def listed_values(output: str) -> list[float]:
+    """The numbers of the one printed line that is a dict or a list of numbers ("{'Cox': 241.9, 'Gala': 216.7}")."""
+    import ast
+
+    found = []
+    for line in output.splitlines():
+        line = line.strip()
+        if line[:1] not in "{[":
+            continue
+        try:
+            value = ast.literal_eval(line)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        items = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
+        if items and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in items):
+            found.append([float(v) for v in items])
+    return found[0] if len(found) == 1 else []
 
 
 rule = Rule(
