@@ -167,6 +167,7 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="asked column", setting="asked_column", check=check,
     summary="asked for the average, total, highest... of something that names exactly one column of the CSV files "
-            "the request names (\"average resting heart rate\": resting_bpm; \"the wettest day\": rain_mm), Python code that uses no such column but "
+            "the request names (\"average resting heart rate\": resting_bpm; \"the wettest day\": rain_mm; \"average ride time\": the one "
+            "column of a time unit, minutes), Python code that uses no such column but "
             "one column the request does not name (hrv_ms) has that column swapped for the asked one before it runs, "
             "and the person is told")

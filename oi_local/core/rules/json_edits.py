@@ -211,6 +211,7 @@ def after_run(turn: Turn) -> Ask | None:
 rule = Rule(
     name="json edits", setting="check_outputs", start=start, after_run=after_run,
     summary="a request made only of edits of the one JSON file it names (set a key to a value, switch it on or off, "
-            "add a value to a list or remove it), each key found in the file: a run that failed or left the file other "
+            "add a value to a list or remove it; a section switched on or off is its one switch, as sync.enabled), each key "
+            "found in the file: a run that failed or left the file other "
             "than just those edits has the file put back as the turn found it and gets the loop's own code that makes "
             "them (once a turn)")

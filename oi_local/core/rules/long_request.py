@@ -701,7 +701,7 @@ rule = Rule(
     summary="a request too long for the context (over about 1,500 tokens, or a quarter of the budget) is split into "
             "the user's own words and the pasted text; the pasted text is saved to pasted-<hash>.txt in the working "
             "folder and the model sees the user's words, that file's name and, for pasted records (a log, a table), its "
-            "first lines and the lines with the question's rare words, for pasted prose the sentences ranked for the "
+            "first lines and the lines with the question's rare words (a code it names, as PX-40718, first), for pasted prose the sentences ranked for the "
             "question (BM25, best first, short sentences weighed as of the mean length; the parts of a two-part question by turns; "
             "text wrapped at a fixed width is prose, its lines joined into sentences; when the question's rarest word is "
             "in one or two sentences that hold no other word of it, those sentences' other words also order the rest "

@@ -104,5 +104,5 @@ def check(turn: Turn, block: Block) -> Verdict | None:
 rule = Rule(
     name="preview filters", setting="check_answers", check=check,
     summary="code that keeps only the rows of a named CSV or JSON file whose field equals the first record's value "
-            "there (`pet[\"species\"] == \"dog\"`, copied from the file's preview) when the request says nothing like "
-            "it is not run; the request is asked afresh once, sampled, naming the filter to leave out")
+            "there (`pet[\"species\"] == \"dog\"`, copied from the file's preview) when the request names neither the value "
+            "nor the field is not run; the request is asked afresh once, sampled, naming the filter to leave out")

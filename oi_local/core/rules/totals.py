@@ -120,4 +120,5 @@ rule = Rule(
     summary="a how-many or how-much question that asks one amount and no breakdown (each, per, by, list ...) nor "
             "which, who or most, whose last "
             "clean run printed more lines of numbers than the request asks questions and no total, is asked once for code that works out "
-            "the one total and prints it")
+            "the one total and prints it; so is a total asked beside a which-question (\"and how many kilos did we pick in "
+            "total?\") whose run printed the values as one dict or list and no number that is their sum")
