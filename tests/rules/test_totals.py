@@ -1,6 +1,9 @@
 """Totals: one amount asked, several values printed and no total: asked once for the total."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from oi_local.core.rules import totals
 
 from .handmade import make_turn, ran, reply
@@ -70,6 +73,13 @@ def test_a_total_asked_beside_a_which_question_must_be_printed() -> None:
     turn = make_turn(request, reply("Discovery, with 249 kilos."), runs=(ran("print(totals)", per),))
     ask = totals.follow_up(turn)
     assert ask is not None and '"how many kilos did we pick in total' in str(ask.text) and "3 separate" in str(ask.text)
+    code = ("totals = {}\nfor v, kg in [('Cox', 2.5), ('Gala', 1.0), ('Cox', 0.25)]:\n    totals[v] = totals.get(v, 0) + kg\n"
+            "print(dict(totals))\nprint(max(totals, key=totals.get))")
+    ask = totals.follow_up(make_turn(request, runs=(ran(code, "{'Cox': 2.75, 'Gala': 1.0}\nCox\n"),)))
+    assert ask is not None and ask.own  # the same code, with the total of what it printed
+    block = str(ask.text).split("```python\n")[1].split("\n```")[0]
+    assert block.startswith(code) and subprocess.run([sys.executable, "-c", block], capture_output=True, text=True,
+                                                     check=True).stdout == "{'Cox': 2.75, 'Gala': 1.0}\nCox\ntotal: 3.75\n"
     for output in (per + "total 707.6\n", "[249.0, 241.9, 216.7]\n707.6\n", "Discovery\n"):  # the sum printed; no values listed
         assert totals.follow_up(make_turn(request, runs=(ran("x", output),))) is None, output
     # a which-question alone, or with an amount that is no total, is the top row's

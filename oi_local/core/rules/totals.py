@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from oi_local.core.rules.base import Ask, Rule
-from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction
+from oi_local.core.rules.turn import Turn, asks_back, code_retry, instruction, own_code
 
 NOTE = ("(Not answered yet: I asked {asked}, which is one total, and the code printed {n} separate values. Write one "
         "```python block that works out that one total from them and prints it with its label, and anything else I asked.)")
@@ -65,7 +65,7 @@ def follow_up(turn: Turn) -> Ask | None:
     if last is None or last.failed or last.interrupted or asked is None or _BREAKDOWN.search(own):
         return None
     if _WHICH.search(own):
-        return _part_total(turn, own, last.output)
+        return _part_total(turn, own, last.output, last.code)
     n = separate_values(last.output)
     if not n or n <= max(len(_ASKED.findall(own)), own.count("?")):
         return None  # as many values as questions: "How many words ...? And how many times does Marguerite come up?"
@@ -75,7 +75,7 @@ def follow_up(turn: Turn) -> Ask | None:
     return Ask(NOTE.format(asked=f'"{asked.group(0).strip()}"', n=n), code_retry(turn.engine, 43))
 
 
-def _part_total(turn: Turn, own: str, output: str) -> Ask | None:
+def _part_total(turn: Turn, own: str, output: str, code: str) -> Ask | None:
     """A which-question with a total asked beside it ("which variety gave the most kilos, and how many kilos did we pick
     in total?"), whose run printed the values per row or group as one dict or list and no number that is their sum: the
     0.5B model printed the kilos per variety and the top one, and answered the top one's kilos for the total (ho58,
@@ -92,8 +92,39 @@ def _part_total(turn: Turn, own: str, output: str) -> Ask | None:
         return None
     turn.counts["totals"] += 1
     said = _ASKED.search(parts[0])
-    return Ask(NOTE.format(asked=f'"{(said.group(0) if said else parts[0]).strip()}"', n=len(values)),
-               code_retry(turn.engine, 43))
+    asked = f'"{(said.group(0) if said else parts[0]).strip()}"'
+    name = printed_name(code)
+    if name is None:
+        return Ask(NOTE.format(asked=asked, n=len(values)), code_retry(turn.engine, 43))
+    # the same code with the sum of what it printed: asked for code that works out the total, the model read the file
+    # again as csv.DictReader("orchard_harvest.csv") and failed twice (ho58, a development run)
+    adding = f"{name}.values() if isinstance({name}, dict) else {name}"
+    return own_code(turn.engine, SUMMED_NOTE.format(asked=asked, n=len(values)),
+                    f"{code.rstrip()}\nprint('total:', round(sum({adding}), 2))", SUMMED_HOW)
+
+
+SUMMED_NOTE = "(Not answered yet: I asked {asked}, which is one total, and the code printed {n} separate values."
+SUMMED_HOW = "This block also prints their total; reply with it, then answer each thing I asked."
+
+
+def printed_name(code: str) -> str | None:
+    """The one variable the code prints whole (`print(totals)`, `print(dict(totals))`), or None."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    names = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print" and len(n.args) == 1:
+            arg = n.args[0]
+            if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in ("dict", "list") \
+                    and len(arg.args) == 1:
+                arg = arg.args[0]
+            if isinstance(arg, ast.Name):
+                names.append(arg.id)
+    return names[0] if len(set(names)) == 1 else None
 
 
 def listed_values(output: str) -> list[float]:
