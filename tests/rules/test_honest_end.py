@@ -324,7 +324,6 @@ def test_a_run_the_sandbox_kept_offline_says_so_plainly() -> None:
                  "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='x.example', port=443): Max retries exceeded")
     turn = make_turn("look up today's rate online", OUT, reply("The URL could not be resolved."), runs=(run,))
     line = honest_end.finish(turn) or ""
-    assert line.startswith("This is not done: the last run failed with requests.exceptions.ConnectionError")
-    assert line.endswith(honest_end.OFFLINE + ".")
+    assert line.startswith(f"This is not done: {honest_end.OFFLINE}; the last run failed with requests.exceptions.Connection")
     turn.engine.computer.allow_network = True  # allowed, and still not reached: no word about the sandbox
     assert honest_end.OFFLINE not in (honest_end.finish(turn) or "x")

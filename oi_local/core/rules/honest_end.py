@@ -45,8 +45,8 @@ def failure(turn: Turn) -> str | None:
         return "the last run was stopped before it finished (time limit or interrupt)"
     if last is not None and last.failed:
         cause = _cause(turn)
-        return (f"{'the last' if cause is last else 'a'} run failed with {error_line(cause.output).rstrip('.')}"
-                f"{_plainly(cause) or _offline(turn, cause)}")
+        failed = f"{'the last' if cause is last else 'a'} run failed with {error_line(cause.output).rstrip('.')}"
+        return f"{OFFLINE}; {failed}" if _offline(turn, cause) else failed + _plainly(cause)
     gone = _still_missing(turn)
     if gone is not None:  # asked to add up receipts/2025-03.csv, which is not there, the model typed in [3, 4, 5]
         return f"a run failed with {error_line(gone.output).rstrip('.')}, and it is still not there"
@@ -74,19 +74,18 @@ def _plainly(run: Run) -> str:
     return f": there is no {field} '{m.group(1)}' in the data (its {field}s are {m.group(2)})"
 
 
-OFFLINE = ": code here runs without network access (allow it with interpreter.computer.allow_network = True)"
+OFFLINE = ("nothing can be reached on the network from here: code runs without network access (allow it with "
+           "interpreter.computer.allow_network = True)")
 
 
-def _offline(turn: Turn, run: Run) -> str:
+def _offline(turn: Turn, run: Run) -> bool:
     """Why a run could not reach the network, in the person's words, when the sandbox kept it offline. Asked to look up
     an exchange rate online, the turn ended "failed with requests.exceptions.ConnectionError: HTTPSConnectionPool(...
     NameResolutionError" (ho58, session 59's start), which says nothing of why to a person."""
     from oi_local.core.beyond_code import beyond_code
 
     allowed = getattr(turn.engine.computer, "network_allowed", None)
-    if not callable(allowed) or allowed() or not (beyond_code(run.output) or "").startswith("the network"):
-        return ""
-    return OFFLINE
+    return callable(allowed) and not allowed() and (beyond_code(run.output) or "").startswith("the network")
 
 
 def _names(request: str, path: str) -> bool:
@@ -271,7 +270,7 @@ rule = Rule(
             "files are missing or wrong (outputs), a question whose last run printed nothing (or only `None`, `[]`), or "
             "whose answer only says back the request's own text, ends with one sentence saying so and naming the error (a "
             "`KeyError` also in plain words: there is no column 'x'; its columns are ...; a run that found a field the "
-            "request names is not there is the error named, over a later one; a run the sandbox kept off the network: code here "
+            "request names is not there is the error named, over a later one; a run the sandbox kept off the network says first that code here "
             "runs without network access, and how to allow it), "
             "unless the model's last reply already says it (for a failed run: quotes the error; for a missing file: says "
             "it is not there, not only \"an error occurred\"); a question answered over "
