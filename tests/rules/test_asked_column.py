@@ -118,3 +118,23 @@ def test_a_time_or_a_distance_names_the_column_of_its_unit(tmp_path: Path, monke
     # a time that fits two columns fits none
     (tmp_path / "rides.csv").write_text("date,km,minutes,hours\n2024-04-01,8.1,38,0.6\n")
     assert asked_column.check(make_turn("What's my average ride time in rides.csv?"), block(code)) is None
+
+
+def test_a_follow_up_that_names_no_file_is_about_the_earlier_ones_and_longest_is_a_length(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ho58 (session 59's start): "Which of those was the longest?" after the books of 2023: the latest date was taken
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reading_log.csv").write_text("title,author,pages,finished\nPiranesi,S. Clarke,272,2023-01-15\n"
+                                             "The Overstory,R. Powers,502,2023-02-27\n")
+    from oi_local.core.engine import Engine
+    from oi_local.core.rules.turn import Turn
+
+    engine = Engine()
+    engine.messages = [{"role": "user", "type": "message", "content": "How many books did I finish in 2023? It's reading_log.csv."},
+                       {"role": "assistant", "type": "message", "content": "9 books."},
+                       {"role": "user", "type": "message", "content": "Which of those was the longest?"}]
+    b = block("import pandas as pd\ndf = pd.read_csv('reading_log.csv')\nprint(df['finished'].max())")
+    verdict = asked_column.check(Turn(engine, None, start=3), b)
+    assert verdict is not None and "finished → pages" in verdict.warning and "df['pages'].max()" in b.code
+    # with no earlier request naming a file, nothing is known
+    assert asked_column.check(make_turn("Which of those was the longest?"), block(b.code.replace("pages", "finished"))) is None

@@ -42,7 +42,9 @@ _MEASURES = {"wettest": "rain rainfall precipitation precip", "driest": "rain ra
              "rainiest": "rain rainfall precipitation precip", "hottest": "temp temperature", "coldest": "temp temperature",
              "warmest": "temp temperature", "coolest": "temp temperature", "windiest": "wind", "sunniest": "sun sunshine",
              "heaviest": "weight", "lightest": "weight", "tallest": "height", "shortest": "height length duration",
-             "cheapest": "price cost", "priciest": "price cost", "dearest": "price cost"}
+             "cheapest": "price cost", "priciest": "price cost", "dearest": "price cost",
+             # "which of those was the longest?" of books (title, author, pages, finished): the latest date was taken (ho58)
+             "longest": "length duration page minute hour"}
 _SUPERLATIVE = re.compile(r"\b(" + "|".join(_MEASURES) + r")\b", re.I)
 
 
@@ -103,9 +105,19 @@ def _numeric(values: list[str], amounts: bool = False) -> bool:
     return bool(filled)
 
 
-def asked_column(request: str, cwd: Path, amounts: bool = False) -> tuple[str, list[str], str] | None:
+def asked_column(request: str, cwd: Path, amounts: bool = False, earlier: str = "") -> tuple[str, list[str], str] | None:
     """(the one column the request's asked words name, the named files' numeric columns, the words), or None;
-    `amounts`: a column of amounts ("$12.50") is a numeric one."""
+    `amounts`: a column of amounts ("$12.50") is a numeric one; `earlier`: the request before, whose files a follow-up
+    that names none is about."""
+    found = _asked(request, cwd, amounts, earlier)
+    if found is None:
+        return None
+    column, columns, words = found
+    return column, [c for c, number in columns.items() if number], words
+
+
+def _asked(request: str, cwd: Path, amounts: bool, earlier: str) -> tuple[str, dict[str, bool], str] | None:
+    """(the asked column, every column of the named files with whether it holds numbers, the asked words), or None."""
     from oi_local.core.hints import mentioned_paths
 
     words = asked_words(request)
@@ -114,13 +126,14 @@ def asked_column(request: str, cwd: Path, amounts: bool = False) -> tuple[str, l
     wanted = _tokens(" ".join(words))
     wanted |= {unit for w in wanted for unit in _UNITS.get(w, "").split()}
     columns: dict[str, bool] = {}
-    for p in mentioned_paths(request, cwd):
+    paths = mentioned_paths(request, cwd) or (mentioned_paths(earlier, cwd) if earlier else [])
+    for p in paths:
         if p.is_file() and p.suffix.lower() in SUFFIXES:
             columns.update({c: _numeric(v, amounts) for c, v in _table(p).items()})
     fits = [c for c in columns if _tokens(c) & wanted]
     if len(fits) != 1 or not columns[fits[0]]:
         return None
-    return fits[0], [c for c, number in columns.items() if number], " ".join(words)
+    return fits[0], columns, " ".join(words)
 
 
 def _used(tree: ast.AST, columns: list[str]) -> list[str]:
@@ -145,19 +158,22 @@ def swapped(code: str, old: str, new: str) -> str:
 def check(turn: Turn, block: Block) -> Verdict | None:
     if block.lang != "python":
         return None
-    found = asked_column(turn.request, Path.cwd())
+    found = _asked(turn.request, Path.cwd(), False, turn.earlier_request)
     if found is None:
         return None
-    column, numeric, words = found
+    column, columns, words = found
     try:
         tree = ast.parse(block.code)
     except SyntaxError:
         return None
-    used = _used(tree, [column, *numeric])
+    # a superlative may be taken of any column (the latest date for "the longest"); an average or total of numbers only
+    superlative = bool(_SUPERLATIVE.search(turn.request))
+    used = _used(tree, [c for c, number in columns.items() if number or superlative])
     if column in used:
         return None
     said = _tokens(turn.request)
     others = [c for c in used if not _tokens(c) & said]
+    others = [c for c in others if columns[c]] or others  # a number column taken for it, before a date it prints
     if len(others) != 1:
         return None
     block.message["content"] = swapped(block.code, others[0], column)
@@ -168,6 +184,7 @@ rule = Rule(
     name="asked column", setting="asked_column", check=check,
     summary="asked for the average, total, highest... of something that names exactly one column of the CSV files "
             "the request names (\"average resting heart rate\": resting_bpm; \"the wettest day\": rain_mm; \"average ride time\": the one "
-            "column of a time unit, minutes), Python code that uses no such column but "
+            "column of a time unit, minutes; \"the longest\": a length, pages; a follow-up that names no file is about the "
+            "earlier request's), Python code that uses no such column but "
             "one column the request does not name (hrv_ms) has that column swapped for the asked one before it runs, "
             "and the person is told")
