@@ -41,7 +41,11 @@ def pasted_asked(engine: Any, request: str) -> list[str] | None:
     """The two or three questions the person's words around a pasted text ask (long_request.py), or None. Asked when the
     backup first failed, how many nights it failed and what was going wrong, the 0.5B model answered the first part
     alone (ho25, ho30 in development runs)."""
-    from oi_local.core.rules.long_request import pasted_parts, question_of, question_parts
+    from oi_local.core.rules.long_request import (
+        pasted_parts,
+        question_of,
+        question_parts,
+    )
 
     found = pasted_parts(engine, request)
     if found is None:
