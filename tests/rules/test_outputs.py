@@ -88,6 +88,7 @@ def test_an_empty_file_asked_for_is_fine_and_destructive_requests_are_left_alone
     turn.steps = 1
     ask = outputs.follow_up(turn)
     assert ask is not None and "items_clean.csv was not created" in (ask.text or "")
+    assert (ask.text or "").endswith("does what I asked, and saves items_clean.csv.)")
     turn = started("Clean up the old files and save a list of them to gone.txt")
     turn.runs.append(ran("...", ""))
     turn.steps = 1

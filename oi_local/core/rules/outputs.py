@@ -477,8 +477,11 @@ def follow_up(turn: Turn) -> Any:
     if not found:
         return None
     turn.counts["outputs"] += 1
-    return Ask(NOTE.format(problems="; ".join(found)),
-               code_retry(turn.engine, 1))
+    missing = [p.split(" was not created")[0] for p in found if " was not created" in p]
+    note = NOTE.format(problems="; ".join(found))
+    if missing:  # told only "does what I asked", the model printed the list again and saved nothing (ho58 dev)
+        note = note[:-2] + f", and saves {' and '.join(missing)}.)"
+    return Ask(note, code_retry(turn.engine, 1))
 
 
 rule = Rule(
