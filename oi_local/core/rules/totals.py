@@ -9,6 +9,7 @@ up, the two right numbers were taken for parts of one total, and the model's nex
 sentence's letters (ho40, a development run)."""
 from __future__ import annotations
 
+import ast
 import re
 
 from oi_local.core.rules.base import Ask, Rule
@@ -109,8 +110,6 @@ SUMMED_HOW = "This block also prints their total; reply with it, then answer eac
 
 def printed_name(code: str) -> str | None:
     """The one variable the code prints whole (`print(totals)`, `print(dict(totals))`), or None."""
-    import ast
-
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -129,8 +128,6 @@ def printed_name(code: str) -> str | None:
 
 def listed_values(output: str) -> list[float]:
     """The numbers of the one printed line that is a dict or a list of numbers ("{'Cox': 241.9, 'Gala': 216.7}")."""
-    import ast
-
     found = []
     for line in output.splitlines():
         line = line.strip()
