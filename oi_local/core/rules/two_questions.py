@@ -33,36 +33,10 @@ def asked(request: str) -> list[str] | None:
     return parts
 
 
-PASTED_HINT = "(I asked {n} things:\n{parts}\nAnswer each of them.)"
-_META = re.compile(r"^\W*(?:ok\W+|so\W+)*(?:can|could|would|will)\s+you\b", re.I)  # "can you look at this log?" asks for the rest
-
-
-def pasted_asked(engine: Any, request: str) -> list[str] | None:
-    """The two or three questions the person's words around a pasted text ask (long_request.py), or None. Asked when the
-    backup first failed, how many nights it failed and what was going wrong, the 0.5B model answered the first part
-    alone (ho25, ho30 in development runs)."""
-    from oi_local.core.rules.long_request import (
-        pasted_parts,
-        question_of,
-        question_parts,
-    )
-
-    found = pasted_parts(engine, request)
-    if found is None:
-        return None
-    question = question_of(found[0] + "\n" + found[2])
-    parts = [re.sub(r"^(?:(?:and|also|so|then|but|ok|okay)\W+)+", "", p.strip(" ,;-–"), flags=re.I) for p in question_parts(question)]
-    parts = [p for p in parts if len(p.split()) >= 3 and not _META.search(p)]
-    return parts if 2 <= len(parts) <= 3 else None
-
-
 def prompt(engine: Any, request: str, earlier: str) -> Addition | None:
     parts = asked(request)
     if parts is None:
-        parts = pasted_asked(engine, request)
-        if parts is None:
-            return None
-        return Addition(hint=PASTED_HINT.format(n=len(parts), parts="\n".join(f"{i}. {p}" for i, p in enumerate(parts, 1))))
+        return None
     return Addition(hint=HINT.format(parts="\n".join(f"{i}. {p}" for i, p in enumerate(parts, 1))))
 
 
