@@ -133,8 +133,12 @@ def test_a_follow_up_that_names_no_file_is_about_the_earlier_ones_and_longest_is
     engine.messages = [{"role": "user", "type": "message", "content": "How many books did I finish in 2023? It's reading_log.csv."},
                        {"role": "assistant", "type": "message", "content": "9 books."},
                        {"role": "user", "type": "message", "content": "Which of those was the longest?"}]
-    b = block("import pandas as pd\ndf = pd.read_csv('reading_log.csv')\nprint(df['finished'].max())")
+    code = "import pandas as pd\ndf = pd.read_csv('reading_log.csv')\nprint(df.sort_values('{}').iloc[-1])"
+    b = block(code.format("rating"))
+    (tmp_path / "reading_log.csv").write_text("title,author,pages,rating,finished\nPiranesi,S. Clarke,272,4,2023-01-15\n")
     verdict = asked_column.check(Turn(engine, None, start=3), b)
-    assert verdict is not None and "finished → pages" in verdict.warning and "df['pages'].max()" in b.code
-    # with no earlier request naming a file, nothing is known
-    assert asked_column.check(make_turn("Which of those was the longest?"), block(b.code.replace("pages", "finished"))) is None
+    assert verdict is not None and "rating → pages" in verdict.warning and b.code == code.format("pages")
+    # a date column is not swapped (it is also the one rows are kept by); with no earlier request naming a file, nothing
+    # is known
+    assert asked_column.check(Turn(engine, None, start=3), block(code.format("finished"))) is None
+    assert asked_column.check(make_turn("Which of those was the longest?"), block(code.format("rating"))) is None

@@ -166,14 +166,13 @@ def check(turn: Turn, block: Block) -> Verdict | None:
         tree = ast.parse(block.code)
     except SyntaxError:
         return None
-    # a superlative may be taken of any column (the latest date for "the longest"); an average or total of numbers only
-    superlative = bool(_SUPERLATIVE.search(turn.request))
-    used = _used(tree, [c for c, number in columns.items() if number or superlative])
+    # only columns of numbers are swapped: a date column swapped for "the longest" book's pages was also the one the
+    # code kept the year's rows by, and the run printed nan (ho58, a development run)
+    used = _used(tree, [c for c, number in columns.items() if number])
     if column in used:
         return None
     said = _tokens(turn.request)
     others = [c for c in used if not _tokens(c) & said]
-    others = [c for c in others if columns[c]] or others  # a number column taken for it, before a date it prints
     if len(others) != 1:
         return None
     block.message["content"] = swapped(block.code, others[0], column)
