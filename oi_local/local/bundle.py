@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from oi_local.errors import LLMError
-from oi_local.local import bundle_check
+from oi_local.local import bundle_check, pip_run
 
 DEFAULT_EXTRAS = ("local", "server", "safe", "plots")
 PORTABLE_CMAKE = "-DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
@@ -43,11 +43,9 @@ def cache_dir() -> Path:
 
 
 def _pip(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "pip", *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    proc = pip_run.run(args, env=env)
     if proc.returncode != 0:
-        lines = [ln for ln in (proc.stderr or proc.stdout).splitlines() if ln.strip() and "WARNING" not in ln]
-        raise LLMError(f"pip {args[0]} failed: {lines[-1].strip() if lines else proc.returncode}")
+        raise LLMError(f"pip {args[0]} failed: {pip_run.reason(proc.stderr or proc.stdout, proc.returncode)}")
     return proc
 
 

