@@ -18,6 +18,9 @@ RIGHT = ('import csv\nrows = [("apples", 6, 0.45), ("bread", 1, 2.30), ("cheese"
          'with open("shopping.csv", "w", newline="") as f:\n    w = csv.writer(f)\n    w.writerow(["item", "qty", "price"])\n'
          '    w.writerows(rows)\nprint(len(rows), "items")')
 
+TRAY = ('import json\nd = json.load(open("printer.json"))\nd["tray"]["size"] = 500\nd["timeout"] = 30\n'
+        'json.dump(d, open("printer.json", "w"), indent=2)')
+
 
 @pytest.fixture(autouse=True)
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -43,6 +46,8 @@ def test_a_file_written_without_some_of_the_numbers_given_is_asked_afresh(folder
     ("How much is 6 apples at 0.45 in shopping.csv?", PRICES_TWICE),  # a question: not ours
     ("Put 6 apples at 0.45 in my list", PRICES_TWICE),                # no file named
     ("Add 6 apples to shopping.csv", PRICES_TWICE),                   # one number
+    ("In printer.json set the tray size to 500 instead of 250 and the timeout to 30.", TRAY),  # 250 is the old value
+    ("In printer.json change the tray size from 250 to 500 and the timeout to 30.", TRAY),
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     assert written_numbers.check(make_turn(request_text), block(code)) is None
@@ -63,3 +68,10 @@ def test_a_script_fixed_is_not_held_to_the_numbers_of_its_fault() -> None:
              'with open("grades.py", "w") as f:\n    f.write(fixed)')
     asked = "grades.py says the class average is 62.0, but every mark is between 71 and 92, so that can't be right. Fix it"
     assert written_numbers.check(make_turn(asked), block(fixed)) is None
+
+
+def test_the_old_value_is_not_asked_for_but_a_new_one_left_out_is(folder: Path) -> None:
+    ask = "In printer.json set the tray size to 500 instead of 250 and the timeout to 30."
+    verdict = written_numbers.check(make_turn(ask), block(TRAY.replace("= 30", "= 10")))
+    assert verdict is not None and "without 30 from the request" in verdict.note
+    assert verdict.ask is not None and "500, 30" in (verdict.ask.text or "") and "250" not in (verdict.ask.text or "")

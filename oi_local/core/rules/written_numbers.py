@@ -19,6 +19,10 @@ SHOWN = "Not run: the code writes {file} without {missing} from the request; ask
 # 71 and 92" describes the fault (the fixed script was refused for leaving out 62.0, ho6-fix-grades-average).
 _CODE = {".py", ".sh", ".js", ".r", ".rb", ".pl", ".ps1", ".bat", ".html", ".css"}
 _NUMBER_IN_TEXT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
+# The value being replaced is not one to write: "set the retention to 12 instead of 6" (the fresh set
+# ho59's writer saw its right edit refused for leaving out 6).
+_OLD_VALUE = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|replacing|currently|no\s+longer)\s+"
+                        r"(?:the\s+)?(\d+(?:\.\d+)?)|\bfrom\s+(\d+(?:\.\d+)?)\s*(?:to|->|→)\s*\d", re.I)
 
 
 def _typed_numbers(code: str) -> list[float] | None:
@@ -51,7 +55,8 @@ def missing(request: str, code: str) -> tuple[str, list[str]] | None:
     some of them, else None."""
     from oi_local.core.rules.unused_numbers import request_numbers
 
-    asked = [(text, value) for text, value, pct in request_numbers(request) if not pct]
+    old = {float(a or b) for a, b in _OLD_VALUE.findall(request)}
+    asked = [(text, value) for text, value, pct in request_numbers(request) if not pct and value not in old]
     target = _named_target(request, code) if len(asked) >= 2 else None
     typed = _typed_numbers(code) if target else None
     if not typed:
@@ -75,7 +80,8 @@ def check(turn: Turn, block: Block) -> Verdict | None:
     from oi_local.core.rules.unused_numbers import request_numbers
 
     turn.counts["written numbers"] += 1
-    every = ", ".join(text for text, _, pct in request_numbers(request) if not pct)
+    old = {float(a or b) for a, b in _OLD_VALUE.findall(request)}
+    every = ", ".join(text for text, value, pct in request_numbers(request) if not pct and value not in old)
     return Verdict(note=SHOWN.format(file=file, missing=", ".join(gone)),
                    ask=Ask(NOTE.format(file=file, numbers=every), code_retry(turn.engine, 11), hide=True))
 
