@@ -93,6 +93,18 @@ def test_records_typed_in_from_a_named_file_are_asked_afresh(folder: Path) -> No
         assert made_up.check(make_turn(request), code) is None, code.code
 
 
+def test_records_typed_in_and_written_to_a_new_file_are_asked_afresh(folder: Path) -> None:
+    (folder / "shop").mkdir(exist_ok=True)
+    (folder / "shop" / "orders.csv").write_text("customer,amount\nMarlow Farm Shop,3\nHill Dairy,5\n")
+    rows = 'rows = [["Marlow Farm Shop", 3], ["Hill Dairy", 5]]\n'
+    writes = block(rows + 'import csv\nwith open("big.csv", "w", newline="") as f:\n    csv.writer(f).writerows(r for r in rows if r[1] > 4)')
+    turn = make_turn("Make big.csv with the orders over 4 from shop/orders.csv")
+    verdict = made_up.check(turn, writes)
+    assert verdict is not None and "types in data from shop/orders.csv" in verdict.note
+    reads = block(rows + 'import csv\nwith open("big.csv", "r+") as f:\n    print(f.read())')  # opened to read as well
+    assert made_up.check(make_turn("Make big.csv with the orders over 4 from shop/orders.csv"), reads) is None
+
+
 def test_records_typed_in_from_a_json_file_are_loaded_from_it(folder: Path) -> None:
     import json
     import subprocess

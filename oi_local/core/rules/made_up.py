@@ -127,7 +127,7 @@ def typed_data(code: str) -> list[str]:
         if isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            if name in _READERS or name.startswith("read_"):
+            if (name in _READERS or name.startswith("read_")) and not _writes_only(node, name):
                 return []
     found: list[str] = []
     for node in ast.walk(tree):
@@ -139,6 +139,17 @@ def typed_data(code: str) -> list[str]:
                 found += [n.value for n in parts
                           if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in keys]
     return found
+
+
+def _writes_only(call: ast.Call, name: str) -> bool:
+    """`open(path, "w")` or `path.open("w")`: a file opened to write reads nothing. The 0.5B model typed the
+    14 recipes of recipes.csv into its code and wrote vegetarian.csv from them (ho59, session 60's start)."""
+    if name != "open":
+        return False
+    at = 0 if isinstance(call.func, ast.Attribute) else 1
+    mode = call.args[at] if len(call.args) > at else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and bool(set(mode.value) & set("wax")) \
+        and "+" not in mode.value
 
 
 def _typed_strings(code: str) -> list[str]:
