@@ -33,3 +33,24 @@ def test_a_first_match_printed_for_a_superlative_is_asked_afresh(request_text: s
 ])
 def test_left_alone(request_text: str, code: str) -> None:
     assert first_match.check(make_turn(request_text), block(code)) is None
+
+
+PICKED = ('import re\nword = "harbour"\ntext = open("reviews.txt").read()\n'
+          'n = len(re.findall(r"\\b" + re.escape(word) + r"\\b", text, re.IGNORECASE))\nprint(word, "appears", n, "times")')
+
+
+def test_a_word_the_code_picked_for_a_most_question_is_asked_afresh_without_examples() -> None:
+    turn = make_turn("Which word appears most often in reviews.txt, and how many times?")
+    verdict = first_match.check(turn, block(PICKED))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide and verdict.ask.drop_recipes
+    assert '"harbour"' in verdict.note and "most_common()" in str(verdict.ask.text)
+
+
+@pytest.mark.parametrize("request_text, code", [
+    ("How often does harbour appear in reviews.txt? Is it the most common word?", PICKED),  # the request gives it
+    ("How many times does a word appear most in reviews.txt?", PICKED.replace("print(word", "print(max([n]), word")),  # ranked
+    ("Count the word harbour in reviews.txt", PICKED),  # no superlative
+    ("Which of the lines in reviews.txt is the longest?", 'text = open("reviews.txt").read()\nsep = "\\n"\nprint(len(text))'),
+])
+def test_picked_words_left_alone(request_text: str, code: str) -> None:
+    assert first_match.check(make_turn(request_text), block(code)) is None
