@@ -46,7 +46,35 @@ def test_a_column_the_request_names_and_the_code_never_looks_at_is_asked_afresh_
     ("From library_loans.csv, make returned.csv with only the loans due in May.", DUE_ONLY.replace("overdue", "returned")),
     ("Make overdue.csv from library_loans.csv with just the columns member, title and due, where returned is no.",
      DUE_ONLY),  # the columns to write are listed (named_columns.py)
-    ("Which loans in library_loans.csv haven't been returned?", DUE_ONLY),  # no file made
 ])
 def test_left_alone(request_text: str, code: str) -> None:
+    assert left_out_columns.check(make_turn(request_text), block(code)) is None
+
+
+HENS = "hen,eggs_laid_this_week,last_cleaned,coop\nDora,6,2024-05-01,north\nMabel,2,2024-05-09,south\n"
+REPEATS = ('import csv\nfrom collections import Counter\nwith open("hens.csv", newline="") as f:\n'
+           '    counts = Counter(r["hen"] for r in csv.DictReader(f))\nprint({h: n for h, n in counts.items() if n > 1})')
+
+
+def test_a_question_whose_code_reads_none_of_the_columns_it_names_is_asked_afresh(here: Path) -> None:
+    (here / "hens.csv").write_text(HENS)
+    turn = make_turn("Which of my hens in hens.csv laid fewer than four eggs this week?")
+    verdict = left_out_columns.check(turn, block(REPEATS))
+    assert verdict is not None and verdict.ask is not None and verdict.ask.hide
+    assert "eggs_laid_this_week column of hens.csv" in verdict.note
+    # no file made: a question too ("returned" named, only the due date read)
+    asked = left_out_columns.check(make_turn("Which loans in library_loans.csv haven't been returned?"), block(DUE_ONLY))
+    assert asked is not None and "returned column of library_loans.csv" in asked.note
+
+
+@pytest.mark.parametrize("request_text, code", [
+    ("Which of my hens in hens.csv laid fewer than four eggs this week?",
+     REPEATS.replace('counts = Counter(r["hen"] for r in csv.DictReader(f))',
+                     'counts = Counter(r["hen"] for r in csv.DictReader(f) if int(r["eggs_laid_this_week"]) < 4)')),
+    ("How many rows does hens.csv have?", 'print(sum(1 for _ in open("hens.csv")) - 1)'),  # no column read by name
+    ("Which hens are in hens.csv?", REPEATS),  # the code reads the one column the question names
+    ("Which coop is cleaned least in hens.csv?", REPEATS.replace('r["hen"]', 'r["coop"]')),  # coop is named and read
+])
+def test_questions_left_alone(here: Path, request_text: str, code: str) -> None:
+    (here / "hens.csv").write_text(HENS)
     assert left_out_columns.check(make_turn(request_text), block(code)) is None
