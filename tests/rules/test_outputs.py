@@ -428,3 +428,46 @@ def test_names_asked_to_be_taken_off_a_list_that_it_still_holds_are_not_done(fol
     assert named_items("Remove Paris and Rome from cities.txt") == ["Paris", "Rome"]
     assert named_items("Should I remove Ben from the list?") == []  # asks whether to
     assert named_items("Add Ben to the list") == []  # nothing taken off
+
+
+JOIN = ('with open("club.csv") as a, open("choir.csv") as b, open("members.csv", "w") as out:\n'
+        '    for line in a:\n        out.write(line)\n    for line in b:\n        out.write(line)\n')
+
+
+def _two_lists(folder: Path) -> None:
+    (folder / "club.csv").write_text("name,email\nIda Berg,ida@berg.se\nOla Nord,ola@nord.no\n")
+    (folder / "choir.csv").write_text("name,email\nIda B.,IDA@berg.se\nKari Sol,kari@sol.no\n")
+
+
+def test_a_merge_asked_to_hold_each_once_that_repeats_is_told(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    _two_lists(folder)
+    turn = started("Merge club.csv and choir.csv into members.csv; anyone in both should only be in it once.")
+    subprocess.run([sys.executable, "-c", JOIN], cwd=folder, check=True)
+    turn.runs.append(ran(JOIN, ""))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["members.csv has its header row again (row 4)"]
+    # header dropped, the shared person still twice (her email in other case)
+    (folder / "members.csv").write_text("name,email\nIda Berg,ida@berg.se\nOla Nord,ola@nord.no\nIda B.,IDA@berg.se\n")
+    assert outputs.problems(turn) == ["members.csv has IDA@berg.se (email) more than once"]
+    ask = outputs.follow_up(turn)
+    assert ask is not None and "more than once" in (ask.text or "")
+    (folder / "members.csv").write_text("name,email\nIda Berg,ida@berg.se\nOla Nord,ola@nord.no\nKari Sol,kari@sol.no\n")
+    assert outputs.problems(turn) == []
+
+
+def test_a_text_list_with_a_line_twice_is_told_and_other_requests_are_not(folder: Path) -> None:
+    turn = started("Save every address just once to clean.txt")
+    (folder / "clean.txt").write_text("a@x.org\nb@y.org\nA@x.org \n")
+    turn.runs.append(ran("...", ""))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["clean.txt has 'A@x.org' more than once"]
+    for request in ("Save every address to clean.txt",  # repeats not asked about
+                    "Save the plants I water once a week to clean.txt"):  # "once" of how often
+        turn = started(request)
+        (folder / "clean.txt").write_text("a@x.org\nb@y.org\na@x.org\n")
+        turn.runs.append(ran("...", ""))
+        turn.steps = 1
+        assert outputs.problems(turn) == [], request

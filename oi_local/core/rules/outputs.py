@@ -303,6 +303,10 @@ def problems(turn: Turn) -> list[str]:
     if not EMPTY_OK.search(request):
         found += [f"{rel} is empty" for rel in changed if after[rel][0] == 0 and before.get(rel, (1, 0))[0] != 0]
     found += _missing_added(root, request, changed)
+    if not turn.runs[-1].failed:
+        from oi_local.core.repeats import repeats
+
+        found += repeats(root, instruction(request), changed)
     if not turn.runs[-1].failed:  # after a failure, the error is the news
         from oi_local.core.removals import kept
 
@@ -492,7 +496,8 @@ rule = Rule(
             "file or pasted text that no code that ran read, a request to change named files (move, "
             "rename, replace, join, add a row, add it to the log ...) that left every file as it was, or that asked to add one-word items "
             "(\"add yusuf and carmen\") that no changed file holds, or to take named items off a list (\"take Ben off\") that a "
-            "list file here still holds as lines, or to change a file in place that it left as it was; a new "
+            "list file here still holds as lines, or to change a file in place that it left as it was, or to hold each thing "
+            "once (\"only once\", \"no duplicates\") that it wrote with a header row, a key (email, id ...) or a line twice; a new "
             "file whose bytes are not the kind its name says (a zip archive called reports.tar.gz) "
             "(also in the home folders it names, "
             "as ~/Downloads); the model is told what is wrong and "
