@@ -115,3 +115,39 @@ def test_a_section_switched_on_is_its_one_switch(here: Path) -> None:
     assert json_edits.asked("in settings.json set sync to off", here) is None
     assert json_edits.asked("in settings.json turn sync off", here) == (here / "settings.json",
                                                                        [("switch", ("sync", "enabled"), False)])
+
+
+KEEPS = {"name": "photos", "keep": {"daily": 6, "weekly": 4, "monthly": 6}, "threads": 2}
+
+
+@pytest.mark.parametrize("request_text, path, value", [
+    ("In keep.json, change it to keep 9 monthly copies instead of 6. Don't change anything else.", ("keep", "monthly"), 9),
+    ("keep.json: the weekly copies from 4 to 8 please", ("keep", "weekly"), 8),
+    ("Set keep.json to use 3 threads instead of 2.", ("threads",), 3),
+])
+def test_a_number_given_with_the_one_it_replaces_is_an_edit_of_the_key_holding_it(
+        here: Path, request_text: str, path: tuple[str, ...], value: int) -> None:
+    (here / "keep.json").write_text(json.dumps(KEEPS, indent=2))
+    found = json_edits.asked(request_text, here)
+    assert found is not None and found[1] == [("set", path, value)]
+    turn = make_turn(request_text)
+    json_edits.start(turn)
+    flat = dict(KEEPS, keep=value)  # a whole section flattened, as the model did
+    (here / "keep.json").write_text(json.dumps(flat))
+    turn.runs.append(ran("x", "ok\n"))
+    ask = json_edits.after_run(turn)
+    assert ask is not None and ask.text is not None
+    code = ask.text.split("```python\n")[1].split("```")[0]
+    subprocess.run([sys.executable, "-c", code], cwd=here, check=True, capture_output=True)
+    want = json.loads(json.dumps(KEEPS))
+    json_edits._get(want, path[:-1])[path[-1]] = value
+    assert json.loads((here / "keep.json").read_text()) == want
+
+
+@pytest.mark.parametrize("request_text", [
+    "In keep.json, keep 9 copies instead of 6.",  # two keys hold 6, and no word names one
+    "In keep.json keep 9 monthly copies instead of 5.",  # no key holds 5
+])
+def test_a_replaced_number_no_one_key_holds_is_no_edit(here: Path, request_text: str) -> None:
+    (here / "keep.json").write_text(json.dumps(KEEPS, indent=2))
+    assert json_edits.asked(request_text, here) is None

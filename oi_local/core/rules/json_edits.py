@@ -38,10 +38,21 @@ EDITS = (
     ("remove", re.compile(rf"\b(?:remove|delete|drop|take)\s+(?P<value>\"[^\"]*\"|'[^']*'|[^\s,;]+)\s+(?:off|out\s+of|from)\s+"
                           rf"(?:(?:the|my|our)\s+)?(?P<key>{_WORD})(?:\s+(?:list|array))?{_END}", re.I)),
 )
+# A value given with the one it replaces: "keep 12 monthly backups instead of 6" (ho59, session 60's start: the model
+# set retention to a flat 12 and changed two other keys), "change the monthly backups from 6 to 12". The key is the
+# one whose value is the old one (among several, the one the words name).
+_NUM = r"-?\d+(?:\.\d+)?"
+_UNTIL = r"(?=\s*(?:,|;|\.(?:\s|$)|\band\b|\bthen\b|\bplease\b|\bpls\b|$))"
+REPLACES = (
+    re.compile(rf"(?:\b(?:to|at)\s+)?(?:\b(?:keep|have|hold|use|be|allow|store)\s+)?(?P<value>{_NUM})\b(?P<key>(?:\s+[A-Za-z][\w-]*){{0,4}}?)"
+               rf"\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:the\s+)?(?P<old>{_NUM})\b{_UNTIL}", re.I),
+    re.compile(rf"\b(?:the\s+)?(?P<key>[A-Za-z][\w -]{{0,40}}?)\s+from\s+(?P<old>{_NUM})\s+(?:to|->|→)\s+(?P<value>{_NUM})\b{_UNTIL}",
+               re.I),
+)
 # what may be left of the request once its edits are taken out: the file's name, "keep everything else"
 _REST = re.compile(r"\b(?:update|edit|change|in|please|pls|can\s+you|could\s+you|and|then|also|the|file|config|json|"
                    r"keep|leave|everything|anything|all|else|other|rest|as|it|is|was|unchanged|untouched|alone|same|"
-                   r"don'?t|do|not|touch|change|thanks?|cheers|ok|okay|so)\b", re.I)
+                   r"don'?t|do|not|touch|change|thanks?|cheers|ok|okay|so|to|set|make)\b", re.I)
 _ON = {"on": True, "enable": True, "off": False, "disable": False}
 
 
@@ -95,6 +106,26 @@ def _switch_in(section: dict[str, Any], path: tuple[str, ...]) -> tuple[str, ...
     return (*path, pick[0]) if len(pick) == 1 else None
 
 
+def _holding(doc: Any, old: float, words: str) -> tuple[str, ...] | None:
+    """The one key path whose number is `old`; among several, the one the words name."""
+    from oi_local.core.rules.asked_column import _tokens
+
+    paths: list[tuple[str, ...]] = []
+
+    def walk(obj: Any, prefix: tuple[str, ...]) -> None:
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and v == old:
+                    paths.append((*prefix, str(k)))
+                walk(v, (*prefix, str(k)))
+
+    walk(doc, ())
+    want = _tokens(words)
+    if len(paths) > 1:
+        paths = [p for p in paths if want & _tokens(p[-1])] or [p for p in paths if want & _tokens(" ".join(p))]
+    return paths[0] if len(paths) == 1 else None
+
+
 def _get(doc: Any, path: tuple[str, ...]) -> Any:
     for k in path:
         doc = doc[k]
@@ -140,6 +171,13 @@ def asked(request: str, cwd: Path) -> tuple[Path, list[tuple[str, tuple[str, ...
             else:
                 value = _value(m.group("value"), old)
             edits.append((kind, path, value))
+        rest = pattern.sub(" ", rest)
+    for pattern in REPLACES:
+        for m in pattern.finditer(rest):
+            path = _holding(doc, float(m.group("old")), m.group("key"))
+            if path is None:
+                return None
+            edits.append(("set", path, _value(m.group("value"), _get(doc, path))))
         rest = pattern.sub(" ", rest)
     if not edits or re.sub(r"[\W_]+", " ", _REST.sub(" ", rest)).strip():
         return None  # a part of the request that is no edit the loop reads
@@ -211,7 +249,8 @@ def after_run(turn: Turn) -> Ask | None:
 rule = Rule(
     name="json edits", setting="check_outputs", start=start, after_run=after_run,
     summary="a request made only of edits of the one JSON file it names (set a key to a value, switch it on or off, "
-            "add a value to a list or remove it; a section switched on or off is its one switch, as sync.enabled), each key "
+            "add a value to a list or remove it; a section switched on or off is its one switch, as sync.enabled; a number "
+            "given with the one it replaces, \"12 monthly backups instead of 6\", is the key holding that one), each key "
             "found in the file: a run that failed or left the file other "
             "than just those edits has the file put back as the turn found it and gets the loop's own code that makes "
             "them (once a turn)")
