@@ -471,3 +471,26 @@ def test_a_text_list_with_a_line_twice_is_told_and_other_requests_are_not(folder
         turn.runs.append(ran("...", ""))
         turn.steps = 1
         assert outputs.problems(turn) == [], request
+
+
+def test_a_csv_of_only_some_rows_that_holds_every_row_is_told(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    (folder / "bikes.csv").write_text("bike,size,electric\nAlpine,M,yes\nBreeze,S,no\nComet,L,yes\nDune,M,no\n")
+    copy_all = ('import csv\nrows = list(csv.reader(open("bikes.csv")))\n'
+                'with open("ebikes.csv", "w", newline="") as f:\n    csv.writer(f).writerows(rows)\n')
+    turn = started("Make ebikes.csv with only the electric bikes from bikes.csv")
+    subprocess.run([sys.executable, "-c", copy_all], cwd=folder, check=True)
+    turn.runs.append(ran(copy_all, ""))
+    turn.steps = 1
+    assert outputs.problems(turn) == ["ebikes.csv has every row of bikes.csv (4 of 4), and the request asks for only "
+                                      "some (its electric column says which)"]
+    (folder / "ebikes.csv").write_text("bike,size,electric\nAlpine,M,yes\nComet,L,yes\n")
+    assert outputs.problems(turn) == []
+    for request in ("Make ebikes.csv with all the bikes from bikes.csv", "Copy bikes.csv to ebikes.csv"):
+        turn = started(request)
+        (folder / "ebikes.csv").write_text((folder / "bikes.csv").read_text())
+        turn.runs.append(ran(copy_all, ""))
+        turn.steps = 1
+        assert outputs.problems(turn) == [], request

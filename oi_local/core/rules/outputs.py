@@ -304,9 +304,11 @@ def problems(turn: Turn) -> list[str]:
         found += [f"{rel} is empty" for rel in changed if after[rel][0] == 0 and before.get(rel, (1, 0))[0] != 0]
     found += _missing_added(root, request, changed)
     if not turn.runs[-1].failed:
+        from oi_local.core.all_rows import all_rows
         from oi_local.core.repeats import repeats
 
         found += repeats(root, instruction(request), changed)
+        found += all_rows(root, instruction(request), changed)
     if not turn.runs[-1].failed:  # after a failure, the error is the news
         from oi_local.core.removals import kept
 
@@ -497,7 +499,8 @@ rule = Rule(
             "rename, replace, join, add a row, add it to the log ...) that left every file as it was, or that asked to add one-word items "
             "(\"add yusuf and carmen\") that no changed file holds, or to take named items off a list (\"take Ben off\") that a "
             "list file here still holds as lines, or to change a file in place that it left as it was, or to hold each thing "
-            "once (\"only once\", \"no duplicates\") that it wrote with a header row, a key (email, id ...) or a line twice; a new "
+            "once (\"only once\", \"no duplicates\") that it wrote with a header row, a key (email, id ...) or a line twice, or to make a CSV of only some rows of "
+            "another (\"only\", \"where\" ...) that holds every row; a new "
             "file whose bytes are not the kind its name says (a zip archive called reports.tar.gz) "
             "(also in the home folders it names, "
             "as ~/Downloads); the model is told what is wrong and "
