@@ -993,3 +993,18 @@ def test_lines_that_keep_their_line_ends_get_the_code_that_reads_them_without(fo
     done = subprocess.run([sys.executable, "-c", fixed], capture_output=True, text=True, cwd=folder)
     assert done.stdout == "2\n" and (folder / "guests.txt").read_text() == "Ana\nChloe\n"
     assert note("ValueError: list.remove(x): x not in list\n", "x", folder, code) is None  # no line ends shown
+
+
+def test_a_dict_row_read_by_position_is_told_its_column_names(folder: Path) -> None:
+    code = ('import csv\nwith open("sales.csv", newline="") as f:\n    rows = list(csv.DictReader(f))\n'
+            'for r in rows:\n    if r[2] == "12.5":\n        print(r)')
+    interp, model = scripted_interpreter([f"```python\n{code}\n```", "It failed."])
+    interp.template = "small"
+    try:
+        interp.chat("Which sales in sales.csv were 12.5?", display=False)
+        failed = next(m for m in interp.messages if m["type"] == "console" and "KeyError" in m["content"])
+        assert ("Note: r is a dict keyed by column name (a csv.DictReader row), not a list, so r[2] does not exist. "
+                "Its keys are: 'date', 'product', 'amount'; write r['date'] and so on.") in failed["content"]
+    finally:
+        interp.close()
+    assert note("KeyError: 2", code=code) is None  # no line, no values shown: nothing certain to say

@@ -275,6 +275,9 @@ def note(output: str, request: str = "", cwd: str | os.PathLike[str] | None = No
         fixed = fieldnames_given(code) if code and len(code) <= MAX_CODE else None
         return ("Note: csv.DictWriter needs the column names: DictWriter(f, fieldnames=list(rows[0])), then "
                 "writeheader() and writerows(rows)." + (f" With that, the code would be:\n```python\n{fixed}\n```" if fixed else ""))
+    by_position = _row_by_position(output, code, request, base)
+    if by_position:
+        return by_position
     m = _KEY.search(output)
     if m and "+=" in (code + output):
         started = _totals_started(output, code, base)
@@ -1021,6 +1024,40 @@ def _lines_joined(code: str, line: int | None) -> str | None:
              and n.func.value.id == "re" and n.lineno == line and len(n.args) >= 2
              for a in [n.args[1]] if isinstance(a, ast.Name)]
     return rewrite(code, edits).strip() if edits else None
+
+
+_INT_KEY = re.compile(r"KeyError: (\d+)\s*$", re.M)
+
+
+def _row_by_position(output: str, code: str, request: str = "", base: Path | None = None) -> str | None:
+    """`r[3]` of a row read by csv.DictReader, a dict keyed by column name: "KeyError: 3". The 0.5B model then typed
+    the file's rows into its code (ho59, session 60's start)."""
+    m = _INT_KEY.search(output)
+    line = _failed_line(output)
+    if not m or line is None or not code:
+        return None
+    lines = code.splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    var = next((v for v in re.findall(rf"\b([A-Za-z_]\w*)\[\s*{m.group(1)}\s*\]", text)), None)
+    if var is None:
+        return None
+    shown = re.search(rf"\b{re.escape(var)} = \{{(.*?)\}}(?:;|$)", output, re.M)
+    keys = re.findall(r"'([^'\n]{1,40})':", shown.group(1)) if shown else []
+    if not keys:
+        return None
+    if base is not None:  # the values are shown sorted; the file's own order reads better
+        from oi_local.core.hints import mentioned_paths
+
+        for p in mentioned_paths(request, base):
+            try:
+                header = [c.strip() for c in p.open(encoding="utf-8", errors="replace").readline().split(",")]
+            except OSError:
+                continue
+            if set(header) == set(keys):
+                keys = header
+                break
+    return (f"Note: {var} is a dict keyed by column name (a csv.DictReader row), not a list, so {var}[{m.group(1)}] "
+            f"does not exist. Its keys are: {', '.join(repr(k) for k in keys)}; write {var}[{keys[0]!r}] and so on.")
 
 
 def _failed_line(output: str) -> int | None:

@@ -79,7 +79,7 @@ rule = Rule(
             "a stdlib module not imported, arithmetic on strings read from a CSV (with the model's code shown back "
             "with those values wrapped in `float()`), a file object where its text was meant, a missing file with a "
             "close name elsewhere, a write into a folder that does not exist (the code shown back with the folder made "
-            "first), a `KeyError` (the record's real keys), a number written with a sign, a unit or thousands commas "
+            "first), a `KeyError` (the record's real keys; `r[3]` of a csv.DictReader row: its column names), a number written with a sign, a unit or thousands commas "
             "(`float('£112.30')`: the code shown back keeping its digits), a `csv.DictWriter` with no column names (the "
             "rows' own keys, the header written first), a test that meets a record with no value (None: those records "
             "skipped where they are compared; a running best that starts as None takes the first value), a list of lines searched with a `re` function (joined first); for a script the request asks to fix that fails inside "
