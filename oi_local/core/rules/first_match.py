@@ -67,7 +67,7 @@ def _firsts(code: str, keyed: bool) -> bool:
 
 
 _PICKED_NOTE = ("(A first try was not run: it counted one value it picked, \"{value}\", not the {word} one. Write one "
-                "```python block that counts every one and finds the {word} with Counter(...).most_common() or max().)")
+                "```python block that counts every one (collections.Counter) and prints the {word} with its count.)")
 _PICKED_SHOWN = "Not run: the code counts \"{value}\", a value it picked, and the request asks for the {word}; asked afresh."
 _COUNTS = {"count", "findall", "finditer", "escape", "search", "contains"}
 
