@@ -488,6 +488,8 @@ def test_a_csv_of_only_some_rows_that_holds_every_row_is_told(folder: Path) -> N
                                       "some (its electric column says which)"]
     (folder / "ebikes.csv").write_text("bike,size,electric\nAlpine,M,yes\nComet,L,yes\n")
     assert outputs.problems(turn) == []
+    (folder / "ebikes.csv").write_text("bike,size,electric\n")  # the header, then the run failed
+    assert outputs.problems(turn) == ["ebikes.csv has only its header row, none of the rows of bikes.csv the request asks for"]
     for request in ("Make ebikes.csv with all the bikes from bikes.csv", "Copy bikes.csv to ebikes.csv"):
         turn = started(request)
         (folder / "ebikes.csv").write_text((folder / "bikes.csv").read_text())

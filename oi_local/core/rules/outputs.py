@@ -500,7 +500,7 @@ rule = Rule(
             "(\"add yusuf and carmen\") that no changed file holds, or to take named items off a list (\"take Ben off\") that a "
             "list file here still holds as lines, or to change a file in place that it left as it was, or to hold each thing "
             "once (\"only once\", \"no duplicates\") that it wrote with a header row, a key (email, id ...) or a line twice, or to make a CSV of only some rows of "
-            "another (\"only\", \"where\" ...) that holds every row; a new "
+            "another (\"only\", \"where\" ...) that holds every row, or only its header row; a new "
             "file whose bytes are not the kind its name says (a zip archive called reports.tar.gz) "
             "(also in the home folders it names, "
             "as ~/Downloads); the model is told what is wrong and "
